@@ -1,0 +1,16 @@
+package io.changelake.types;
+
+/**
+ * One record of the merge tree: a primary key, the sequence number that orders versions of that
+ * key, the row kind, and the whole row (key columns included), as Paimon stores it in data and
+ * changelog files ({@code _KEY_*}, {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, columns).
+ *
+ * <p>The arrays are not copied; a key-value is immutable by convention: never change them after
+ * construction.
+ *
+ * @param key the primary-key values, in primary-key order
+ * @param sequenceNumber the version order within a bucket; larger is newer
+ * @param kind what the record does to its key
+ * @param value the whole row, in table-column order
+ */
+public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[] value) {}
