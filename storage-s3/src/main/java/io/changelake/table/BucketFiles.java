@@ -1,0 +1,119 @@
+package io.changelake.table;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.ColumnStats;
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.FileSource;
+import io.changelake.format.KeyValueFileMeta;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.KeyValueFileWriter;
+import io.changelake.format.ParquetFileOptions;
+import io.changelake.format.SerializedRow;
+import io.changelake.format.SimpleStats;
+import io.changelake.types.RowType;
+import java.io.IOException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The data and changelog files of one bucket: names new ones ({@code data-<uuid>-<n>.parquet},
+ * {@code changelog-<uuid>-<n>.parquet}), writes and opens them, and turns what a file writer
+ * reports into the {@link DataFileMeta} a manifest records (keys and statistics as Paimon's
+ * serialized rows).
+ */
+public final class BucketFiles {
+
+  private final Table table;
+  private final String folder;
+  private final RowType keyType;
+  private final RowType valueType;
+  private final BinaryRowCodec keyCodec;
+  private final BinaryRowCodec valueCodec;
+  private final ParquetFileOptions fileOptions;
+  private final String uuid = UUID.randomUUID().toString();
+  private final AtomicInteger counter = new AtomicInteger();
+
+  public BucketFiles(Table table, String partitionPath, int bucket) {
+    this.table = table;
+    this.folder = table.path().bucketFolder(partitionPath, bucket);
+    TableSchema schema = table.schema();
+    this.keyType = schema.keyType();
+    this.valueType = schema.rowType();
+    this.keyCodec = new BinaryRowCodec(keyType);
+    this.valueCodec = new BinaryRowCodec(valueType);
+    TableOptions options = schema.options();
+    this.fileOptions =
+        ParquetFileOptions.DEFAULTS
+            .withCompression(options.fileCompression())
+            .withZstdLevel(options.zstdLevel());
+  }
+
+  /** The bucket's folder, relative to the store root, ending in {@code /}. */
+  public String folder() {
+    return folder;
+  }
+
+  /** A writer of a new data file; finish it with {@link #finish}. */
+  public KeyValueFileWriter newDataFile() throws IOException {
+    return KeyValueFileWriter.create(
+        table.store(), folder + newName("data"), keyType, valueType, fileOptions);
+  }
+
+  /** A writer of a new changelog file; finish it with {@link #finish}. */
+  public KeyValueFileWriter newChangelogFile() throws IOException {
+    return KeyValueFileWriter.create(
+        table.store(), folder + newName("changelog"), keyType, valueType, fileOptions);
+  }
+
+  private String newName(String prefix) {
+    return prefix + "-" + uuid + "-" + counter.getAndIncrement() + ".parquet";
+  }
+
+  /** Closes a file writer and describes its file as a manifest records it. */
+  public DataFileMeta finish(KeyValueFileWriter writer, int level, FileSource source)
+      throws IOException {
+    KeyValueFileMeta meta = writer.finish();
+    String name = meta.path().substring(meta.path().lastIndexOf('/') + 1);
+    return new DataFileMeta(
+        name,
+        meta.fileSize(),
+        meta.rowCount(),
+        new SerializedRow(keyCodec.encode(meta.minKey().toArray())),
+        new SerializedRow(keyCodec.encode(meta.maxKey().toArray())),
+        stats(keyCodec, meta.keyStats()),
+        stats(valueCodec, meta.valueStats()),
+        meta.minSequenceNumber(),
+        meta.maxSequenceNumber(),
+        table.schema().id(),
+        level,
+        List.of(),
+        // Paimon records the writer's local wall-clock time as if it were UTC.
+        LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli(),
+        meta.deleteRowCount(),
+        source,
+        null);
+  }
+
+  private static SimpleStats stats(BinaryRowCodec codec, List<ColumnStats> columns) {
+    Object[] min = new Object[columns.size()];
+    Object[] max = new Object[columns.size()];
+    List<Long> nullCounts = new ArrayList<>(columns.size());
+    for (int i = 0; i < min.length; i++) {
+      ColumnStats c = columns.get(i);
+      min[i] = c.min();
+      max[i] = c.max();
+      nullCounts.add(c.nullCount());
+    }
+    return new SimpleStats(
+        new SerializedRow(codec.encode(min)), new SerializedRow(codec.encode(max)), nullCounts);
+  }
+
+  /** Opens one of this bucket's files for reading, every column. */
+  public KeyValueFileReader open(DataFileMeta file) throws IOException {
+    return KeyValueFileReader.open(table.store(), folder + file.fileName(), keyType, valueType);
+  }
+}

@@ -1,0 +1,135 @@
+package io.changelake.table;
+
+import io.changelake.store.ObjectInfo;
+import io.changelake.store.ObjectNotFoundException;
+import io.changelake.store.ObjectStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The snapshots of a table: {@code snapshot/snapshot-<id>}, ids 1, 2, 3, ... without gaps, and the
+ * LATEST and EARLIEST hints beside them.
+ *
+ * <p>The hints are written after a snapshot and may lag or be missing, so they are never trusted
+ * alone: the latest id is the hint probed forward until the next id is absent, and the earliest is
+ * the hint checked to exist.
+ */
+public final class SnapshotLog {
+
+  private static final String PREFIX = "snapshot-";
+
+  private final ObjectStore store;
+  private final String folder;
+
+  public SnapshotLog(ObjectStore store, TablePath path) {
+    this.store = store;
+    this.folder = path.snapshotFolder();
+  }
+
+  /** The path of a snapshot file. */
+  public String path(long id) {
+    return folder + PREFIX + id;
+  }
+
+  /**
+   * Reads a snapshot.
+   *
+   * @throws ObjectNotFoundException if it does not exist (never created, or expired)
+   * @throws IOException naming the file if it is not a snapshot
+   */
+  public Snapshot read(long id) throws IOException {
+    return Snapshot.fromJson(store.read(path(id)), store.root() + path(id));
+  }
+
+  /** Whether snapshot {@code id} exists. */
+  public boolean exists(long id) throws IOException {
+    return store.exists(path(id));
+  }
+
+  /** The id of the newest snapshot, or empty for a table without any. */
+  public OptionalLong latestId() throws IOException {
+    OptionalLong hint = readHint("LATEST");
+    long id;
+    if (hint.isPresent() && exists(hint.getAsLong())) {
+      id = hint.getAsLong();
+    } else {
+      List<Long> ids = listIds();
+      if (ids.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      id = ids.get(ids.size() - 1);
+    }
+    while (exists(id + 1)) {
+      id++;
+    }
+    return OptionalLong.of(id);
+  }
+
+  /** The id of the oldest snapshot still present, or empty for a table without any. */
+  public OptionalLong earliestId() throws IOException {
+    OptionalLong hint = readHint("EARLIEST");
+    if (hint.isPresent() && exists(hint.getAsLong()) && !exists(hint.getAsLong() - 1)) {
+      return hint;
+    }
+    List<Long> ids = listIds();
+    return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.get(0));
+  }
+
+  /** The newest snapshot, or empty. */
+  public Optional<Snapshot> latest() throws IOException {
+    OptionalLong id = latestId();
+    return id.isPresent() ? Optional.of(read(id.getAsLong())) : Optional.empty();
+  }
+
+  /** Every snapshot id present, ascending. */
+  public List<Long> listIds() throws IOException {
+    List<Long> ids = new ArrayList<>();
+    for (ObjectInfo info : store.list(folder + PREFIX)) {
+      String name = info.path().substring(folder.length() + PREFIX.length());
+      try {
+        ids.add(Long.parseLong(name));
+      } catch (NumberFormatException notASnapshot) {
+        // A stray file in the folder is not a snapshot; commits never write such names.
+      }
+    }
+    ids.sort(Long::compare);
+    return ids;
+  }
+
+  /**
+   * Publishes a snapshot if its id is still free: the one atomic step of a commit.
+   *
+   * @return false if another committer already took the id
+   */
+  public boolean tryCreate(Snapshot snapshot) throws IOException {
+    return store.createIfAbsent(path(snapshot.id()), snapshot.toJson());
+  }
+
+  /** Records the newest id in the LATEST hint. */
+  public void writeLatestHint(long id) throws IOException {
+    store.write(folder + "LATEST", Long.toString(id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Records the oldest id in the EARLIEST hint. */
+  public void writeEarliestHint(long id) throws IOException {
+    store.write(folder + "EARLIEST", Long.toString(id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Deletes a snapshot file (expiry only). */
+  void delete(long id) throws IOException {
+    store.delete(path(id));
+  }
+
+  private OptionalLong readHint(String name) throws IOException {
+    try {
+      String text = new String(store.read(folder + name), StandardCharsets.UTF_8).trim();
+      return OptionalLong.of(Long.parseLong(text));
+    } catch (ObjectNotFoundException | NumberFormatException missingOrTorn) {
+      return OptionalLong.empty();
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.changelake.table;
+
+import io.changelake.store.ObjectStore;
+import java.io.IOException;
+import java.util.OptionalLong;
+
+/**
+ * A changelake table: a Paimon-format primary-key table in a folder of an object store. The entry
+ * point of the storage engine.
+ *
+ * <pre>{@code
+ * ObjectStore store = ObjectStores.open("file:///tmp/warehouse", S3Settings.defaults());
+ * TableSchema schema = TableSchema.create(rowType, List.of(), List.of("order_id"),
+ *     Map.of("bucket", "4", "changelog-producer", "lookup"), null);
+ * Table table = Table.create(store, new TablePath("shop", "orders"), schema);
+ * try (TableWriter writer = table.newWriter()) {
+ *   writer.write(RowKind.INSERT, new Object[] {1001L, 10L, 100L});
+ *   table.newCommit("my-job").commit(1, writer.prepareCommit());
+ * }
+ * }</pre>
+ *
+ * <p>A table object is cheap and holds no open resources; writers and commits it creates do.
+ */
+public final class Table {
+
+  private final ObjectStore store;
+  private final TablePath path;
+  private final TableSchema schema;
+
+  private Table(ObjectStore store, TablePath path, TableSchema schema) {
+    this.store = store;
+    this.path = path;
+    this.schema = schema;
+  }
+
+  /**
+   * Creates a table with its first schema.
+   *
+   * @throws TableExistsException if a table is already at that path
+   */
+  public static Table create(ObjectStore store, TablePath path, TableSchema schema)
+      throws IOException {
+    SchemaLog schemas = new SchemaLog(store, path);
+    if (schemas.latestId().isPresent() || !schemas.tryCreate(schema)) {
+      throw new TableExistsException(
+          "table " + path.database() + "." + path.table() + " already exists at " + store.root()
+              + path.root() + ": open it instead, or choose another name");
+    }
+    return new Table(store, path, schema);
+  }
+
+  /**
+   * Opens an existing table at its newest schema.
+   *
+   * @throws TableNotFoundException naming the location if there is no table
+   */
+  public static Table open(ObjectStore store, TablePath path) throws IOException {
+    SchemaLog schemas = new SchemaLog(store, path);
+    OptionalLong latest = schemas.latestId();
+    if (latest.isEmpty()) {
+      throw new TableNotFoundException(
+          "no table " + path.database() + "." + path.table() + " at " + store.root() + path.root()
+              + " (no schema file): create it first, or check the warehouse, database and table");
+    }
+    return new Table(store, path, schemas.read(latest.getAsLong()));
+  }
+
+  /** Opens the table, or creates it with {@code schema} if it does not exist. */
+  public static Table openOrCreate(ObjectStore store, TablePath path, TableSchema schema)
+      throws IOException {
+    try {
+      return open(store, path);
+    } catch (TableNotFoundException e) {
+      try {
+        return create(store, path, schema);
+      } catch (TableExistsException createdMeanwhile) {
+        return open(store, path);
+      }
+    }
+  }
+
+  public ObjectStore store() {
+    return store;
+  }
+
+  public TablePath path() {
+    return path;
+  }
+
+  public TableSchema schema() {
+    return schema;
+  }
+
+  public TableOptions options() {
+    return schema.options();
+  }
+
+  /** The table's snapshots. */
+  public SnapshotLog snapshots() {
+    return new SnapshotLog(store, path);
+  }
+
+  /** A reader of which files each snapshot holds. */
+  public TableScan newScan() {
+    return new TableScan(store, path);
+  }
+
+  /** A writer of new rows; see {@link TableWriter}. */
+  public TableWriter newWriter() {
+    return new TableWriter(this);
+  }
+
+  /** A committer that records {@code commitUser} in its snapshots. */
+  public SnapshotCommit newCommit(String commitUser) {
+    return new SnapshotCommit(store, path, schema, commitUser);
+  }
+
+  /** A batch reader of the table's rows. */
+  public TableRead newRead() {
+    return new TableRead(this);
+  }
+
+  /** Where the table lives, for messages. */
+  public String location() {
+    return store.root() + path.root();
+  }
+
+  @Override
+  public String toString() {
+    return "Table[" + location() + "]";
+  }
+}

@@ -1,0 +1,429 @@
+package io.changelake.table;
+
+import io.changelake.types.RowType;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The options of a table, stored in its schema file, with Paimon's names and defaults.
+ *
+ * <p>{@link #validate} rejects an unknown option, a value of the wrong form and a combination that
+ * cannot work, with a message that names the option and the fix; a table is created only with
+ * options that pass it. Options of a table that another engine created are read as they are: keys
+ * changelake does not know are kept and ignored.
+ *
+ * <table>
+ *   <caption>Options</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>bucket</td><td>1</td><td>buckets per partition (fixed; at least 1)</td></tr>
+ *   <tr><td>bucket-key</td><td>primary key</td><td>columns that choose the bucket, a subset of the primary key</td></tr>
+ *   <tr><td>changelog-producer</td><td>none</td><td>none, input, lookup, full-compaction ({@link ChangelogProducer})</td></tr>
+ *   <tr><td>merge-engine</td><td>deduplicate</td><td>deduplicate, partial-update, aggregation, first-row ({@link MergeEngine})</td></tr>
+ *   <tr><td>file.format</td><td>parquet</td><td>data file format; only parquet</td></tr>
+ *   <tr><td>file.compression</td><td>zstd</td><td>zstd, snappy, gzip, lz4, none</td></tr>
+ *   <tr><td>file.compression.zstd-level</td><td>1</td><td>zstd level</td></tr>
+ *   <tr><td>target-file-size</td><td>128 mb</td><td>size at which a compaction starts a new file</td></tr>
+ *   <tr><td>write-buffer-size</td><td>256 mb</td><td>memory a bucket writer buffers before it spills or flushes</td></tr>
+ *   <tr><td>write-buffer-spillable</td><td>true</td><td>spill sorted runs to local disk when the buffer is full</td></tr>
+ *   <tr><td>num-sorted-run.compaction-trigger</td><td>5</td><td>sorted runs that trigger a compaction</td></tr>
+ *   <tr><td>num-sorted-run.stop-trigger</td><td>trigger + 3</td><td>sorted runs at which writes wait for compaction</td></tr>
+ *   <tr><td>num-levels</td><td>trigger + 1</td><td>LSM levels</td></tr>
+ *   <tr><td>compaction.max-size-amplification-percent</td><td>200</td><td>size amplification that forces a full compaction</td></tr>
+ *   <tr><td>compaction.size-ratio</td><td>1</td><td>percent size difference within which runs are compacted together</td></tr>
+ *   <tr><td>full-compaction.delta-commits</td><td>1 for full-compaction</td><td>commits between full compactions</td></tr>
+ *   <tr><td>lookup-wait</td><td>true</td><td>a lookup commit waits for its changelog</td></tr>
+ *   <tr><td>changelog-producer.row-deduplicate</td><td>false</td><td>emit nothing for an update to an equal row</td></tr>
+ *   <tr><td>changelog-producer.row-deduplicate-ignore-fields</td><td></td><td>columns left out of that equality</td></tr>
+ *   <tr><td>lookup.cache-max-memory-size</td><td>256 mb</td><td>heap for looked-up values</td></tr>
+ *   <tr><td>lookup.cache-max-disk-size</td><td>unlimited</td><td>local disk for looked-up values</td></tr>
+ *   <tr><td>sequence.field</td><td></td><td>columns that order versions of a key instead of arrival</td></tr>
+ *   <tr><td>ignore-delete</td><td>false</td><td>drop retractions</td></tr>
+ *   <tr><td>partial-update.remove-record-on-delete</td><td>false</td><td>a -D removes the row</td></tr>
+ *   <tr><td>aggregation.remove-record-on-delete</td><td>false</td><td>a -D removes the row</td></tr>
+ *   <tr><td>fields.&lt;f&gt;.aggregate-function</td><td>last_non_null_value</td><td>the fold of column f</td></tr>
+ *   <tr><td>fields.&lt;f&gt;.ignore-retract</td><td>false</td><td>column f ignores retractions</td></tr>
+ *   <tr><td>fields.&lt;f&gt;.sequence-group</td><td></td><td>columns that f orders (partial-update)</td></tr>
+ *   <tr><td>fields.default-aggregate-function</td><td>last_non_null_value</td><td>fold of columns without their own</td></tr>
+ *   <tr><td>snapshot.num-retained.min</td><td>10</td><td>snapshots expiry always keeps</td></tr>
+ *   <tr><td>snapshot.num-retained.max</td><td>unlimited</td><td>snapshots beyond which expiry removes the oldest</td></tr>
+ *   <tr><td>snapshot.time-retained</td><td>1 h</td><td>age beyond which expiry removes snapshots</td></tr>
+ *   <tr><td>commit.max-retries</td><td>10</td><td>attempts a commit makes when another wins the snapshot id</td></tr>
+ *   <tr><td>partition.default-name</td><td>__DEFAULT_PARTITION__</td><td>folder name of a null partition value</td></tr>
+ * </table>
+ */
+public final class TableOptions {
+
+  /** The aggregate functions of the aggregation engine. */
+  public static final Set<String> AGGREGATE_FUNCTIONS =
+      Set.of(
+          "sum",
+          "product",
+          "count",
+          "min",
+          "max",
+          "last_value",
+          "last_non_null_value",
+          "first_value",
+          "first_non_null_value",
+          "listagg",
+          "bool_and",
+          "bool_or");
+
+  private static final Pattern FIELD_OPTION =
+      Pattern.compile("fields\\.(.+)\\.(aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
+
+  private static final Map<String, Consumer<String>> CHECKS = new LinkedHashMap<>();
+
+  static {
+    CHECKS.put("bucket", v -> atLeast(OptionValues.integer(v), 1, "bucket"));
+    CHECKS.put("bucket-key", OptionValues::list);
+    CHECKS.put("changelog-producer", ChangelogProducer::fromValue);
+    CHECKS.put("merge-engine", MergeEngine::fromValue);
+    CHECKS.put(
+        "file.format",
+        v -> {
+          if (!v.equals("parquet")) {
+            throw new IllegalArgumentException("only parquet is supported, got '" + v + "'");
+          }
+        });
+    CHECKS.put(
+        "file.compression",
+        v -> {
+          if (!Set.of("zstd", "snappy", "gzip", "lz4", "none").contains(v)) {
+            throw new IllegalArgumentException(
+                "use zstd, snappy, gzip, lz4 or none, got '" + v + "'");
+          }
+        });
+    CHECKS.put("file.compression.zstd-level", OptionValues::integer);
+    CHECKS.put("target-file-size", OptionValues::memorySize);
+    CHECKS.put("write-buffer-size", OptionValues::memorySize);
+    CHECKS.put("write-buffer-spillable", OptionValues::bool);
+    CHECKS.put("num-sorted-run.compaction-trigger", v -> atLeast(OptionValues.integer(v), 2, "num-sorted-run.compaction-trigger"));
+    CHECKS.put("num-sorted-run.stop-trigger", v -> atLeast(OptionValues.integer(v), 2, "num-sorted-run.stop-trigger"));
+    CHECKS.put("num-levels", v -> atLeast(OptionValues.integer(v), 2, "num-levels"));
+    CHECKS.put("compaction.max-size-amplification-percent", OptionValues::integer);
+    CHECKS.put("compaction.size-ratio", OptionValues::integer);
+    CHECKS.put("full-compaction.delta-commits", v -> atLeast(OptionValues.integer(v), 1, "full-compaction.delta-commits"));
+    CHECKS.put("lookup-wait", OptionValues::bool);
+    CHECKS.put("changelog-producer.row-deduplicate", OptionValues::bool);
+    CHECKS.put("changelog-producer.row-deduplicate-ignore-fields", OptionValues::list);
+    CHECKS.put("lookup.cache-max-memory-size", OptionValues::memorySize);
+    CHECKS.put("lookup.cache-max-disk-size", OptionValues::memorySize);
+    CHECKS.put("sequence.field", OptionValues::list);
+    CHECKS.put("ignore-delete", OptionValues::bool);
+    CHECKS.put("partial-update.remove-record-on-delete", OptionValues::bool);
+    CHECKS.put("aggregation.remove-record-on-delete", OptionValues::bool);
+    CHECKS.put("fields.default-aggregate-function", TableOptions::checkAggregateFunction);
+    CHECKS.put("snapshot.num-retained.min", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.min"));
+    CHECKS.put("snapshot.num-retained.max", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.max"));
+    CHECKS.put("snapshot.time-retained", OptionValues::duration);
+    CHECKS.put("commit.max-retries", v -> atLeast(OptionValues.integer(v), 0, "commit.max-retries"));
+    CHECKS.put("partition.default-name", v -> {});
+  }
+
+  private final Map<String, String> options;
+
+  private TableOptions(Map<String, String> options) {
+    this.options = Collections.unmodifiableMap(new TreeMap<>(options));
+  }
+
+  /** The options as stored, without validation: for tables read from storage. */
+  public static TableOptions of(Map<String, String> options) {
+    return new TableOptions(options);
+  }
+
+  /**
+   * Checks options for a new table with these columns and keys.
+   *
+   * @throws IllegalArgumentException naming the first option that is unknown, malformed or in a
+   *     combination that cannot work, and the fix
+   */
+  public static TableOptions validate(
+      Map<String, String> options, RowType rowType, List<String> primaryKeys) {
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      String key = option.getKey();
+      String value = option.getValue();
+      Consumer<String> check = CHECKS.get(key);
+      Matcher field = FIELD_OPTION.matcher(key);
+      try {
+        if (check != null) {
+          check.accept(value);
+        } else if (field.matches()) {
+          checkFieldOption(field.group(1), field.group(2), value, rowType);
+        } else {
+          throw new IllegalArgumentException(
+              "it is not an option changelake knows; check the spelling (options: "
+                  + String.join(", ", CHECKS.keySet())
+                  + ", fields.<column>.aggregate-function|ignore-retract|sequence-group)");
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "table option '" + key + "' = '" + value + "' is invalid: " + e.getMessage(), e);
+      }
+    }
+    TableOptions result = new TableOptions(options);
+    result.checkColumns(rowType, primaryKeys);
+    result.checkCombinations();
+    return result;
+  }
+
+  private static void checkFieldOption(String column, String what, String value, RowType rowType) {
+    if (rowType.indexOf(column) < 0) {
+      throw new IllegalArgumentException(
+          "the table has no column '" + column + "'; columns are " + rowType.names());
+    }
+    switch (what) {
+      case "aggregate-function":
+        checkAggregateFunction(value);
+        break;
+      case "ignore-retract":
+        OptionValues.bool(value);
+        break;
+      case "sequence-group":
+        for (String c : OptionValues.list(value)) {
+          if (rowType.indexOf(c) < 0) {
+            throw new IllegalArgumentException(
+                "the sequence group names no column '" + c + "'; columns are " + rowType.names());
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private static void checkAggregateFunction(String value) {
+    if (!AGGREGATE_FUNCTIONS.contains(value)) {
+      throw new IllegalArgumentException(
+          "unknown aggregate function; use one of "
+              + String.join(", ", new TreeSet<>(AGGREGATE_FUNCTIONS)));
+    }
+  }
+
+  private static void atLeast(int value, int min, String key) {
+    if (value < min) {
+      throw new IllegalArgumentException(key + " must be at least " + min + ", got " + value);
+    }
+  }
+
+  private void checkColumns(RowType rowType, List<String> primaryKeys) {
+    for (String key : List.of("bucket-key", "sequence.field", "changelog-producer.row-deduplicate-ignore-fields")) {
+      for (String column : list(key)) {
+        if (rowType.indexOf(column) < 0) {
+          throw new IllegalArgumentException(
+              "table option '" + key + "' names no column '" + column + "': columns are "
+                  + rowType.names());
+        }
+        if (key.equals("bucket-key") && !primaryKeys.contains(column)) {
+          throw new IllegalArgumentException(
+              "table option 'bucket-key' column '" + column
+                  + "' is not in the primary key " + primaryKeys
+                  + ": a bucket key must be a subset of the primary key");
+        }
+      }
+    }
+  }
+
+  private void checkCombinations() {
+    ChangelogProducer producer = changelogProducer();
+    MergeEngine engine = mergeEngine();
+    if (producer == ChangelogProducer.LOOKUP && options.containsKey("full-compaction.delta-commits")) {
+      throw new IllegalArgumentException(
+          "table option 'full-compaction.delta-commits' does not apply to changelog-producer"
+              + " 'lookup': remove it, or use changelog-producer 'full-compaction'");
+    }
+    if (engine == MergeEngine.FIRST_ROW
+        && (producer == ChangelogProducer.INPUT || producer == ChangelogProducer.FULL_COMPACTION)) {
+      throw new IllegalArgumentException(
+          "table option 'changelog-producer' = '" + producer + "' cannot be used with merge-engine"
+              + " 'first-row': use changelog-producer 'lookup' (or 'none')");
+    }
+  }
+
+  /** Every option as stored, sorted by key. */
+  public Map<String, String> asMap() {
+    return options;
+  }
+
+  /** The stored value, or null. */
+  public String get(String key) {
+    return options.get(key);
+  }
+
+  private List<String> list(String key) {
+    String value = options.get(key);
+    return value == null ? List.of() : OptionValues.list(value);
+  }
+
+  private boolean bool(String key, boolean defaultValue) {
+    String value = options.get(key);
+    return value == null ? defaultValue : OptionValues.bool(value);
+  }
+
+  private int integer(String key, int defaultValue) {
+    String value = options.get(key);
+    return value == null ? defaultValue : OptionValues.integer(value);
+  }
+
+  private long memory(String key, long defaultValue) {
+    String value = options.get(key);
+    return value == null ? defaultValue : OptionValues.memorySize(value);
+  }
+
+  public int bucket() {
+    return integer("bucket", 1);
+  }
+
+  /** The bucket-key columns; empty means the primary key. */
+  public List<String> bucketKey() {
+    return list("bucket-key");
+  }
+
+  public ChangelogProducer changelogProducer() {
+    String value = options.get("changelog-producer");
+    return value == null ? ChangelogProducer.NONE : ChangelogProducer.fromValue(value);
+  }
+
+  public MergeEngine mergeEngine() {
+    String value = options.get("merge-engine");
+    return value == null ? MergeEngine.DEDUPLICATE : MergeEngine.fromValue(value);
+  }
+
+  public String fileCompression() {
+    return options.getOrDefault("file.compression", "zstd");
+  }
+
+  public int zstdLevel() {
+    return integer("file.compression.zstd-level", 1);
+  }
+
+  public long targetFileSize() {
+    return memory("target-file-size", 128L << 20);
+  }
+
+  public long writeBufferSize() {
+    return memory("write-buffer-size", 256L << 20);
+  }
+
+  public boolean writeBufferSpillable() {
+    return bool("write-buffer-spillable", true);
+  }
+
+  public int sortedRunCompactionTrigger() {
+    return integer("num-sorted-run.compaction-trigger", 5);
+  }
+
+  public int sortedRunStopTrigger() {
+    return Math.max(
+        sortedRunCompactionTrigger(),
+        integer("num-sorted-run.stop-trigger", sortedRunCompactionTrigger() + 3));
+  }
+
+  public int numLevels() {
+    return integer("num-levels", sortedRunCompactionTrigger() + 1);
+  }
+
+  public int maxSizeAmplificationPercent() {
+    return integer("compaction.max-size-amplification-percent", 200);
+  }
+
+  public int sizeRatio() {
+    return integer("compaction.size-ratio", 1);
+  }
+
+  /** Commits between full compactions; null unless set or implied by full-compaction (1). */
+  public Integer fullCompactionDeltaCommits() {
+    String value = options.get("full-compaction.delta-commits");
+    if (value != null) {
+      return OptionValues.integer(value);
+    }
+    return changelogProducer() == ChangelogProducer.FULL_COMPACTION ? 1 : null;
+  }
+
+  public boolean lookupWait() {
+    return bool("lookup-wait", true);
+  }
+
+  public boolean changelogRowDeduplicate() {
+    return bool("changelog-producer.row-deduplicate", false);
+  }
+
+  public List<String> changelogRowDeduplicateIgnoreFields() {
+    return list("changelog-producer.row-deduplicate-ignore-fields");
+  }
+
+  public long lookupCacheMaxMemorySize() {
+    return memory("lookup.cache-max-memory-size", 256L << 20);
+  }
+
+  public long lookupCacheMaxDiskSize() {
+    return memory("lookup.cache-max-disk-size", Long.MAX_VALUE);
+  }
+
+  public List<String> sequenceFields() {
+    return list("sequence.field");
+  }
+
+  public boolean ignoreDelete() {
+    return bool("ignore-delete", false);
+  }
+
+  public boolean partialUpdateRemoveRecordOnDelete() {
+    return bool("partial-update.remove-record-on-delete", false);
+  }
+
+  public boolean aggregationRemoveRecordOnDelete() {
+    return bool("aggregation.remove-record-on-delete", false);
+  }
+
+  /** The aggregate function of a column: its own, the table default, or last_non_null_value. */
+  public String aggregateFunction(String column) {
+    return options.getOrDefault(
+        "fields." + column + ".aggregate-function",
+        options.getOrDefault("fields.default-aggregate-function", "last_non_null_value"));
+  }
+
+  public boolean ignoreRetract(String column) {
+    return bool("fields." + column + ".ignore-retract", false);
+  }
+
+  /** The columns the sequence group of {@code column} orders, or empty. */
+  public List<String> sequenceGroup(String column) {
+    return list("fields." + column + ".sequence-group");
+  }
+
+  public int snapshotNumRetainedMin() {
+    return integer("snapshot.num-retained.min", 10);
+  }
+
+  public int snapshotNumRetainedMax() {
+    return integer("snapshot.num-retained.max", Integer.MAX_VALUE);
+  }
+
+  public Duration snapshotTimeRetained() {
+    String value = options.get("snapshot.time-retained");
+    return value == null ? Duration.ofHours(1) : OptionValues.duration(value);
+  }
+
+  public int commitMaxRetries() {
+    return integer("commit.max-retries", 10);
+  }
+
+  public String partitionDefaultName() {
+    return options.getOrDefault("partition.default-name", "__DEFAULT_PARTITION__");
+  }
+
+  @Override
+  public String toString() {
+    return options.toString();
+  }
+}

@@ -1,0 +1,153 @@
+package io.changelake.table;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.ManifestEntry;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads a table's rows as of a snapshot: each bucket's files merged by key and sequence number,
+ * the newest version of each key kept, and keys whose newest version is a retraction left out.
+ *
+ * <p>{@link #splits} gives one {@link BucketSplit} per bucket so a caller can read buckets in
+ * parallel; {@link #readAll} reads them all here.
+ */
+public final class TableRead {
+
+  private final Table table;
+  private final RowComparator keyOrder;
+
+  TableRead(Table table) {
+    this.table = table;
+    this.keyOrder = new RowComparator(table.schema().keyType());
+  }
+
+  /** One split per (partition, bucket) with live files in the snapshot. */
+  public List<BucketSplit> splits(Snapshot snapshot) throws IOException {
+    Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
+    Map<List<Object>, ManifestEntry> firsts = new LinkedHashMap<>();
+    for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
+      List<Object> id = List.of(e.partition(), e.bucket());
+      files.computeIfAbsent(id, k -> new ArrayList<>()).add(e.file());
+      firsts.putIfAbsent(id, e);
+    }
+    List<BucketSplit> splits = new ArrayList<>();
+    for (Map.Entry<List<Object>, List<DataFileMeta>> e : files.entrySet()) {
+      ManifestEntry first = firsts.get(e.getKey());
+      splits.add(new BucketSplit(snapshot.id(), first.partition(), first.bucket(), e.getValue()));
+    }
+    return splits;
+  }
+
+  /**
+   * The rows of one split, in key order: the newest version of each key, unless it retracts.
+   * Every file of the split is open until the returned reader is closed or exhausted.
+   */
+  public MergedRows read(BucketSplit split) throws IOException {
+    TableSchema schema = table.schema();
+    Object[] partition = new BinaryRowCodec(schema.partitionType()).decode(split.partition().bytes());
+    String partitionPath =
+        TablePath.partitionPath(
+            schema.partitionType(), partition, schema.options().partitionDefaultName());
+    BucketFiles files = new BucketFiles(table, partitionPath, split.bucket());
+    List<KeyValueFileReader> readers = new ArrayList<>();
+    try {
+      for (DataFileMeta f : split.files()) {
+        readers.add(files.open(f));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (KeyValueFileReader r : readers) {
+        r.close();
+      }
+      throw e;
+    }
+    return new MergedRows(readers, new SortMergeReader(readers, keyOrder), keyOrder);
+  }
+
+  /** Every row of the latest snapshot (empty for a table without snapshots). */
+  public List<Object[]> readAll() throws IOException {
+    Optional<Snapshot> latest = table.snapshots().latest();
+    return latest.isPresent() ? readAll(latest.get()) : List.of();
+  }
+
+  /** Every row as of the snapshot, bucket by bucket, each bucket in key order. */
+  public List<Object[]> readAll(Snapshot snapshot) throws IOException {
+    List<Object[]> rows = new ArrayList<>();
+    for (BucketSplit split : splits(snapshot)) {
+      try (MergedRows merged = read(split)) {
+        merged.forEachRemaining(rows::add);
+      }
+    }
+    return rows;
+  }
+
+  /** The merged rows of one split; close it to release its files. */
+  public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
+    private final List<KeyValueFileReader> readers;
+    private final SortMergeReader merged;
+    private final RowComparator keyOrder;
+    private KeyValue pending;
+    private Object[] next;
+
+    MergedRows(List<KeyValueFileReader> readers, SortMergeReader merged, RowComparator keyOrder) {
+      this.readers = readers;
+      this.merged = merged;
+      this.keyOrder = keyOrder;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && (pending != null || merged.hasNext())) {
+        KeyValue newest = pending != null ? pending : merged.next();
+        pending = null;
+        while (merged.hasNext()) {
+          KeyValue candidate = merged.next();
+          if (keyOrder.compare(candidate.key(), newest.key()) != 0) {
+            pending = candidate;
+            break;
+          }
+          newest = candidate;
+        }
+        if (newest.kind().isAdd()) {
+          next = newest.value();
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public Object[] next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      Object[] row = next;
+      next = null;
+      return row;
+    }
+
+    @Override
+    public void close() {
+      IOException first = null;
+      for (KeyValueFileReader r : readers) {
+        try {
+          r.close();
+        } catch (IOException e) {
+          first = first == null ? e : first;
+        }
+      }
+      if (first != null) {
+        throw new UncheckedIOException(first);
+      }
+    }
+  }
+}

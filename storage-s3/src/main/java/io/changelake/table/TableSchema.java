@@ -1,0 +1,227 @@
+package io.changelake.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changelake.types.DataField;
+import io.changelake.types.DataType;
+import io.changelake.types.RowType;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One version of a table's schema: the file {@code schema/schema-<id>} in Paimon 1.x's JSON form.
+ *
+ * @param id the schema id, 0 for the first
+ * @param rowType the columns
+ * @param partitionKeys the partition columns, in order
+ * @param primaryKeys the primary-key columns, in order; they include the partition columns
+ * @param options the table options
+ * @param comment the table comment, or null
+ * @param timeMillis when the schema was created, epoch milliseconds
+ */
+public record TableSchema(
+    long id,
+    RowType rowType,
+    List<String> partitionKeys,
+    List<String> primaryKeys,
+    TableOptions options,
+    String comment,
+    long timeMillis) {
+
+  /** The schema version Paimon 1.x writes. */
+  static final int VERSION = 3;
+
+  public TableSchema {
+    partitionKeys = List.copyOf(partitionKeys);
+    primaryKeys = List.copyOf(primaryKeys);
+  }
+
+  /**
+   * A first schema for a new table, validated: column names unique, keys name columns, primary-key
+   * columns NOT NULL (made so, as Paimon does), partition keys inside the primary key, options
+   * known and consistent.
+   *
+   * @throws IllegalArgumentException naming what is wrong and the fix
+   */
+  public static TableSchema create(
+      RowType rowType,
+      List<String> partitionKeys,
+      List<String> primaryKeys,
+      Map<String, String> options,
+      String comment) {
+    Set<String> names = new HashSet<>();
+    for (DataField f : rowType.fields()) {
+      if (!names.add(f.name())) {
+        throw new IllegalArgumentException("column '" + f.name() + "' appears twice");
+      }
+      if (f.name().startsWith("_KEY_") || f.name().equals("_SEQUENCE_NUMBER")
+          || f.name().equals("_VALUE_KIND")) {
+        throw new IllegalArgumentException(
+            "column '" + f.name() + "' uses a name the file format reserves: rename it");
+      }
+    }
+    if (primaryKeys.isEmpty()) {
+      throw new IllegalArgumentException(
+          "a changelake table needs a primary key: name one or more columns as primary keys");
+    }
+    for (String k : primaryKeys) {
+      if (rowType.indexOf(k) < 0) {
+        throw new IllegalArgumentException(
+            "primary key '" + k + "' is not a column: columns are " + rowType.names());
+      }
+    }
+    for (String p : partitionKeys) {
+      if (rowType.indexOf(p) < 0) {
+        throw new IllegalArgumentException(
+            "partition key '" + p + "' is not a column: columns are " + rowType.names());
+      }
+      if (!primaryKeys.contains(p)) {
+        throw new IllegalArgumentException(
+            "partition key '" + p + "' is not in the primary key " + primaryKeys
+                + ": add it to the primary key, since a key must live in one partition");
+      }
+    }
+    if (primaryKeys.size() == partitionKeys.size()) {
+      throw new IllegalArgumentException(
+          "the primary key " + primaryKeys + " holds only partition columns: add a column that"
+              + " identifies a row inside a partition");
+    }
+    List<DataField> fields = new ArrayList<>();
+    for (DataField f : rowType.fields()) {
+      DataType type = primaryKeys.contains(f.name()) ? f.type().notNull() : f.type();
+      fields.add(new DataField(f.id(), f.name(), type));
+    }
+    RowType keyed = new RowType(fields);
+    Map<String, String> withBucket = new LinkedHashMap<>(options);
+    withBucket.putIfAbsent("bucket", "1");
+    TableOptions validated = TableOptions.validate(withBucket, keyed, primaryKeys);
+    return new TableSchema(
+        0, keyed, partitionKeys, primaryKeys, validated, comment, System.currentTimeMillis());
+  }
+
+  /**
+   * The primary key without the partition columns: the key of the merge tree, stored as the
+   * {@code _KEY_*} columns, since inside one partition the partition columns are constant.
+   */
+  public List<String> trimmedPrimaryKeys() {
+    return primaryKeys.stream().filter(k -> !partitionKeys.contains(k)).toList();
+  }
+
+  /** Positions in the row of the {@link #trimmedPrimaryKeys} columns. */
+  public int[] keyIndexes() {
+    return indexesOf(trimmedPrimaryKeys());
+  }
+
+  /** Positions of the partition columns in the row. */
+  public int[] partitionIndexes() {
+    return indexesOf(partitionKeys);
+  }
+
+  /** Positions of the bucket-key columns: option {@code bucket-key}, else the trimmed primary key. */
+  public int[] bucketKeyIndexes() {
+    List<String> bucketKey = options.bucketKey();
+    return indexesOf(bucketKey.isEmpty() ? trimmedPrimaryKeys() : bucketKey);
+  }
+
+  /** The {@link #trimmedPrimaryKeys} columns as a row type; data files prefix them with {@code _KEY_}. */
+  public RowType keyType() {
+    return rowType.project(keyIndexes());
+  }
+
+  /** The partition columns as a row type. */
+  public RowType partitionType() {
+    return rowType.project(partitionIndexes());
+  }
+
+  private int[] indexesOf(List<String> names) {
+    int[] indexes = new int[names.size()];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = rowType.indexOf(names.get(i));
+    }
+    return indexes;
+  }
+
+  /** The JSON Paimon writes, field for field. */
+  public byte[] toJson() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("version", VERSION);
+    node.put("id", id);
+    ArrayNode fields = node.putArray("fields");
+    int highest = -1;
+    for (DataField f : rowType.fields()) {
+      ObjectNode field = fields.addObject();
+      field.put("id", f.id());
+      field.put("name", f.name());
+      field.put("type", f.type().toString());
+      highest = Math.max(highest, f.id());
+    }
+    node.put("highestFieldId", highest);
+    ArrayNode partitions = node.putArray("partitionKeys");
+    partitionKeys.forEach(partitions::add);
+    ArrayNode keys = node.putArray("primaryKeys");
+    primaryKeys.forEach(keys::add);
+    ObjectNode opts = node.putObject("options");
+    options.asMap().forEach(opts::put);
+    if (comment != null) {
+      node.put("comment", comment);
+    }
+    node.put("timeMillis", timeMillis);
+    return Json.write(node);
+  }
+
+  /**
+   * Parses a schema file.
+   *
+   * @param file the file's path, named in errors
+   * @throws IOException naming the file and the field if it is not a schema changelake can use
+   */
+  public static TableSchema fromJson(byte[] bytes, String file) throws IOException {
+    JsonNode n = Json.read(bytes, file);
+    List<DataField> fields = new ArrayList<>();
+    for (JsonNode f : Json.required(n, "fields", file)) {
+      JsonNode type = Json.required(f, "type", file);
+      if (!type.isTextual()) {
+        throw new IOException(
+            file + " column '" + f.path("name").asText() + "' has a nested type, which changelake"
+                + " does not support");
+      }
+      try {
+        fields.add(
+            new DataField(
+                Json.required(f, "id", file).asInt(),
+                Json.required(f, "name", file).asText(),
+                DataType.parse(type.asText())));
+      } catch (IllegalArgumentException e) {
+        throw new IOException(file + ": " + e.getMessage(), e);
+      }
+    }
+    Map<String, String> options = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = n.path("options").fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      options.put(e.getKey(), e.getValue().asText());
+    }
+    return new TableSchema(
+        Json.required(n, "id", file).asLong(),
+        new RowType(fields),
+        strings(n.path("partitionKeys")),
+        strings(n.path("primaryKeys")),
+        TableOptions.of(options),
+        Json.text(n, "comment"),
+        n.path("timeMillis").asLong(0));
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(v -> out.add(v.asText()));
+    return out;
+  }
+}
