@@ -21,7 +21,8 @@ public final class DataType {
   private static final Pattern FORM =
       Pattern.compile(
           "\\s*([A-Z_]+(?:\\s+[A-Z_]+)*?)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?"
-              + "(\\s+WITH\\s+LOCAL\\s+TIME\\s+ZONE)?(\\s+NOT\\s+NULL)?\\s*");
+              + "(\\s+WITH\\s+LOCAL\\s+TIME\\s+ZONE|\\s+WITHOUT\\s+TIME\\s+ZONE)?"
+              + "(\\s+NOT\\s+NULL|\\s+NULL)?\\s*");
 
   private final TypeRoot root;
   private final boolean nullable;
@@ -166,28 +167,32 @@ public final class DataType {
   /**
    * Parses Paimon's form, as in schema files: {@code INT}, {@code BIGINT NOT NULL}, {@code
    * DECIMAL(10, 2)}, {@code STRING}, {@code VARCHAR(20)}, {@code BYTES}, {@code TIMESTAMP(3)},
-   * {@code TIMESTAMP(6) WITH LOCAL TIME ZONE}.
+   * {@code TIMESTAMP(6) WITH LOCAL TIME ZONE}. Like Paimon's parser it also takes the aliases
+   * {@code INTEGER}, {@code NUMERIC}, {@code DEC}, {@code DOUBLE PRECISION}, {@code
+   * TIMESTAMP_LTZ(p)}, {@code TIMESTAMP(p) WITHOUT TIME ZONE}, a trailing {@code NULL}, and the
+   * defaults it fills in when a length or precision is left out (length 1, DECIMAL(10, 0),
+   * TIMESTAMP(6)).
    *
    * @throws IllegalArgumentException naming the text if it is no type changelake supports
    */
   public static DataType parse(String text) {
     Matcher m = FORM.matcher(text.toUpperCase(Locale.ROOT));
     if (!m.matches()) {
-      throw new IllegalArgumentException("'" + text + "' is not a data type changelake supports");
+      throw unsupported(text);
     }
     String name = m.group(1).replaceAll("\\s+", " ");
     Integer first = m.group(2) == null ? null : Integer.valueOf(m.group(2));
     Integer second = m.group(3) == null ? null : Integer.valueOf(m.group(3));
-    boolean ltz = m.group(4) != null;
-    boolean notNull = m.group(5) != null;
-    DataType type = fromName(text, name, first, second, ltz);
+    String zone = m.group(4) == null ? null : m.group(4).trim().replaceAll("\\s+", " ");
+    boolean notNull = m.group(5) != null && m.group(5).contains("NOT");
+    DataType type = fromName(text, name, first, second, zone);
     return notNull ? type.notNull() : type;
   }
 
   private static DataType fromName(
-      String text, String name, Integer first, Integer second, boolean ltz) {
-    if (ltz && !name.equals("TIMESTAMP")) {
-      throw new IllegalArgumentException("'" + text + "' is not a data type changelake supports");
+      String text, String name, Integer first, Integer second, String zone) {
+    if (zone != null && !name.equals("TIMESTAMP")) {
+      throw unsupported(text);
     }
     switch (name) {
       case "BOOLEAN":
@@ -204,8 +209,11 @@ public final class DataType {
       case "FLOAT":
         return floatType();
       case "DOUBLE":
+      case "DOUBLE PRECISION":
         return doubleType();
       case "DECIMAL":
+      case "NUMERIC":
+      case "DEC":
         return decimal(first == null ? 10 : first, second == null ? 0 : second);
       case "CHAR":
         return charType(first == null ? 1 : first);
@@ -223,11 +231,16 @@ public final class DataType {
         return date();
       case "TIMESTAMP":
         int p = first == null ? 6 : first;
-        return ltz ? timestampLtz(p) : timestamp(p);
+        return "WITH LOCAL TIME ZONE".equals(zone) ? timestampLtz(p) : timestamp(p);
+      case "TIMESTAMP_LTZ":
+        return timestampLtz(first == null ? 6 : first);
       default:
-        throw new IllegalArgumentException(
-            "'" + text + "' is not a data type changelake supports");
+        throw unsupported(text);
     }
+  }
+
+  private static IllegalArgumentException unsupported(String text) {
+    return new IllegalArgumentException("'" + text + "' is not a data type changelake supports");
   }
 
   /** Paimon's form, the inverse of {@link #parse}. */
