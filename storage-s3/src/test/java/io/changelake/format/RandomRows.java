@@ -15,7 +15,7 @@ import java.util.Random;
  * long strings of 1- to 4-byte UTF-8 characters, and timestamps exact to their type's precision
  * (so that they survive a round trip through the binary form).
  */
-final class RandomRows {
+public final class RandomRows {
 
   private static final String[] CHARACTERS = {"a", "Z", "7", " ", "é", "ß", "中", "€", "😀", "𝄞"};
   private static final long MIN_SECOND =
@@ -25,11 +25,11 @@ final class RandomRows {
 
   private final Random random;
 
-  RandomRows(long seed) {
+  public RandomRows(long seed) {
     this.random = new Random(seed);
   }
 
-  Object[] row(RowType rowType) {
+  public Object[] row(RowType rowType) {
     Object[] row = new Object[rowType.size()];
     for (int i = 0; i < row.length; i++) {
       DataType type = rowType.type(i);
@@ -38,7 +38,7 @@ final class RandomRows {
     return row;
   }
 
-  Object value(DataType type) {
+  public Object value(DataType type) {
     return switch (type.root()) {
       case BOOLEAN -> random.nextBoolean();
       case TINYINT -> (byte) random.nextInt();

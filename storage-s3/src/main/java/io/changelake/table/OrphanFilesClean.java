@@ -1,0 +1,123 @@
+package io.changelake.table;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.ManifestEntry;
+import io.changelake.format.ManifestFileMeta;
+import io.changelake.format.SerializedRow;
+import io.changelake.store.ObjectInfo;
+import io.changelake.store.ObjectStore;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes the files of a table that no snapshot references: what failed or lost commits and
+ * crashed writers leave behind.
+ *
+ * <p>Only manifests, manifest lists and files in bucket folders are candidates; schema, snapshot,
+ * hint and consumer files never are. A candidate is removed only when it is older than the safety
+ * age, because a commit in progress has written files that its snapshot does not name yet; the age
+ * must exceed the longest a writer may take from writing a file to committing it (default one day).
+ */
+public final class OrphanFilesClean {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OrphanFilesClean.class);
+
+  /** The default safety age. */
+  public static final Duration DEFAULT_OLDER_THAN = Duration.ofDays(1);
+
+  private final Table table;
+
+  public OrphanFilesClean(Table table) {
+    this.table = table;
+  }
+
+  /**
+   * Removes unreferenced files older than {@code olderThan}.
+   *
+   * @return the paths removed, relative to the store root
+   */
+  public List<String> clean(Duration olderThan) throws IOException {
+    ObjectStore store = table.store();
+    TablePath path = table.path();
+    Set<String> referenced = referencedFiles();
+    long cutoff = System.currentTimeMillis() - olderThan.toMillis();
+    List<String> removed = new ArrayList<>();
+    for (ObjectInfo object : store.list(path.root())) {
+      String relative = object.path().substring(path.root().length());
+      if (relative.startsWith("schema/")
+          || relative.startsWith("snapshot/")
+          || relative.startsWith("consumer/")
+          || referenced.contains(object.path())
+          || object.lastModifiedMillis() >= cutoff) {
+        continue;
+      }
+      if (!relative.startsWith("manifest/") && !relative.contains("bucket-")) {
+        continue;
+      }
+      store.delete(object.path());
+      removed.add(object.path());
+    }
+    LOG.info("removed {} orphan files from {}", removed.size(), table.location());
+    return removed;
+  }
+
+  /** Every file some snapshot still references, as paths relative to the store root. */
+  Set<String> referencedFiles() throws IOException {
+    SnapshotLog snapshots = table.snapshots();
+    TableScan scan = table.newScan();
+    TablePath path = table.path();
+    Set<String> referenced = new HashSet<>();
+    OptionalLong earliest = snapshots.earliestId();
+    OptionalLong latest = snapshots.latestId();
+    if (earliest.isEmpty() || latest.isEmpty()) {
+      return referenced;
+    }
+    TableSchema schema = table.schema();
+    BinaryRowCodec partitionCodec = new BinaryRowCodec(schema.partitionType());
+    Map<SerializedRow, String> partitionPaths = new HashMap<>();
+    Set<String> seenManifests = new HashSet<>();
+    for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+      Snapshot s = snapshots.read(id);
+      List<String> lists = new ArrayList<>(List.of(s.baseManifestList(), s.deltaManifestList()));
+      if (s.changelogManifestList() != null) {
+        lists.add(s.changelogManifestList());
+      }
+      for (String list : lists) {
+        referenced.add(path.manifestFolder() + list);
+        List<ManifestFileMeta> manifests = scan.manifestsOf(list, s);
+        List<ManifestFileMeta> unseen = new ArrayList<>();
+        for (ManifestFileMeta m : manifests) {
+          referenced.add(path.manifestFolder() + m.fileName());
+          if (seenManifests.add(m.fileName())) {
+            unseen.add(m);
+          }
+        }
+        for (ManifestEntry e : scan.entries(unseen)) {
+          String partitionPath =
+              partitionPaths.computeIfAbsent(
+                  e.partition(),
+                  p ->
+                      TablePath.partitionPath(
+                          schema.partitionType(),
+                          partitionCodec.decode(p.bytes()),
+                          schema.options().partitionDefaultName()));
+          String folder = path.bucketFolder(partitionPath, e.bucket());
+          referenced.add(folder + e.file().fileName());
+          for (String extra : e.file().extraFiles()) {
+            referenced.add(folder + extra);
+          }
+        }
+      }
+    }
+    return referenced;
+  }
+}

@@ -1,0 +1,82 @@
+package io.changelake.table;
+
+import io.changelake.format.PaimonRows;
+import io.changelake.types.DataField;
+import io.changelake.types.PaimonTypes;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+
+/**
+ * Test fixture: Apache Paimon 1.3.1 itself, as the reference, on a table folder of local disk.
+ * Creates tables, writes rows and reads them back through Paimon's own API.
+ */
+public final class PaimonTables {
+
+  private PaimonTables() {}
+
+  /** Opens, with Paimon, the table in {@code folder} (written by either side). */
+  public static FileStoreTable open(Path folder) {
+    return FileStoreTableFactory.create(
+        LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()));
+  }
+
+  /** Creates, with Paimon, a table of our schema's columns, keys and options in {@code folder}. */
+  public static FileStoreTable create(Path folder, TableSchema schema) throws Exception {
+    Schema.Builder builder = Schema.newBuilder();
+    for (DataField f : schema.rowType().fields()) {
+      builder.column(f.name(), PaimonTypes.toPaimon(f.type()));
+    }
+    builder.partitionKeys(schema.partitionKeys());
+    builder.primaryKey(schema.primaryKeys());
+    for (Map.Entry<String, String> option : schema.options().asMap().entrySet()) {
+      builder.option(option.getKey(), option.getValue());
+    }
+    builder.option("file.format", "parquet");
+    new SchemaManager(LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()))
+        .createTable(builder.build());
+    return open(folder);
+  }
+
+  /** Writes and commits rows with Paimon's batch writer, one commit. */
+  public static void write(FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind)
+      throws Exception {
+    PaimonRows converter = new PaimonRows(schema.rowType());
+    BatchWriteBuilder builder = table.newBatchWriteBuilder();
+    try (BatchTableWrite write = builder.newWrite();
+        BatchTableCommit commit = builder.newCommit()) {
+      for (Object[] row : rows) {
+        GenericRow generic = converter.toGenericRow(row);
+        generic.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()));
+        write.write(generic);
+      }
+      commit.commit(write.prepareCommit());
+    }
+  }
+
+  /** Every row of the table's latest snapshot, as Paimon's batch reader returns them. */
+  public static List<Object[]> readAll(FileStoreTable table, TableSchema schema) throws Exception {
+    PaimonRows converter = new PaimonRows(schema.rowType());
+    ReadBuilder read = table.newReadBuilder();
+    List<Object[]> rows = new ArrayList<>();
+    try (RecordReader<InternalRow> reader =
+        read.newRead().createReader(read.newScan().plan().splits())) {
+      reader.forEachRemaining(row -> rows.add(converter.toJava(row)));
+    }
+    return rows;
+  }
+}
