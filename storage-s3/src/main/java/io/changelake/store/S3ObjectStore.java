@@ -18,10 +18,12 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -88,6 +90,11 @@ public final class S3ObjectStore implements ObjectStore {
    * @throws IllegalArgumentException if {@code bucket} is not a valid bucket name
    */
   public S3ObjectStore(String bucket, String prefix, S3Settings settings) {
+    this(bucket, prefix, settings, newClient(settings));
+  }
+
+  /** A store using {@code client}, which must be built from {@code settings}; closes it. */
+  S3ObjectStore(String bucket, String prefix, S3Settings settings, S3Client client) {
     if (bucket == null || !BUCKET_NAME.matcher(bucket).matches()) {
       throw new IllegalArgumentException(
           "bucket name '" + bucket + "' is not a valid S3 bucket name: use 3 to 63 lowercase"
@@ -97,11 +104,14 @@ public final class S3ObjectStore implements ObjectStore {
     String trimmed = prefix == null ? "" : prefix.replaceAll("^/+|/+$", "");
     this.prefix = trimmed.isEmpty() ? "" : trimmed + "/";
     this.settings = settings;
-    this.client = newClient(settings);
+    this.client = client;
   }
 
-  /** An S3 client as these settings describe it, with the Apache HTTP client named explicitly. */
-  static S3Client newClient(S3Settings settings) {
+  /**
+   * An S3 client as these settings describe it, with the Apache HTTP client named explicitly;
+   * {@code interceptors} see every request and response.
+   */
+  static S3Client newClient(S3Settings settings, ExecutionInterceptor... interceptors) {
     S3ClientBuilder builder =
         S3Client.builder()
             // Named, not found on the classpath: with several clients present the SDK's choice
@@ -116,7 +126,8 @@ public final class S3ObjectStore implements ObjectStore {
                             AwsRetryStrategy.standardRetryStrategy().toBuilder()
                                 .maxAttempts(settings.maxAttempts())
                                 .build())
-                        .apiCallTimeout(settings.apiCallTimeout()));
+                        .apiCallTimeout(settings.apiCallTimeout())
+                        .executionInterceptors(List.of(interceptors)));
     settings.endpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -191,7 +202,8 @@ public final class S3ObjectStore implements ObjectStore {
         throw new ObjectNotFoundException(root(), path);
       }
       if (e.statusCode() == 416) {
-        throw new EOFException(address(key) + " ends before byte " + offset);
+        throw new EOFException(
+            address(key) + " ends before byte " + offset + ", where the range starts");
       }
       throw failure("readRange", key, e);
     } catch (SdkException e) {
@@ -349,9 +361,16 @@ public final class S3ObjectStore implements ObjectStore {
 
   /** The failure of {@code operation} on {@code key}, saying where and why, never with a secret. */
   IOException failure(String operation, String key, SdkException cause) {
+    String why = cause.getMessage();
+    // The SDK's message may hold only the HTTP reason ("Forbidden"); the S3 error code says more.
+    if (cause instanceof AwsServiceException service && service.awsErrorDetails() != null) {
+      String code = service.awsErrorDetails().errorCode();
+      if (code != null && !why.contains(code)) {
+        why = code + ": " + why;
+      }
+    }
     return new IOException(
-        operation + " of " + address(key) + " at " + settings.describeEndpoint() + " failed: "
-            + cause.getMessage(),
+        operation + " of " + address(key) + " at " + settings.describeEndpoint() + " failed: " + why,
         cause);
   }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
@@ -51,6 +52,7 @@ final class S3UploadStream extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
     checkUsable();
     while (len > 0) {
       if (buffer.size() == partSize) {
