@@ -36,6 +36,7 @@ public final class LocalObjectStore implements ObjectStore {
 
   private final Path root;
 
+  /** A store on the folder {@code root}, which is created if missing. */
   public LocalObjectStore(Path root) throws IOException {
     this.root = root.toAbsolutePath().normalize();
     Files.createDirectories(this.root);
