@@ -7,6 +7,7 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ManifestEntry;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
+import io.changelake.store.S3ProxyServer;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +36,14 @@ class ConcurrentCommitTest {
   @Test
   void eightCommittersRacingOnLocalDiskLandEveryCommitOnceWithoutGaps() throws Exception {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      raceAndVerify(store);
+    }
+  }
+
+  @Test
+  void eightCommittersRacingOnS3LandEveryCommitOnceWithoutGaps() throws Exception {
+    try (S3ProxyServer s3 = S3ProxyServer.startInMemory();
+        ObjectStore store = s3.openStore("warehouse")) {
       raceAndVerify(store);
     }
   }
