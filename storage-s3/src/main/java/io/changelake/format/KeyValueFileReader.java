@@ -1,0 +1,216 @@
+package io.changelake.format;
+
+import io.changelake.store.ObjectInfo;
+import io.changelake.store.ObjectNotFoundException;
+import io.changelake.store.ObjectStore;
+import io.changelake.types.DataField;
+import io.changelake.types.DataType;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Reads the key-values of one data or changelog file in Paimon's layout (see {@link
+ * KeyValueFileSchema}), whoever wrote it: this writer, Paimon, Flink or Spark.
+ *
+ * <p>Columns are found by name. Only the columns asked for are fetched from the store: with a value
+ * projection, each returned {@link KeyValue#value()} holds the projected table columns, in
+ * projection order. Values are decoded column by column from Parquet's pages, with no record
+ * assembly in between.
+ *
+ * <pre>{@code
+ * try (KeyValueFileReader reader = KeyValueFileReader.open(store, path, keyType, valueType)) {
+ *   while (reader.hasNext()) {
+ *     KeyValue kv = reader.next();
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Not thread-safe. {@link #hasNext} and {@link #next} throw {@link UncheckedIOException} when
+ * the store fails.
+ */
+public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
+
+  /**
+   * Bytes fetched at once for small reads (footer, page headers): one request for the footer of a
+   * usual file, and few for a file read column chunk by column chunk.
+   */
+  static final int READ_AHEAD = 1 << 20;
+
+  private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
+
+  private final String path;
+  private final ParquetFileReader file;
+  private final MessageType requested;
+  private final String createdBy;
+  private final ColumnCodec[] keyCodecs;
+  private final ColumnCodec[] valueCodecs;
+  private final ColumnCodec sequenceCodec;
+  private final ColumnCodec kindCodec;
+  private final ColumnDescriptor[] descriptors;
+
+  private ColumnReader[] readers;
+  private long rowsLeftInGroup;
+
+  private KeyValueFileReader(
+      String path, ParquetFileReader file, RowType keyType, RowType valueColumns) {
+    this.path = path;
+    this.file = file;
+    this.createdBy = file.getFooter().getFileMetaData().getCreatedBy();
+    MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
+    List<Type> columns = new ArrayList<>();
+    for (DataField key : keyType.fields()) {
+      columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + key.name()));
+    }
+    columns.add(column(fileSchema, KeyValueFileSchema.SEQUENCE_NUMBER));
+    columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
+    for (DataField value : valueColumns.fields()) {
+      columns.add(column(fileSchema, value.name()));
+    }
+    this.requested = new MessageType(fileSchema.getName(), columns);
+    this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
+    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
+    this.valueCodecs = KeyValueFileSchema.codecs(valueColumns);
+    this.sequenceCodec = ColumnCodec.of(DataType.bigint());
+    this.kindCodec = ColumnCodec.of(DataType.tinyint());
+    file.setRequestedSchema(requested);
+  }
+
+  private Type column(MessageType fileSchema, String name) {
+    if (!fileSchema.containsField(name)) {
+      throw new IllegalArgumentException(
+          path + " has no column " + name + "; its columns are " + fileSchema.getFields());
+    }
+    return fileSchema.getType(name);
+  }
+
+  /** Opens a file to read every table column. */
+  public static KeyValueFileReader open(
+      ObjectStore store, String path, RowType keyType, RowType valueType) throws IOException {
+    return open(store, path, keyType, valueType, null);
+  }
+
+  /**
+   * Opens a file to read the table columns at {@code valueProjection} (positions in {@code
+   * valueType}), or every table column if it is null.
+   *
+   * @throws ObjectNotFoundException if there is no object at {@code path}
+   * @throws IllegalArgumentException if the file lacks a column asked for
+   */
+  public static KeyValueFileReader open(
+      ObjectStore store, String path, RowType keyType, RowType valueType, int[] valueProjection)
+      throws IOException {
+    ObjectInfo info =
+        store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
+    RowType valueColumns = valueProjection == null ? valueType : valueType.project(valueProjection);
+    ParquetFileReader file =
+        ParquetFileReader.open(
+            new ObjectInputFile(store, path, info.size(), READ_AHEAD),
+            ParquetReadOptions.builder().build());
+    try {
+      return new KeyValueFileReader(path, file, keyType, valueColumns);
+    } catch (RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  /** The number of key-values in the file. */
+  public long rowCount() {
+    return file.getRecordCount();
+  }
+
+  @Override
+  public boolean hasNext() {
+    try {
+      while (rowsLeftInGroup == 0) {
+        PageReadStore group = file.readNextRowGroup();
+        if (group == null) {
+          return false;
+        }
+        ColumnReadStoreImpl store =
+            new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
+        readers = new ColumnReader[descriptors.length];
+        for (int i = 0; i < descriptors.length; i++) {
+          readers[i] = store.getColumnReader(descriptors[i]);
+        }
+        rowsLeftInGroup = group.getRowCount();
+      }
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + path, e);
+    }
+  }
+
+  @Override
+  public KeyValue next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("no key-value left in " + path);
+    }
+    rowsLeftInGroup--;
+    int column = 0;
+    Object[] key = new Object[keyCodecs.length];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = read(column++, keyCodecs[i]);
+    }
+    long sequenceNumber = (Long) read(column++, sequenceCodec);
+    RowKind kind = RowKind.fromByteValue((Byte) read(column++, kindCodec));
+    Object[] value = new Object[valueCodecs.length];
+    for (int i = 0; i < value.length; i++) {
+      value[i] = read(column++, valueCodecs[i]);
+    }
+    return new KeyValue(key, sequenceNumber, kind, value);
+  }
+
+  private Object read(int column, ColumnCodec codec) {
+    ColumnReader reader = readers[column];
+    Object value =
+        reader.getCurrentDefinitionLevel() == descriptors[column].getMaxDefinitionLevel()
+            ? codec.read(reader)
+            : null;
+    reader.consume();
+    return value;
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+
+  /**
+   * Column readers ask for a converter, but values are taken from the readers directly, so no
+   * converter is ever called.
+   */
+  private static final class SkippingConverter extends GroupConverter {
+    private static final PrimitiveConverter SKIP = new PrimitiveConverter() {};
+
+    @Override
+    public Converter getConverter(int fieldIndex) {
+      return SKIP;
+    }
+
+    @Override
+    public void start() {}
+
+    @Override
+    public void end() {}
+  }
+}

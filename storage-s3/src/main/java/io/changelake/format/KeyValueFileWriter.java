@@ -1,0 +1,252 @@
+package io.changelake.format;
+
+import io.changelake.store.ObjectStore;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes one data or changelog file of the merge tree: Parquet in Paimon 1.3.1's layout (see
+ * {@link KeyValueFileSchema}), so Paimon, Flink and Spark read it as their own.
+ *
+ * <p>The caller writes key-values sorted by key, then by sequence number, and calls {@link
+ * #finish} once, which closes the file and returns its {@link KeyValueFileMeta}. The first key
+ * written is the file's min key and the last its max key; this writer does not check the order.
+ *
+ * <p>Statistics come from the Parquet footer, as Paimon takes them, so they cost nothing per row:
+ * min, max and null count per column, merged over row groups, then cut by {@link
+ * StatsMode#KEY} for key columns and by {@link ParquetFileOptions#valueStatsMode()} for value
+ * columns. No min/max is kept for BINARY/VARBINARY/BYTES and TIMESTAMP(7..9) columns, nor for a
+ * column chunk whose min and max together take 4 KiB or more (Parquet leaves them out of the file).
+ *
+ * <pre>{@code
+ * try (KeyValueFileWriter writer =
+ *     KeyValueFileWriter.create(store, "bucket-0/data-<uuid>-0.parquet", keyType, valueType,
+ *         ParquetFileOptions.DEFAULTS)) {
+ *   for (KeyValue kv : sortedKeyValues) {
+ *     writer.write(kv);
+ *   }
+ *   KeyValueFileMeta meta = writer.finish();
+ * }
+ * }</pre>
+ *
+ * <p>Not thread-safe.
+ */
+public final class KeyValueFileWriter implements Closeable {
+
+  private final ObjectStore store;
+  private final String path;
+  private final RowType keyType;
+  private final RowType valueType;
+  private final StatsMode valueStatsMode;
+  private final ObjectOutputFile file;
+  private final MessageType schema;
+  private final ParquetWriter<KeyValue> writer;
+
+  private Object[] minKey;
+  private Object[] maxKey;
+  private long rowCount;
+  private long minSequenceNumber = Long.MAX_VALUE;
+  private long maxSequenceNumber = Long.MIN_VALUE;
+  private long deleteRowCount;
+  private boolean closed;
+
+  private KeyValueFileWriter(
+      ObjectStore store,
+      String path,
+      RowType keyType,
+      RowType valueType,
+      ParquetFileOptions options)
+      throws IOException {
+    this.store = store;
+    this.path = path;
+    this.keyType = keyType;
+    this.valueType = valueType;
+    this.valueStatsMode = options.valueStatsMode();
+    this.file = new ObjectOutputFile(store, path);
+    KeyValueWriteSupport support = new KeyValueWriteSupport(keyType, valueType);
+    this.schema = support.schema();
+    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon.
+    this.writer =
+        new Builder(file, support)
+            .withConf(new Configuration(false))
+            .config("parquet.compression.codec.zstd.level", Integer.toString(options.zstdLevel()))
+            .withCompressionCodec(options.codec())
+            .withRowGroupSize(options.rowGroupSize())
+            .withPageSize(options.pageSize())
+            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+            .build();
+  }
+
+  /**
+   * Starts a file at {@code path} of {@code store}; nothing is visible there until {@link #finish}.
+   *
+   * @param keyType the primary-key columns, in key order, with their table field ids
+   * @param valueType all table columns, in table order, with their field ids
+   */
+  public static KeyValueFileWriter create(
+      ObjectStore store,
+      String path,
+      RowType keyType,
+      RowType valueType,
+      ParquetFileOptions options)
+      throws IOException {
+    return new KeyValueFileWriter(store, path, keyType, valueType, options);
+  }
+
+  /**
+   * Appends a key-value; its arrays are read now and not kept, except the first and last key.
+   *
+   * @throws IllegalArgumentException if a value does not fit its column (wrong Java class, null in
+   *     a NOT NULL column, a decimal too large)
+   */
+  public void write(KeyValue kv) throws IOException {
+    writer.write(kv);
+    if (minKey == null) {
+      minKey = kv.key();
+    }
+    maxKey = kv.key();
+    rowCount++;
+    minSequenceNumber = Math.min(minSequenceNumber, kv.sequenceNumber());
+    maxSequenceNumber = Math.max(maxSequenceNumber, kv.sequenceNumber());
+    if (!kv.kind().isAdd()) {
+      deleteRowCount++;
+    }
+  }
+
+  /** The key-values written so far. */
+  public long rowCount() {
+    return rowCount;
+  }
+
+  /**
+   * Bytes the file will take, roughly: what is flushed plus what is buffered (compressed pages,
+   * not yet the open page). For rolling to a new file at a target size.
+   */
+  public long estimatedSize() {
+    return writer.getDataSize();
+  }
+
+  /**
+   * Closes the file, which makes it visible in the store, and describes it.
+   *
+   * @throws IllegalStateException if nothing was written (Paimon never commits an empty file) or
+   *     the writer is closed
+   */
+  public KeyValueFileMeta finish() throws IOException {
+    if (closed) {
+      throw new IllegalStateException("the writer of " + path + " is closed");
+    }
+    if (rowCount == 0) {
+      throw new IllegalStateException(
+          "no key-value was written to " + path + "; close the writer instead of finishing it");
+    }
+    closed = true;
+    writer.close();
+    List<ColumnStats> stats = stats(writer.getFooter());
+    int keys = keyType.size();
+    return new KeyValueFileMeta(
+        path,
+        file.bytesWritten(),
+        rowCount,
+        Arrays.asList(minKey),
+        Arrays.asList(maxKey),
+        stats.subList(0, keys),
+        stats.subList(keys + 2, stats.size()),
+        minSequenceNumber,
+        maxSequenceNumber,
+        deleteRowCount);
+  }
+
+  /**
+   * Per column of the file, the statistics Paimon reads back from this footer: chunk statistics
+   * merged over row groups, where a chunk whose bounds Parquet leaves out of the file (too large)
+   * counts only its nulls.
+   */
+  private List<ColumnStats> stats(ParquetMetadata footer) {
+    int columns = schema.getFieldCount();
+    List<Statistics<?>> merged = new ArrayList<>(columns);
+    for (int i = 0; i < columns; i++) {
+      merged.add(Statistics.createStats(schema.getType(i).asPrimitiveType()));
+    }
+    for (BlockMetaData block : footer.getBlocks()) {
+      List<ColumnChunkMetaData> chunks = block.getColumns();
+      for (int i = 0; i < columns; i++) {
+        Statistics<?> chunk = chunks.get(i).getStatistics();
+        if (!chunk.isSmallerThan(ParquetMetadataConverter.MAX_STATS_SIZE)) {
+          chunk =
+              Statistics.getBuilderForReading(chunk.type())
+                  .withNumNulls(chunk.getNumNulls())
+                  .build();
+        }
+        merged.get(i).mergeStatistics(chunk);
+      }
+    }
+    ColumnCodec[] keyCodecs = KeyValueFileSchema.codecs(keyType);
+    ColumnCodec[] valueCodecs = KeyValueFileSchema.codecs(valueType);
+    List<ColumnStats> stats = new ArrayList<>(columns);
+    for (int i = 0; i < columns; i++) {
+      int value = i - keyCodecs.length - 2;
+      if (i < keyCodecs.length) {
+        stats.add(StatsMode.KEY.apply(keyCodecs[i].stats(merged.get(i))));
+      } else if (value < 0) {
+        // _SEQUENCE_NUMBER and _VALUE_KIND: the metadata has them in other fields.
+        stats.add(null);
+      } else {
+        stats.add(valueStatsMode.apply(valueCodecs[value].stats(merged.get(i))));
+      }
+    }
+    return stats;
+  }
+
+  /**
+   * Closes the writer. If {@link #finish} was not called, the partial file is closed and deleted:
+   * the store's stream has no abort, so it becomes visible for a moment.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      writer.close();
+    } finally {
+      store.delete(path);
+    }
+  }
+
+  private static final class Builder extends ParquetWriter.Builder<KeyValue, Builder> {
+    private final WriteSupport<KeyValue> support;
+
+    Builder(OutputFile file, WriteSupport<KeyValue> support) {
+      super(file);
+      this.support = support;
+    }
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
+    @Override
+    protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {
+      return support;
+    }
+  }
+}

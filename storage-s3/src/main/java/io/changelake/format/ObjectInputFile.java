@@ -1,0 +1,148 @@
+package io.changelake.format;
+
+import io.changelake.store.ObjectStore;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+
+/**
+ * A Parquet {@link InputFile} over one object of a store, read with {@link ObjectStore#readRange}.
+ *
+ * <p>On S3 every range is a request, so small reads are served from a read-ahead buffer: a miss
+ * fetches {@code readAhead} bytes from the position, or the whole tail when the position is within
+ * {@code readAhead} of the end, because Parquet reads its footer backwards (the last 8 bytes, then
+ * the footer before them). Reads at least as large as the buffer (column chunks) go straight to
+ * the store.
+ */
+final class ObjectInputFile implements InputFile {
+
+  private final ObjectStore store;
+  private final String path;
+  private final long length;
+  private final int readAhead;
+
+  ObjectInputFile(ObjectStore store, String path, long length, int readAhead) {
+    this.store = store;
+    this.path = path;
+    this.length = length;
+    this.readAhead = readAhead;
+  }
+
+  @Override
+  public long getLength() {
+    return length;
+  }
+
+  @Override
+  public SeekableInputStream newStream() {
+    return new ReadAheadStream();
+  }
+
+  @Override
+  public String toString() {
+    return store.root() + path;
+  }
+
+  private final class ReadAheadStream extends SeekableInputStream {
+    private long position;
+    private byte[] buffer = new byte[0];
+    private long bufferStart;
+
+    @Override
+    public long getPos() {
+      return position;
+    }
+
+    @Override
+    public void seek(long newPos) throws IOException {
+      if (newPos < 0 || newPos > length) {
+        throw new EOFException("seek to " + newPos + " outside " + path + " (size " + length + ")");
+      }
+      position = newPos;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (position >= length) {
+        return -1;
+      }
+      fill(1);
+      return buffer[(int) (position++ - bufferStart)] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (position >= length) {
+        return -1;
+      }
+      int n = (int) Math.min(len, length - position);
+      readFully(b, off, n);
+      return n;
+    }
+
+    @Override
+    public void readFully(byte[] bytes) throws IOException {
+      readFully(bytes, 0, bytes.length);
+    }
+
+    @Override
+    public void readFully(byte[] bytes, int start, int len) throws IOException {
+      if (position + len > length) {
+        throw new EOFException(
+            path + " ends at " + length + ", before " + len + " bytes from " + position);
+      }
+      if (len >= readAhead) {
+        System.arraycopy(store.readRange(path, position, len), 0, bytes, start, len);
+      } else {
+        fill(len);
+        System.arraycopy(buffer, (int) (position - bufferStart), bytes, start, len);
+      }
+      position += len;
+    }
+
+    @Override
+    public int read(ByteBuffer buf) throws IOException {
+      if (!buf.hasRemaining()) {
+        return 0;
+      }
+      if (position >= length) {
+        return -1;
+      }
+      int n = (int) Math.min(buf.remaining(), length - position);
+      byte[] bytes = new byte[n];
+      readFully(bytes, 0, n);
+      buf.put(bytes);
+      return n;
+    }
+
+    @Override
+    public void readFully(ByteBuffer buf) throws IOException {
+      int len = buf.remaining();
+      if (len >= readAhead && position + len <= length) {
+        // Column chunks: one copy, from the store's array into Parquet's buffer.
+        buf.put(store.readRange(path, position, len));
+        position += len;
+        return;
+      }
+      byte[] bytes = new byte[len];
+      readFully(bytes, 0, len);
+      buf.put(bytes);
+    }
+
+    /** Makes the buffer hold {@code len} (less than the read-ahead) bytes from the position. */
+    private void fill(int len) throws IOException {
+      if (position >= bufferStart && position + len <= bufferStart + buffer.length) {
+        return;
+      }
+      long start = length - position <= readAhead ? Math.max(0, length - readAhead) : position;
+      int size = (int) Math.min(readAhead, length - start);
+      buffer = store.readRange(path, start, size);
+      bufferStart = start;
+    }
+  }
+}

@@ -1,0 +1,195 @@
+package io.changelake.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.store.LocalObjectStore;
+import io.changelake.store.ObjectInfo;
+import io.changelake.store.ObjectStore;
+import io.changelake.types.DataType;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KeyValueFileReaderTest {
+
+  private static final Path REFERENCE = Path.of("/work/shared/reference/paimon-1.3.1/input/orders");
+  private static final RowType ORDERS =
+      RowType.of(
+          new String[] {"order_id", "store_id", "amount"},
+          new DataType[] {DataType.bigint().notNull(), DataType.bigint(), DataType.bigint()});
+  private static final RowType ORDER_KEY = ORDERS.project(new int[] {0});
+
+  @TempDir static Path dir;
+  static List<KeyValue> rows;
+  static PaimonReference.WrittenFile paimon;
+
+  @BeforeAll
+  static void writeEveryTypeWithPaimon() throws Exception {
+    rows = AllTypes.sortedRows(300, 2);
+    paimon =
+        PaimonReference.write(
+            dir.resolve("paimon"), AllTypes.VALUE_TYPE, AllTypes.PRIMARY_KEY, rows, Map.of());
+  }
+
+  @Test
+  void readsEveryTypeNullSequenceNumberAndKindPaimonWrote() throws IOException {
+    ObjectStore store = new LocalObjectStore(paimon.file().getParent());
+    List<KeyValue> read =
+        KeyValueFiles.read(
+            store, paimon.file().getFileName().toString(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE,
+            null);
+    KeyValueFiles.assertSameKeyValues(rows, (read));
+  }
+
+  @Test
+  void readsReferenceDataAndChangelogFilesOfPaimon131() throws IOException {
+    ObjectStore store = new LocalObjectStore(REFERENCE.resolve("bucket-0"));
+    List<String> all = new ArrayList<>();
+    for (ObjectInfo file : store.list("")) {
+      for (KeyValue kv : KeyValueFiles.read(store, file.path(), ORDER_KEY, ORDERS, null)) {
+        all.add(file.path().substring(0, file.path().indexOf('-')) + " " + kv.key()[0] + " "
+            + kv.sequenceNumber() + " " + kv.kind().shortString() + " "
+            + Arrays.toString(kv.value()));
+      }
+    }
+    // The seed script: +I 1001 (store 10, amount 100), then -U/+U to amount 80, two commits.
+    assertEquals(
+        List.of(
+            "changelog 1001 0 +I [1001, 10, 100]",
+            "changelog 1001 1 -U [1001, 10, 100]",
+            "changelog 1001 2 +U [1001, 10, 80]",
+            "data 1001 0 +I [1001, 10, 100]",
+            "data 1001 2 +U [1001, 10, 80]"),
+        all);
+  }
+
+  @Test
+  void projectionReturnsOnlyTheAskedColumnsInTheirOrder() throws IOException {
+    ObjectStore store = new LocalObjectStore(paimon.file().getParent());
+    int[] projection = {21, 3, 0};
+    List<KeyValue> read =
+        KeyValueFiles.read(
+            store, paimon.file().getFileName().toString(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE,
+            projection);
+    List<KeyValue> expected =
+        rows.stream()
+            .map(kv -> new KeyValue(kv.key(), kv.sequenceNumber(), kv.kind(),
+                Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
+            .toList();
+    KeyValueFiles.assertSameKeyValues(expected, (read));
+  }
+
+  @Test
+  void readsBackWhatTheWriterWroteAcrossManyRowGroups() throws IOException {
+    ObjectStore store = new LocalObjectStore(dir.resolve("ours"));
+    KeyValueFiles.write(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, rows,
+        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    assertTrue(KeyValueFiles.footer(dir.resolve("ours/data.parquet")).getBlocks().size() > 1);
+    KeyValueFiles.assertSameKeyValues(rows, (KeyValueFiles.read(
+            store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, null)));
+  }
+
+  @Test
+  void smallFileIsReadWithOneRangeRequest() throws IOException {
+    AtomicInteger requests = new AtomicInteger();
+    ObjectStore counting = new CountingStore(
+        new LocalObjectStore(REFERENCE.resolve("bucket-0")), requests);
+    List<KeyValue> read =
+        KeyValueFiles.read(counting, "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet",
+            ORDER_KEY, ORDERS, null);
+    assertEquals(1, read.size());
+    assertEquals(1, requests.get());
+  }
+
+  @Test
+  void missingColumnIsNamedWithTheFile() throws IOException {
+    ObjectStore store = new LocalObjectStore(REFERENCE.resolve("bucket-0"));
+    RowType other =
+        RowType.of(new String[] {"order_id", "price"},
+            new DataType[] {DataType.bigint().notNull(), DataType.bigint()});
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> KeyValueFileReader.open(
+            store, "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet", ORDER_KEY, other));
+    assertTrue(e.getMessage().contains("no column price"), e.getMessage());
+  }
+
+  @Test
+  void kindsSurviveTheRoundTrip() throws IOException {
+    ObjectStore store = new LocalObjectStore(dir.resolve("kinds"));
+    List<KeyValue> kinds = new ArrayList<>();
+    for (RowKind kind : RowKind.values()) {
+      kinds.add(new KeyValue(new Object[] {(long) kind.ordinal()}, 10 + kind.ordinal(), kind,
+          new Object[] {(long) kind.ordinal(), null, 5L}));
+    }
+    KeyValueFiles.write(store, "k.parquet", ORDER_KEY, ORDERS, kinds, ParquetFileOptions.DEFAULTS);
+    KeyValueFiles.assertSameKeyValues(kinds, (KeyValueFiles.read(store, "k.parquet", ORDER_KEY, ORDERS, null)));
+  }
+
+  /** Counts range requests, as S3 would bill them. */
+  private record CountingStore(ObjectStore store, AtomicInteger requests) implements ObjectStore {
+    @Override
+    public byte[] readRange(String path, long offset, int length) throws IOException {
+      requests.incrementAndGet();
+      return store.readRange(path, offset, length);
+    }
+
+    @Override
+    public String root() {
+      return store.root();
+    }
+
+    @Override
+    public byte[] read(String path) throws IOException {
+      return store.read(path);
+    }
+
+    @Override
+    public Optional<ObjectInfo> stat(String path) throws IOException {
+      return store.stat(path);
+    }
+
+    @Override
+    public void write(String path, byte[] data) throws IOException {
+      store.write(path, data);
+    }
+
+    @Override
+    public OutputStream create(String path) throws IOException {
+      return store.create(path);
+    }
+
+    @Override
+    public boolean createIfAbsent(String path, byte[] data) throws IOException {
+      return store.createIfAbsent(path, data);
+    }
+
+    @Override
+    public List<ObjectInfo> list(String prefix) throws IOException {
+      return store.list(prefix);
+    }
+
+    @Override
+    public void delete(String path) throws IOException {
+      store.delete(path);
+    }
+
+    @Override
+    public void close() throws IOException {
+      store.close();
+    }
+  }
+}
