@@ -114,8 +114,8 @@ class BadInputTest {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.create(store, PATH, Orders.schema(Map.of()));
       table.newCommit("job").commit(1, SnapshotCommitTest.writeRows(table, 0, 5));
-      store.write(PATH.snapshotFolder() + "snapshot-2", "not json".getBytes(StandardCharsets.UTF_8));
       List<CommitMessage> next = SnapshotCommitTest.writeRows(table, 5, 10);
+      store.write(PATH.snapshotFolder() + "snapshot-2", "not json".getBytes(StandardCharsets.UTF_8));
       List<ObjectInfo> before = store.list(PATH.root());
 
       assertMentions(assertThrows(IOException.class, () -> table.newRead().readAll()), "snapshot-2");
