@@ -52,7 +52,7 @@ class KeyValueFileReaderTest {
         KeyValueFiles.read(
             store, paimon.file().getFileName().toString(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE,
             null);
-    KeyValueFiles.assertSameKeyValues(rows, (read));
+    KeyValueFiles.assertSameKeyValues(rows, read);
   }
 
   @Test
@@ -90,7 +90,7 @@ class KeyValueFileReaderTest {
             .map(kv -> new KeyValue(kv.key(), kv.sequenceNumber(), kv.kind(),
                 Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
             .toList();
-    KeyValueFiles.assertSameKeyValues(expected, (read));
+    KeyValueFiles.assertSameKeyValues(expected, read);
   }
 
   @Test
@@ -99,8 +99,9 @@ class KeyValueFileReaderTest {
     KeyValueFiles.write(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, rows,
         ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
     assertTrue(KeyValueFiles.footer(dir.resolve("ours/data.parquet")).getBlocks().size() > 1);
-    KeyValueFiles.assertSameKeyValues(rows, (KeyValueFiles.read(
-            store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, null)));
+    KeyValueFiles.assertSameKeyValues(
+        rows,
+        KeyValueFiles.read(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, null));
   }
 
   @Test
@@ -136,7 +137,8 @@ class KeyValueFileReaderTest {
           new Object[] {(long) kind.ordinal(), null, 5L}));
     }
     KeyValueFiles.write(store, "k.parquet", ORDER_KEY, ORDERS, kinds, ParquetFileOptions.DEFAULTS);
-    KeyValueFiles.assertSameKeyValues(kinds, (KeyValueFiles.read(store, "k.parquet", ORDER_KEY, ORDERS, null)));
+    KeyValueFiles.assertSameKeyValues(
+        kinds, KeyValueFiles.read(store, "k.parquet", ORDER_KEY, ORDERS, null));
   }
 
   /** Counts range requests, as S3 would bill them. */

@@ -166,8 +166,13 @@ final class PaimonReference {
   /** Paimon's stats of some columns, as our {@link ColumnStats}. */
   static List<ColumnStats> stats(
       List<DataField> fields, BinaryRow mins, BinaryRow maxs, BinaryArray nullCounts) {
-    List<Object> min = fromPaimonRow(fields, mins);
-    List<Object> max = fromPaimonRow(fields, maxs);
+    // A bound may be null even in a NOT NULL column (stats mode counts or none).
+    List<DataField> nullable =
+        fields.stream()
+            .map(f -> new DataField(f.id(), f.name(), f.type().withNullable(true)))
+            .toList();
+    List<Object> min = fromPaimonRow(nullable, mins);
+    List<Object> max = fromPaimonRow(nullable, maxs);
     List<ColumnStats> stats = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       stats.add(new ColumnStats(
