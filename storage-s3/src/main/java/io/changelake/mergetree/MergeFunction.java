@@ -1,0 +1,34 @@
+package io.changelake.mergetree;
+
+import io.changelake.types.KeyValue;
+
+/**
+ * Combines the versions of one key into the version the table holds: the rule of a merge engine
+ * ({@code merge-engine}).
+ *
+ * <p>Use: {@link #reset()}, then {@link #add} each version of one key in order (ascending
+ * sequence number, or the {@code sequence.field} order), then {@link #result()}. An instance is
+ * reused key after key and is not thread-safe.
+ */
+public interface MergeFunction {
+
+  /** Forgets the previous key. */
+  void reset();
+
+  /**
+   * Adds the next version of the current key. The first may be the key's merged value from an
+   * earlier merge (a record of an upper level), which must fold in as any other version.
+   *
+   * @throws MergeException if the engine cannot take this record (for example a retraction an
+   *     aggregate function cannot undo); the message names the column and the option that fixes it
+   */
+  void add(KeyValue kv);
+
+  /**
+   * The merged version, or null when the versions added leave nothing to store (first-row after
+   * only ignored retractions, say). An add kind (+I, +U) means the key has this row; a retract kind
+   * (-U, -D) means the key is deleted: the record must still be written while older levels may
+   * hold the key. Its sequence number is the newest one added.
+   */
+  KeyValue result();
+}
