@@ -86,11 +86,11 @@ public final class Levels {
   public List<SortedRun> sortedRuns() {
     List<SortedRun> runs = new ArrayList<>();
     for (DataFileMeta f : level0) {
-      runs.add(new SortedRun(0, List.of(f)));
+      runs.add(SortedRun.of(0, List.of(f)));
     }
     for (int i = 0; i < upper.size(); i++) {
       if (!upper.get(i).isEmpty()) {
-        runs.add(new SortedRun(i + 1, upper.get(i)));
+        runs.add(SortedRun.of(i + 1, upper.get(i)));
       }
     }
     return runs;

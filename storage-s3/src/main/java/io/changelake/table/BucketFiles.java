@@ -112,6 +112,11 @@ public final class BucketFiles {
         new SerializedRow(codec.encode(min)), new SerializedRow(codec.encode(max)), nullCounts);
   }
 
+  /** Deletes a file no snapshot references (written and replaced within one commit). */
+  public void delete(DataFileMeta file) throws IOException {
+    table.store().delete(folder + file.fileName());
+  }
+
   /** Opens one of this bucket's files for reading, every column. */
   public KeyValueFileReader open(DataFileMeta file) throws IOException {
     return KeyValueFileReader.open(table.store(), folder + file.fileName(), keyType, valueType);

@@ -4,6 +4,7 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.mergetree.SortMergeReader;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.IOException;

@@ -1,0 +1,17 @@
+package io.changelake.mergetree;
+
+import java.util.List;
+
+/**
+ * What one compaction merges and where it writes.
+ *
+ * @param outputLevel the level the merged files go to
+ * @param runs the sorted runs to merge, newest first
+ * @param includesBuffer whether the writer's unflushed records join the merge as the newest run
+ */
+public record CompactUnit(int outputLevel, List<SortedRun> runs, boolean includesBuffer) {
+
+  public CompactUnit {
+    runs = List.copyOf(runs);
+  }
+}

@@ -1,0 +1,614 @@
+package io.changelake.mergetree;
+
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.FileSource;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.KeyValueFileWriter;
+import io.changelake.format.SerializedRow;
+import io.changelake.table.BucketFiles;
+import io.changelake.table.ChangelogProducer;
+import io.changelake.table.CommitMessage;
+import io.changelake.table.TableOptions;
+import io.changelake.table.TableSchema;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * The LSM tree of one bucket: takes records, and at each commit turns them into files and a
+ * changelog as the table's producer says.
+ *
+ * <table>
+ *   <caption>What a commit does, by producer</caption>
+ *   <tr><th>producer</th><th>at each commit</th></tr>
+ *   <tr><td>none</td><td>flush the buffer to level 0 (merged per key); compact when the sorted
+ *     runs exceed the trigger</td></tr>
+ *   <tr><td>input</td><td>the same, and write every input record to a changelog file beside the
+ *     level-0 file</td></tr>
+ *   <tr><td>lookup</td><td>merge the buffer (and any level-0 files) straight into a level above 0,
+ *     looking up each key's current value to emit -U/+U; with {@code lookup-wait=false}, flush to
+ *     level 0 now and do that merge at the next commit</td></tr>
+ *   <tr><td>full-compaction</td><td>every {@code full-compaction.delta-commits} commits, merge the
+ *     buffer and every run into the top level, emitting the difference from the previous top
+ *     level; flush to level 0 in between</td></tr>
+ * </table>
+ *
+ * <p>Merging the buffer straight into a compaction (lookup, full compaction) skips writing and
+ * reading back a level-0 file; the changelog is the same as Paimon's, and Paimon reads the table,
+ * since the files and levels it leaves are a valid LSM tree. A commit then yields one COMPACT
+ * snapshot instead of an APPEND and a COMPACT.
+ *
+ * <p>Not thread-safe: one writer per bucket, used by one thread.
+ */
+public final class MergeTreeWriter implements Closeable {
+
+  /** A compaction the caller asks for on top of what the producer does anyway. */
+  public enum CompactionRequest {
+    /** Only what the producer and the triggers call for. */
+    AUTO,
+    /** A universal compaction pick, even below the sorted-run trigger. */
+    NORMAL,
+    /** Everything into the top level. */
+    FULL
+  }
+
+  /** What a compaction emits besides its files. */
+  private enum ChangelogMode {
+    NONE,
+    LOOKUP,
+    FULL_COMPACTION
+  }
+
+  private final TableOptions options;
+  private final ChangelogProducer producer;
+  private final BucketFiles files;
+  private final SerializedRow partition;
+  private final int bucket;
+  private final int totalBuckets;
+  private final Levels levels;
+  private final MergeFunction mergeFunction;
+  private final Comparator<KeyValue> versionOrder;
+  private final RowComparator keyOrder;
+  private final WriteBuffer buffer;
+  private final UniversalCompaction compaction;
+  private final BeforeImageLookup lookup;
+  private final ChangelogRule changelogRule;
+  private final Integer fullCompactionDeltaCommits;
+  private long nextSequence;
+  private boolean writtenSinceFullCompaction;
+
+  private final List<DataFileMeta> newFiles = new ArrayList<>();
+  private final List<DataFileMeta> newChangelog = new ArrayList<>();
+  private final List<DataFileMeta> compactBefore = new ArrayList<>();
+  private final List<DataFileMeta> compactAfter = new ArrayList<>();
+  private final List<DataFileMeta> compactChangelog = new ArrayList<>();
+
+  /**
+   * @param schema the table schema
+   * @param files the bucket's files
+   * @param partition the partition, serialized
+   * @param bucket the bucket
+   * @param totalBuckets the table's bucket count
+   * @param restored the bucket's live files in the latest snapshot
+   * @param mergeFunction the merge engine's rule
+   * @param sequenceOrder the order of versions of one key when {@code sequence.field} is set, or
+   *     null for arrival order
+   * @param lookup where the lookup producer finds current values (null for other producers)
+   * @param spillFolder a local folder for spilled buffer runs
+   */
+  public MergeTreeWriter(
+      TableSchema schema,
+      BucketFiles files,
+      SerializedRow partition,
+      int bucket,
+      int totalBuckets,
+      Levels restored,
+      MergeFunction mergeFunction,
+      Comparator<KeyValue> sequenceOrder,
+      BeforeImageLookup lookup,
+      Path spillFolder) {
+    this.options = schema.options();
+    this.producer = options.changelogProducer();
+    this.files = files;
+    this.partition = partition;
+    this.bucket = bucket;
+    this.totalBuckets = totalBuckets;
+    this.levels = restored;
+    this.mergeFunction = mergeFunction;
+    this.keyOrder = restored.keyOrder();
+    this.versionOrder =
+        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+    Comparator<KeyValue> recordOrder =
+        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder).thenComparing(versionOrder);
+    this.buffer =
+        new WriteBuffer(
+            schema.keyType(),
+            schema.rowType(),
+            recordOrder,
+            options.writeBufferSize(),
+            options.writeBufferSpillable(),
+            spillFolder);
+    this.compaction =
+        new UniversalCompaction(
+            options.maxSizeAmplificationPercent(),
+            options.sizeRatio(),
+            options.sortedRunCompactionTrigger());
+    this.lookup = lookup;
+    this.changelogRule = new ChangelogRule(options, schema.rowType());
+    this.fullCompactionDeltaCommits = options.fullCompactionDeltaCommits();
+    this.nextSequence = restored.maxSequenceNumber() + 1;
+    this.writtenSinceFullCompaction = !restored.level0().isEmpty();
+    if (producer == ChangelogProducer.LOOKUP && lookup == null) {
+      throw new IllegalArgumentException("the lookup producer needs a before-image lookup");
+    }
+  }
+
+  /** The bucket's levels as this writer sees them. */
+  public Levels levels() {
+    return levels;
+  }
+
+  /**
+   * Takes one record; it gets the bucket's next sequence number.
+   *
+   * @param key the trimmed primary key
+   * @param kind the row kind
+   * @param row the whole row
+   */
+  public void write(Object[] key, io.changelake.types.RowKind kind, Object[] row)
+      throws IOException {
+    KeyValue kv = new KeyValue(key, nextSequence++, kind, row);
+    writtenSinceFullCompaction = true;
+    if (buffer.add(kv)) {
+      flushToLevel0();
+      int stop = options.sortedRunStopTrigger();
+      if (levels.sortedRuns().size() > stop) {
+        // The write stall: compaction must catch up before more runs pile up.
+        compaction
+            .pick(levels.maxLevel(), levels.sortedRuns())
+            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+      }
+    }
+  }
+
+  /** Whether anything awaits a commit: buffered records or files written since the last one. */
+  public boolean hasPendingChanges() {
+    return !buffer.isEmpty()
+        || !newFiles.isEmpty()
+        || !compactAfter.isEmpty()
+        || !compactBefore.isEmpty();
+  }
+
+  /**
+   * Writes what the commit needs and returns it as a message (empty if nothing changed).
+   *
+   * @param request a compaction asked for besides the producer's own
+   * @param commitIdentifier the commit's identifier: with {@code full-compaction.delta-commits} =
+   *     N, a full compaction runs when it is a multiple of N and the bucket was written since the
+   *     last one
+   */
+  public CommitMessage prepareCommit(CompactionRequest request, long commitIdentifier)
+      throws IOException {
+    boolean full =
+        request == CompactionRequest.FULL
+            || (fullCompactionDeltaCommits != null
+                && commitIdentifier % fullCompactionDeltaCommits == 0
+                && (writtenSinceFullCompaction || !buffer.isEmpty()));
+    boolean mergeBufferDirectly =
+        producer == ChangelogProducer.FULL_COMPACTION
+            || (producer == ChangelogProducer.LOOKUP && options.lookupWait());
+
+    if (full) {
+      List<SortedRun> runs = runs(mergeBufferDirectly);
+      if (!mergeBufferDirectly) {
+        flushToLevel0();
+        runs = runs(false);
+      }
+      if (!runs.isEmpty()) {
+        CompactUnit unit = compaction.full(levels.maxLevel(), runs);
+        compact(unit, modeFor(unit));
+      }
+      writtenSinceFullCompaction = false;
+    } else if (producer == ChangelogProducer.LOOKUP) {
+      if (!options.lookupWait()) {
+        // The changelog of the files flushed at the previous commit lands now.
+        compaction
+            .pickForcingUpLevel0(levels.maxLevel(), runs(false))
+            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+        flushToLevel0();
+      } else {
+        compaction
+            .pickForcingUpLevel0(levels.maxLevel(), runs(true))
+            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+      }
+      if (request == CompactionRequest.NORMAL) {
+        compaction
+            .pick(levels.maxLevel(), runs(false))
+            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+      }
+    } else {
+      flushToLevel0();
+      List<SortedRun> runs = runs(false);
+      if (request == CompactionRequest.NORMAL || runs.size() > options.sortedRunCompactionTrigger()) {
+        compaction
+            .pick(levels.maxLevel(), runs)
+            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+      }
+    }
+    return drainMessage();
+  }
+
+  private List<SortedRun> runs(boolean withBuffer) {
+    List<SortedRun> runs = new ArrayList<>();
+    if (withBuffer && !buffer.isEmpty()) {
+      runs.add(SortedRun.buffer(bufferSizeEstimate()));
+    }
+    runs.addAll(levels.sortedRuns());
+    return runs;
+  }
+
+  /** The bytes the buffer would take as a file, from the bucket's bytes per record so far. */
+  private long bufferSizeEstimate() {
+    long bytes = 0;
+    long rows = 0;
+    for (DataFileMeta f : levels.allFiles()) {
+      bytes += f.fileSize();
+      rows += f.rowCount();
+    }
+    long perRow = rows == 0 ? 16 : Math.max(1, bytes / rows);
+    return buffer.size() * perRow;
+  }
+
+  private CommitMessage drainMessage() {
+    CommitMessage message =
+        new CommitMessage(
+            partition, bucket, totalBuckets, newFiles, newChangelog, compactBefore, compactAfter,
+            compactChangelog);
+    newFiles.clear();
+    newChangelog.clear();
+    compactBefore.clear();
+    compactAfter.clear();
+    compactChangelog.clear();
+    return message;
+  }
+
+  /** Writes the buffer as level-0 files, one version per key (and the input changelog). */
+  private void flushToLevel0() throws IOException {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    if (producer == ChangelogProducer.INPUT) {
+      try (RollingOutput changelog = new RollingOutput(0, true)) {
+        SortMergeReader raw = new SortMergeReader(buffer.sortedRuns(), keyOrder, versionOrder);
+        while (raw.hasNext()) {
+          changelog.write(raw.next());
+        }
+        newChangelog.addAll(changelog.finish());
+      }
+    }
+    try (RollingOutput out = new RollingOutput(0, false)) {
+      SortMergeReader merged = new SortMergeReader(buffer.sortedRuns(), keyOrder, versionOrder);
+      KeyGroup group = new KeyGroup();
+      while (group.fill(merged)) {
+        KeyValue result = merge(group.records, null);
+        if (result != null) {
+          out.write(result);
+        }
+      }
+      List<DataFileMeta> written = out.finish();
+      newFiles.addAll(written);
+      levels.update(List.of(), written);
+    }
+    buffer.clear();
+  }
+
+  /**
+   * The changelog a compaction owes: lookup tables emit for every level-0 record a compaction
+   * lifts; full-compaction tables emit when a compaction writes the top level.
+   */
+  private ChangelogMode modeFor(CompactUnit unit) {
+    if (producer == ChangelogProducer.LOOKUP) {
+      return ChangelogMode.LOOKUP;
+    }
+    if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == levels.maxLevel()) {
+      return ChangelogMode.FULL_COMPACTION;
+    }
+    return ChangelogMode.NONE;
+  }
+
+  private void compactUnchecked(CompactUnit unit, ChangelogMode mode) {
+    try {
+      compact(unit, mode);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Merges a unit's runs (and the buffer, if it takes it) into files at its output level. */
+  private void compact(CompactUnit unit, ChangelogMode mode) throws IOException {
+    List<Iterator<KeyValue>> inputs = new ArrayList<>();
+    List<Integer> inputLevels = new ArrayList<>();
+    List<KeyValueFileReader> readers = new ArrayList<>();
+    List<DataFileMeta> consumed = new ArrayList<>();
+    int outputLevel = unit.outputLevel();
+    // Deletes can go only when no older run is left outside the merge to be shadowed.
+    boolean dropDeletes = unit.runs().size() == levels.sortedRuns().size();
+    try {
+      if (unit.includesBuffer()) {
+        for (Iterator<KeyValue> run : buffer.sortedRuns()) {
+          inputs.add(run);
+          inputLevels.add(SortedRun.BUFFER_LEVEL);
+        }
+      }
+      for (SortedRun run : unit.runs()) {
+        inputs.add(new RunReader(run.files(), readers));
+        inputLevels.add(run.level());
+        consumed.addAll(run.files());
+      }
+      SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
+      KeyGroup group = new KeyGroup();
+      try (RollingOutput out = new RollingOutput(outputLevel, false);
+          RollingOutput changelog = new RollingOutput(outputLevel, true)) {
+        while (group.fill(merged, inputLevels)) {
+          KeyValue result = mergeWithChangelog(group, mode, outputLevel, changelog);
+          if (result != null && (result.kind().isAdd() || !dropDeletes)) {
+            out.write(result);
+          }
+        }
+        List<DataFileMeta> written = out.finish();
+        record(consumed, written);
+        compactChangelog.addAll(changelog.finish());
+      }
+    } finally {
+      for (KeyValueFileReader r : readers) {
+        r.close();
+      }
+    }
+    if (unit.includesBuffer()) {
+      buffer.clear();
+    }
+  }
+
+  /** Records a compaction's files in the levels and in the pending commit. */
+  private void record(List<DataFileMeta> consumed, List<DataFileMeta> written) throws IOException {
+    levels.update(consumed, written);
+    if (lookup != null) {
+      lookup.removed(consumed);
+    }
+    Set<String> writtenThisCommit = new HashSet<>();
+    for (DataFileMeta f : compactAfter) {
+      writtenThisCommit.add(f.fileName());
+    }
+    for (DataFileMeta f : consumed) {
+      if (writtenThisCommit.contains(f.fileName())) {
+        // Written and consumed before any snapshot named it: nobody will ever read it.
+        compactAfter.removeIf(a -> a.fileName().equals(f.fileName()));
+        files.delete(f);
+      } else {
+        compactBefore.add(f);
+      }
+    }
+    compactAfter.addAll(written);
+  }
+
+  private KeyValue mergeWithChangelog(
+      KeyGroup group, ChangelogMode mode, int outputLevel, RollingOutput changelog)
+      throws IOException {
+    switch (mode) {
+      case LOOKUP:
+        if (group.minLevel() > 0) {
+          return merge(group.records, null);
+        }
+        KeyValue before = group.recordAtLowestUpperLevel();
+        KeyValue lookedUp = null;
+        if (before == null && outputLevel < levels.maxLevel()) {
+          lookedUp = lookup.lookup(group.key(), outputLevel + 1);
+          before = lookedUp;
+        }
+        KeyValue after = merge(group.records, lookedUp);
+        changelogRule.emit(before, after, changelog::write);
+        return after;
+      case FULL_COMPACTION:
+        KeyValue top = group.recordAtLevel(levels.maxLevel());
+        KeyValue merged = merge(group.records, null);
+        if (top == null || group.records.size() > 1) {
+          changelogRule.emit(top, merged, changelog::write);
+        }
+        return merged;
+      default:
+        return merge(group.records, null);
+    }
+  }
+
+  /** The merge engine over one key's versions, after an optional older value. */
+  private KeyValue merge(List<KeyValue> records, KeyValue older) {
+    mergeFunction.reset();
+    if (older != null) {
+      mergeFunction.add(older);
+    }
+    for (KeyValue kv : records) {
+      mergeFunction.add(kv);
+    }
+    return mergeFunction.result();
+  }
+
+  @Override
+  public void close() throws IOException {
+    buffer.close();
+  }
+
+  /** The versions of one key, in version order, with the level each came from. */
+  private final class KeyGroup {
+    final List<KeyValue> records = new ArrayList<>();
+    final List<Integer> recordLevels = new ArrayList<>();
+    private KeyValue pending;
+    private int pendingLevel;
+
+    Object[] key() {
+      return records.get(0).key();
+    }
+
+    boolean fill(SortMergeReader merged) {
+      return fill(merged, null);
+    }
+
+    /** Reads the next key's versions; false when the input is done. */
+    boolean fill(SortMergeReader merged, List<Integer> inputLevels) {
+      records.clear();
+      recordLevels.clear();
+      if (pending == null) {
+        if (!merged.hasNext()) {
+          return false;
+        }
+        pending = merged.next();
+        pendingLevel = inputLevels == null ? 0 : inputLevels.get(merged.lastRun());
+      }
+      records.add(pending);
+      recordLevels.add(pendingLevel);
+      pending = null;
+      while (merged.hasNext()) {
+        KeyValue next = merged.next();
+        int level = inputLevels == null ? 0 : inputLevels.get(merged.lastRun());
+        if (keyOrder.compare(next.key(), records.get(0).key()) != 0) {
+          pending = next;
+          pendingLevel = level;
+          break;
+        }
+        records.add(next);
+        recordLevels.add(level);
+      }
+      return true;
+    }
+
+    int minLevel() {
+      int min = Integer.MAX_VALUE;
+      for (int level : recordLevels) {
+        min = Math.min(min, level);
+      }
+      return min;
+    }
+
+    /** The record from the lowest level above 0: the key's value before this compaction. */
+    KeyValue recordAtLowestUpperLevel() {
+      KeyValue found = null;
+      int foundLevel = Integer.MAX_VALUE;
+      for (int i = 0; i < records.size(); i++) {
+        int level = recordLevels.get(i);
+        if (level > 0 && level < foundLevel) {
+          found = records.get(i);
+          foundLevel = level;
+        }
+      }
+      return found;
+    }
+
+    KeyValue recordAtLevel(int level) {
+      for (int i = 0; i < records.size(); i++) {
+        if (recordLevels.get(i) == level) {
+          return records.get(i);
+        }
+      }
+      return null;
+    }
+  }
+
+  /** The files of a sorted run read one after another, in key order. */
+  private final class RunReader implements Iterator<KeyValue> {
+    private final Iterator<DataFileMeta> remaining;
+    private final List<KeyValueFileReader> opened;
+    private KeyValueFileReader current;
+
+    RunReader(List<DataFileMeta> runFiles, List<KeyValueFileReader> opened) {
+      this.remaining = runFiles.iterator();
+      this.opened = opened;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        while (current == null || !current.hasNext()) {
+          if (current != null) {
+            current.close();
+            current = null;
+          }
+          if (!remaining.hasNext()) {
+            return false;
+          }
+          current = files.open(remaining.next());
+          opened.add(current);
+        }
+        return true;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return current.next();
+    }
+  }
+
+  /** Data or changelog files at one level, a new file each time one reaches the target size. */
+  private final class RollingOutput implements Closeable {
+    private final int level;
+    private final boolean changelog;
+    private final long targetSize = options.targetFileSize();
+    private final List<DataFileMeta> written = new ArrayList<>();
+    private KeyValueFileWriter current;
+
+    RollingOutput(int level, boolean changelog) {
+      this.level = level;
+      this.changelog = changelog;
+    }
+
+    void write(KeyValue kv) throws IOException {
+      if (current == null) {
+        current = changelog ? files.newChangelogFile() : files.newDataFile();
+      }
+      current.write(kv);
+      if (current.estimatedSize() >= targetSize) {
+        roll();
+      }
+    }
+
+    private void roll() throws IOException {
+      written.add(
+          files.finish(current, level, changelog ? FileSource.APPEND : sourceOf(level)));
+      current = null;
+    }
+
+    List<DataFileMeta> finish() throws IOException {
+      if (current != null) {
+        roll();
+      }
+      return written;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (current != null) {
+        current.close();
+        current = null;
+      }
+    }
+  }
+
+  private static FileSource sourceOf(int level) {
+    return level == 0 ? FileSource.APPEND : FileSource.COMPACT;
+  }
+
+}
