@@ -16,11 +16,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -67,9 +65,9 @@ final class DemoCommand implements Callable<Integer> {
       try (TableWriter writer = table.newWriter()) {
         write(out, writer, RowKind.INSERT, 1001L, 10L, 100L);
         write(out, writer, RowKind.INSERT, 1002L, 20L, 50L);
-        report(out, commit.commit(1, writer.prepareCommit()));
+        report(out, commit.commit(1, writer.prepareCommit(1)));
         write(out, writer, RowKind.UPDATE_AFTER, 1001L, 10L, 80L);
-        report(out, commit.commit(2, writer.prepareCommit()));
+        report(out, commit.commit(2, writer.prepareCommit(2)));
       }
 
       out.println("snapshots");
@@ -86,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
       }
     } finally {
       if (warehouse == null) {
-        deleteRecursively(root);
+        TempFolders.delete(root);
       }
     }
     return 0;
@@ -101,14 +99,6 @@ final class DemoCommand implements Callable<Integer> {
   private static void report(PrintStream out, List<Snapshot> snapshots) {
     for (Snapshot s : snapshots) {
       out.println("commit    -> snapshot " + s.id() + " (" + s.commitKind() + ")");
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

@@ -161,13 +161,23 @@ public final class MergeTreeWriter implements Closeable {
   /**
    * Takes one record; it gets the bucket's next sequence number.
    *
+   * @throws MergeException if the merge engine cannot take it (a retraction it cannot undo); the
+   *     record is not kept
+   *
    * @param key the trimmed primary key
    * @param kind the row kind
    * @param row the whole row
    */
   public void write(Object[] key, io.changelake.types.RowKind kind, Object[] row)
       throws IOException {
-    KeyValue kv = new KeyValue(key, nextSequence++, kind, row);
+    KeyValue kv = new KeyValue(key, nextSequence, kind, row);
+    if (!kind.isAdd()) {
+      // Refuse now what the merge engine would refuse at the commit, while the rest of the
+      // buffer is still good: the same rule, run on the record alone.
+      mergeFunction.reset();
+      mergeFunction.add(kv);
+    }
+    nextSequence++;
     writtenSinceFullCompaction = true;
     if (buffer.add(kv)) {
       flushToLevel0();
@@ -300,7 +310,7 @@ public final class MergeTreeWriter implements Closeable {
       SortMergeReader merged = new SortMergeReader(buffer.sortedRuns(), keyOrder, versionOrder);
       KeyGroup group = new KeyGroup();
       while (group.fill(merged)) {
-        KeyValue result = merge(group.records, null);
+        KeyValue result = reduce(group.records);
         if (result != null) {
           out.write(result);
         }
@@ -407,7 +417,7 @@ public final class MergeTreeWriter implements Closeable {
     switch (mode) {
       case LOOKUP:
         if (group.minLevel() > 0) {
-          return merge(group.records, null);
+          return reduce(group.records);
         }
         KeyValue before = group.recordAtLowestUpperLevel();
         KeyValue lookedUp = null;
@@ -420,24 +430,40 @@ public final class MergeTreeWriter implements Closeable {
         return after;
       case FULL_COMPACTION:
         KeyValue top = group.recordAtLevel(levels.maxLevel());
-        KeyValue merged = merge(group.records, null);
+        KeyValue merged = reduce(group.records);
         if (top == null || group.records.size() > 1) {
           changelogRule.emit(top, merged, changelog::write);
         }
         return merged;
       default:
-        return merge(group.records, null);
+        return reduce(group.records);
     }
   }
 
-  /** The merge engine over one key's versions, after an optional older value. */
-  private KeyValue merge(List<KeyValue> records, KeyValue older) {
+  /**
+   * One key's versions as stored: a lone version as it is (as Paimon's reducer keeps it, so a
+   * lone retraction stays a retraction), several through the merge engine.
+   */
+  private KeyValue reduce(List<KeyValue> records) {
+    return records.size() == 1 ? records.get(0) : merge(records, null);
+  }
+
+  /**
+   * The merge engine over one key's versions and, if given, a looked-up older version, which
+   * joins them at its place in version order.
+   */
+  private KeyValue merge(List<KeyValue> records, KeyValue lookedUp) {
     mergeFunction.reset();
-    if (older != null) {
-      mergeFunction.add(older);
-    }
+    KeyValue pending = lookedUp;
     for (KeyValue kv : records) {
+      if (pending != null && versionOrder.compare(pending, kv) < 0) {
+        mergeFunction.add(pending);
+        pending = null;
+      }
       mergeFunction.add(kv);
+    }
+    if (pending != null) {
+      mergeFunction.add(pending);
     }
     return mergeFunction.result();
   }

@@ -15,7 +15,7 @@ import java.util.OptionalLong;
  * Table table = Table.create(store, new TablePath("shop", "orders"), schema);
  * try (TableWriter writer = table.newWriter()) {
  *   writer.write(RowKind.INSERT, new Object[] {1001L, 10L, 100L});
- *   table.newCommit("my-job").commit(1, writer.prepareCommit());
+ *   table.newCommit("my-job").commit(1, writer.prepareCommit(1));
  * }
  * }</pre>
  *

@@ -4,12 +4,15 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.mergetree.MergeFunction;
 import io.changelake.mergetree.SortMergeReader;
+import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads a table's rows as of a snapshot: each bucket's files merged by key and sequence number,
- * the newest version of each key kept, and keys whose newest version is a retraction left out.
+ * Reads a table's rows as of a snapshot: each bucket's files merged by key and version, the
+ * versions of each key combined by the table's merge engine, and keys whose result is a
+ * retraction left out.
  *
  * <p>{@link #splits} gives one {@link BucketSplit} per bucket so a caller can read buckets in
  * parallel; {@link #readAll} reads them all here.
@@ -27,10 +31,14 @@ public final class TableRead {
 
   private final Table table;
   private final RowComparator keyOrder;
+  private final Comparator<KeyValue> versionOrder;
 
   TableRead(Table table) {
     this.table = table;
     this.keyOrder = new RowComparator(table.schema().keyType());
+    Comparator<KeyValue> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());
+    this.versionOrder =
+        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
   }
 
   /** One split per (partition, bucket) with live files in the snapshot. */
@@ -72,7 +80,11 @@ public final class TableRead {
       }
       throw e;
     }
-    return new MergedRows(readers, new SortMergeReader(readers, keyOrder), keyOrder);
+    return new MergedRows(
+        readers,
+        new SortMergeReader(readers, keyOrder, versionOrder),
+        keyOrder,
+        MergeFunctions.create(schema));
   }
 
   /** Every row of the latest snapshot (empty for a table without snapshots). */
@@ -97,33 +109,50 @@ public final class TableRead {
     private final List<KeyValueFileReader> readers;
     private final SortMergeReader merged;
     private final RowComparator keyOrder;
+    private final MergeFunction mergeFunction;
+    private final List<KeyValue> versions = new ArrayList<>();
     private KeyValue pending;
     private Object[] next;
 
-    MergedRows(List<KeyValueFileReader> readers, SortMergeReader merged, RowComparator keyOrder) {
+    MergedRows(
+        List<KeyValueFileReader> readers,
+        SortMergeReader merged,
+        RowComparator keyOrder,
+        MergeFunction mergeFunction) {
       this.readers = readers;
       this.merged = merged;
       this.keyOrder = keyOrder;
+      this.mergeFunction = mergeFunction;
     }
 
     @Override
     public boolean hasNext() {
       while (next == null && (pending != null || merged.hasNext())) {
-        KeyValue newest = pending != null ? pending : merged.next();
+        versions.clear();
+        versions.add(pending != null ? pending : merged.next());
         pending = null;
         while (merged.hasNext()) {
           KeyValue candidate = merged.next();
-          if (keyOrder.compare(candidate.key(), newest.key()) != 0) {
+          if (keyOrder.compare(candidate.key(), versions.get(0).key()) != 0) {
             pending = candidate;
             break;
           }
-          newest = candidate;
+          versions.add(candidate);
         }
-        if (newest.kind().isAdd()) {
-          next = newest.value();
+        KeyValue result = versions.size() == 1 ? versions.get(0) : merge();
+        if (result != null && result.kind().isAdd()) {
+          next = result.value();
         }
       }
       return next != null;
+    }
+
+    private KeyValue merge() {
+      mergeFunction.reset();
+      for (KeyValue kv : versions) {
+        mergeFunction.add(kv);
+      }
+      return mergeFunction.result();
     }
 
     @Override

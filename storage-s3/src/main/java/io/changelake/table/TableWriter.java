@@ -3,16 +3,21 @@ package io.changelake.table;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BucketFunction;
 import io.changelake.format.DataFileMeta;
-import io.changelake.format.FileSource;
-import io.changelake.format.KeyValueFileWriter;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.BeforeImageLookup;
+import io.changelake.mergetree.Levels;
+import io.changelake.mergetree.MergeTreeWriter;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.mergetree.lookup.LookupLevels;
+import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.types.DataField;
-import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,18 +25,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * Writes rows into a table's buckets as level-0 files, ready to commit.
+ * Writes rows into a table: routes each to its partition and bucket (Paimon's bucket function, so
+ * Paimon writers agree) and hands it to that bucket's {@link MergeTreeWriter}, which restores the
+ * bucket's files from the latest snapshot the first time the bucket is written.
  *
- * <p>Each row is routed to its partition and bucket (Paimon's bucket function, so Paimon writers
- * agree) and gets the bucket's next sequence number, continuing from the files already committed.
- * {@link #prepareCommit} writes each bucket's rows as one file sorted by key, keeping the last
- * record of each key, and returns one {@link CommitMessage} per bucket written.
+ * <p>{@link #prepareCommit} asks every bucket writer for what the commit needs (flushed files,
+ * compactions, changelog) and returns one {@link CommitMessage} per bucket that changed; commit
+ * them with {@link SnapshotCommit}. After a failed commit, close this writer and open a new one:
+ * its view of the buckets is ahead of the table.
  *
- * <p>Not thread-safe. Rows are checked as they arrive: a null primary-key value, a wrong Java
- * class or a wrong column count is an {@link IllegalArgumentException} naming the column, and
- * nothing of that row is kept.
+ * <p>Rows are checked as they arrive: a null primary-key value, a wrong Java class or a wrong
+ * column count is an {@link IllegalArgumentException} naming the column, and nothing of that row
+ * is kept. Not thread-safe. Local scratch space (spilled buffers, lookup caches) lives in a
+ * temporary folder removed by {@link #close()}.
  */
 public final class TableWriter implements AutoCloseable {
 
@@ -43,9 +52,10 @@ public final class TableWriter implements AutoCloseable {
   private final int[] bucketKeyIndexes;
   private final BinaryRowCodec partitionCodec;
   private final BucketFunction bucketFunction;
-  private final RowComparator keyOrder;
-  private final Map<BucketId, BucketBuffer> buffers = new LinkedHashMap<>();
-  private Map<BucketId, Long> committedMaxSequence;
+  private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
+  private final List<AutoCloseable> lookups = new ArrayList<>();
+  private Map<BucketId, List<DataFileMeta>> restoredFiles;
+  private Path scratch;
 
   TableWriter(Table table) {
     this.table = table;
@@ -57,26 +67,15 @@ public final class TableWriter implements AutoCloseable {
     this.partitionCodec = new BinaryRowCodec(schema.partitionType());
     this.bucketFunction =
         new BucketFunction(rowType.project(bucketKeyIndexes), schema.options().bucket());
-    this.keyOrder = new RowComparator(schema.keyType());
   }
 
   private record BucketId(SerializedRow partition, int bucket) {}
 
-  private static final class BucketBuffer {
-    final Object[] partitionValues;
-    final List<KeyValue> records = new ArrayList<>();
-    long nextSequence;
-
-    BucketBuffer(Object[] partitionValues, long nextSequence) {
-      this.partitionValues = partitionValues;
-      this.nextSequence = nextSequence;
-    }
-  }
-
   /**
-   * Buffers one row with its kind.
+   * Takes one row with its kind.
    *
    * @throws IllegalArgumentException naming the column if the row does not fit the table
+   * @throws io.changelake.mergetree.MergeException if the merge engine cannot take the record
    */
   public void write(RowKind kind, Object[] row) throws IOException {
     checkRow(row);
@@ -84,13 +83,12 @@ public final class TableWriter implements AutoCloseable {
     SerializedRow partitionBytes = new SerializedRow(partitionCodec.encode(partition));
     int bucket = bucketFunction.bucket(project(row, bucketKeyIndexes));
     BucketId id = new BucketId(partitionBytes, bucket);
-    BucketBuffer buffer = buffers.get(id);
-    if (buffer == null) {
-      buffer = new BucketBuffer(partition, committedMaxSequence(id) + 1);
-      buffers.put(id, buffer);
+    MergeTreeWriter writer = writers.get(id);
+    if (writer == null) {
+      writer = open(id, partition);
+      writers.put(id, writer);
     }
-    buffer.records.add(
-        new KeyValue(project(row, keyIndexes), buffer.nextSequence++, kind, row.clone()));
+    writer.write(project(row, keyIndexes), kind, row.clone());
   }
 
   private void checkRow(Object[] row) {
@@ -126,65 +124,115 @@ public final class TableWriter implements AutoCloseable {
     return out;
   }
 
-  private long committedMaxSequence(BucketId id) throws IOException {
-    if (committedMaxSequence == null) {
-      committedMaxSequence = new HashMap<>();
+  private MergeTreeWriter open(BucketId id, Object[] partition) throws IOException {
+    TableOptions options = schema.options();
+    Levels levels =
+        new Levels(schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
+    String partitionPath =
+        TablePath.partitionPath(schema.partitionType(), partition, options.partitionDefaultName());
+    BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
+    Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
+    BeforeImageLookup lookup = null;
+    if (options.changelogProducer() == ChangelogProducer.LOOKUP) {
+      LookupLevels lookupLevels =
+          new LookupLevels(
+              levels,
+              schema.keyType(),
+              rowType,
+              files::open,
+              folder.resolve("lookup"),
+              options.lookupCacheMaxMemorySize(),
+              options.lookupCacheMaxDiskSize());
+      lookups.add(lookupLevels);
+      lookup = lookupLevels;
+    }
+    return new MergeTreeWriter(
+        schema,
+        files,
+        id.partition(),
+        id.bucket(),
+        bucketFunction.buckets(),
+        levels,
+        MergeFunctions.create(schema),
+        MergeFunctions.sequenceOrder(schema),
+        lookup,
+        folder.resolve("spill"));
+  }
+
+  private Path scratch() throws IOException {
+    if (scratch == null) {
+      scratch = Files.createTempDirectory("changelake-writer");
+    }
+    return scratch;
+  }
+
+  private Map<BucketId, List<DataFileMeta>> restoredFiles() throws IOException {
+    if (restoredFiles == null) {
+      restoredFiles = new HashMap<>();
       Optional<Snapshot> latest = table.snapshots().latest();
       if (latest.isPresent()) {
         for (ManifestEntry e : table.newScan().liveFiles(latest.get())) {
-          committedMaxSequence.merge(
-              new BucketId(e.partition(), e.bucket()), e.file().maxSequenceNumber(), Math::max);
+          restoredFiles
+              .computeIfAbsent(new BucketId(e.partition(), e.bucket()), k -> new ArrayList<>())
+              .add(e.file());
         }
       }
     }
-    return committedMaxSequence.getOrDefault(id, -1L);
+    return restoredFiles;
+  }
+
+  /** What the commit with this identifier needs, with the producers' own compactions only. */
+  public List<CommitMessage> prepareCommit(long commitIdentifier) throws IOException {
+    return prepareCommit(commitIdentifier, CompactionRequest.AUTO);
   }
 
   /**
-   * Writes every buffered bucket as a level-0 file and returns what to commit; the buffers are
-   * empty afterwards.
+   * What the commit with this identifier needs: every bucket written flushes and compacts as its
+   * producer says, plus the compaction asked for.
    */
-  public List<CommitMessage> prepareCommit() throws IOException {
+  public List<CommitMessage> prepareCommit(long commitIdentifier, CompactionRequest request)
+      throws IOException {
     List<CommitMessage> messages = new ArrayList<>();
-    Comparator<KeyValue> order =
-        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder)
-            .thenComparingLong(KeyValue::sequenceNumber);
-    for (Map.Entry<BucketId, BucketBuffer> e : buffers.entrySet()) {
-      BucketBuffer buffer = e.getValue();
-      if (buffer.records.isEmpty()) {
-        continue;
+    for (MergeTreeWriter writer : writers.values()) {
+      CommitMessage message = writer.prepareCommit(request, commitIdentifier);
+      if (!message.isEmpty()) {
+        messages.add(message);
       }
-      buffer.records.sort(order);
-      String partitionPath =
-          TablePath.partitionPath(
-              schema.partitionType(), buffer.partitionValues, schema.options().partitionDefaultName());
-      BucketFiles files = new BucketFiles(table, partitionPath, e.getKey().bucket());
-      KeyValueFileWriter writer = files.newDataFile();
-      try {
-        List<KeyValue> records = buffer.records;
-        for (int i = 0; i < records.size(); i++) {
-          boolean lastOfKey =
-              i + 1 == records.size()
-                  || keyOrder.compare(records.get(i).key(), records.get(i + 1).key()) != 0;
-          if (lastOfKey) {
-            writer.write(records.get(i));
-          }
-        }
-      } catch (IOException | RuntimeException failure) {
-        writer.close();
-        throw failure;
-      }
-      DataFileMeta file = files.finish(writer, 0, FileSource.APPEND);
-      buffer.records.clear();
-      messages.add(
-          CommitMessage.ofAppend(
-              e.getKey().partition(), e.getKey().bucket(), bucketFunction.buckets(), List.of(file), List.of()));
     }
     return messages;
   }
 
   @Override
-  public void close() {
-    buffers.clear();
+  public void close() throws IOException {
+    IOException failure = null;
+    for (MergeTreeWriter writer : writers.values()) {
+      try {
+        writer.close();
+      } catch (IOException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    for (AutoCloseable lookup : lookups) {
+      try {
+        lookup.close();
+      } catch (Exception e) {
+        failure = failure == null ? new IOException(e) : failure;
+      }
+    }
+    writers.clear();
+    lookups.clear();
+    if (scratch != null) {
+      try (Stream<Path> paths = Files.walk(scratch)) {
+        for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+          Files.deleteIfExists(p);
+        }
+      } catch (UncheckedIOException e) {
+        failure = failure == null ? e.getCause() : failure;
+      }
+      scratch = null;
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }

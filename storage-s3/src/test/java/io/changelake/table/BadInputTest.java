@@ -133,7 +133,7 @@ class BadInputTest {
       Table table = Table.create(store, PATH, Orders.schema(Map.of()));
       try (TableWriter writer = table.newWriter()) {
         writer.write(RowKind.INSERT, Orders.row(1, 1L, 1L));
-        table.newCommit("job").commit(1, writer.prepareCommit());
+        table.newCommit("job").commit(1, writer.prepareCommit(1));
       }
       Snapshot s = table.snapshots().latest().orElseThrow();
       ManifestFileMeta manifest = table.newScan().manifestsOf(s.deltaManifestList(), s).get(0);
@@ -161,7 +161,7 @@ class BadInputTest {
                 IllegalArgumentException.class,
                 () -> writer.write(RowKind.INSERT, new Object[] {1L, "ten", 1L})),
             "store_id", "BIGINT", "String");
-        assertEquals(List.of(), writer.prepareCommit());
+        assertEquals(List.of(), writer.prepareCommit(1));
       }
       assertTrue(
           store.list(PATH.root()).stream().allMatch(o -> o.path().startsWith(PATH.schemaFolder())));

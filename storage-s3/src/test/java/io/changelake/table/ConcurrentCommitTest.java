@@ -68,7 +68,7 @@ class ConcurrentCommitTest {
                         long key = ((long) committer * COMMITS_EACH + i) * ROWS_PER_COMMIT + r;
                         writer.write(RowKind.INSERT, Orders.row(key, 1L, key));
                       }
-                      commit.commit(i + 1, writer.prepareCommit());
+                      commit.commit(i + 1, writer.prepareCommit(i + 1));
                     }
                   }
                   return null;

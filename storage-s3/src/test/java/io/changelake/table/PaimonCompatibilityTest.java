@@ -92,14 +92,14 @@ class PaimonCompatibilityTest {
         for (Object[] row : first) {
           writer.write(RowKind.INSERT, row);
         }
-        commit.commit(1, writer.prepareCommit());
+        commit.commit(1, writer.prepareCommit(1));
         for (Object[] row : second) {
           writer.write(RowKind.UPDATE_AFTER, row);
         }
         for (Object[] row : deletes) {
           writer.write(RowKind.DELETE, row);
         }
-        commit.commit(2, writer.prepareCommit());
+        commit.commit(2, writer.prepareCommit(2));
       }
       // Deletes were written after the second batch, so they win over it too.
       List<Object[]> expected = expectedState(List.of(first, second), deletes);

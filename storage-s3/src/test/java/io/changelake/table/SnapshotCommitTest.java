@@ -26,7 +26,7 @@ class SnapshotCommitTest {
       for (long k = fromKey; k < toKey; k++) {
         writer.write(RowKind.INSERT, Orders.row(k, k % 7, k * 10));
       }
-      return writer.prepareCommit();
+      return writer.prepareCommit(1);
     }
   }
 

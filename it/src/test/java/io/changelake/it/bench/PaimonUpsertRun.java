@@ -1,0 +1,117 @@
+package io.changelake.it.bench;
+
+import io.changelake.bench.HeapPeak;
+import io.changelake.bench.UpsertBenchmark;
+import io.changelake.bench.UpsertWorkload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.StreamTableCommit;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.types.DataTypes;
+
+/**
+ * The benchmark workload written by Apache Paimon 1.3.1 itself (its Java write API, no Flink), as
+ * the reference: streaming commits with the commit waiting for compaction where the producer needs
+ * it (lookup), and a full compaction before each commit for the full-compaction producer (as
+ * Flink's {@code full-compaction.delta-commits = 1} does).
+ */
+final class PaimonUpsertRun {
+
+  private PaimonUpsertRun() {}
+
+  static UpsertBenchmark.Result run(String producer, UpsertWorkload workload, Path folder)
+      throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .column("order_id", DataTypes.BIGINT().notNull())
+            .column("store_id", DataTypes.BIGINT())
+            .column("amount", DataTypes.BIGINT())
+            .primaryKey("order_id")
+            .options(
+                Map.of("bucket", "1", "changelog-producer", producer, "file.format", "parquet"))
+            .build();
+    org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(folder.toUri());
+    new SchemaManager(LocalFileIO.create(), path).createTable(schema);
+    FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), path);
+    boolean waitCompaction = producer.equals("lookup") || producer.equals("full-compaction");
+    boolean fullCompaction = producer.equals("full-compaction");
+
+    HeapPeak.reset();
+    long start = System.nanoTime();
+    StreamWriteBuilder builder = table.newStreamWriteBuilder();
+    try (StreamTableWrite write = builder.newWrite();
+        StreamTableCommit commit = builder.newCommit()) {
+      workload.feed(
+          new UpsertWorkload.Sink() {
+            @Override
+            public void row(long orderId, long storeId, long amount) throws Exception {
+              write.write(GenericRow.of(orderId, storeId, amount));
+            }
+
+            @Override
+            public void commit(long identifier) throws Exception {
+              if (fullCompaction) {
+                write.compact(BinaryRow.EMPTY_ROW, 0, true);
+              }
+              commit.commit(identifier, write.prepareCommit(waitCompaction, identifier));
+            }
+          });
+    }
+    double writeSeconds = (System.nanoTime() - start) / 1e9;
+
+    start = System.nanoTime();
+    long changelogRows = 0;
+    ReadBuilder read =
+        table
+            .copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"))
+            .newReadBuilder();
+    StreamTableScan scan = read.newStreamScan();
+    long latest = table.snapshotManager().latestSnapshotId();
+    while (true) {
+      List<Split> splits = scan.plan().splits();
+      if (!splits.isEmpty()) {
+        try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
+          RecordReader.RecordIterator<InternalRow> batch;
+          while ((batch = reader.readBatch()) != null) {
+            while (batch.next() != null) {
+              changelogRows++;
+            }
+            batch.releaseBatch();
+          }
+        }
+      }
+      Long next = scan.checkpoint();
+      if (next == null || next > latest) {
+        break;
+      }
+    }
+    double readSeconds = (System.nanoTime() - start) / 1e9;
+    long bytes = 0;
+    long files = 0;
+    try (Stream<Path> all = Files.walk(folder)) {
+      for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
+        bytes += Files.size(p);
+        files++;
+      }
+    }
+    return new UpsertBenchmark.Result(
+        producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes, files,
+        HeapPeak.bytes());
+  }
+}

@@ -1,0 +1,117 @@
+package io.changelake.bench;
+
+import io.changelake.conformance.ConformanceRun;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.store.ObjectInfo;
+import io.changelake.table.ChangelogScan;
+import io.changelake.table.ChangelogTask;
+import io.changelake.table.Snapshot;
+import io.changelake.table.SnapshotCommit;
+import io.changelake.table.Table;
+import io.changelake.table.TablePath;
+import io.changelake.table.TableSchema;
+import io.changelake.table.TableWriter;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs an {@link UpsertWorkload} against a changelake table on local disk (one bucket) and
+ * measures the write rate, the changelog read rate, what is left on disk and the peak heap.
+ */
+public final class UpsertBenchmark {
+
+  /**
+   * What one run measured.
+   *
+   * @param producer the changelog producer
+   * @param rows rows written
+   * @param writeSeconds time to write and commit them
+   * @param changelogRows rows the changelog read returned
+   * @param readSeconds time to read the changelog from snapshot 1
+   * @param bytes bytes of the table folder
+   * @param files files in the table folder
+   * @param peakHeapBytes peak heap during the run
+   */
+  public record Result(
+      String producer,
+      long rows,
+      double writeSeconds,
+      long changelogRows,
+      double readSeconds,
+      long bytes,
+      long files,
+      long peakHeapBytes) {
+
+    /** The line a script reads. */
+    public String resultLine() {
+      return String.format(
+          "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f bytes=%d files=%d"
+              + " changelog_rows=%d peak_heap_mb=%d",
+          producer, rows, rows / writeSeconds, changelogRows / Math.max(readSeconds, 1e-9),
+          bytes, files, changelogRows, peakHeapBytes >> 20);
+    }
+  }
+
+  private UpsertBenchmark() {}
+
+  /** Writes the workload into a new table under {@code warehouse} and reads its changelog. */
+  public static Result run(String producer, UpsertWorkload workload, Path warehouse)
+      throws Exception {
+    TablePath path = new TablePath("bench", "orders_" + producer.replace('-', '_'));
+    TableSchema schema =
+        TableSchema.create(
+            ConformanceRun.ORDERS,
+            List.of(),
+            List.of("order_id"),
+            Map.of("bucket", "1", "changelog-producer", producer),
+            null);
+    HeapPeak.reset();
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, path, schema);
+      SnapshotCommit commit = table.newCommit("bench");
+      long start = System.nanoTime();
+      try (TableWriter writer = table.newWriter()) {
+        workload.feed(
+            new UpsertWorkload.Sink() {
+              @Override
+              public void row(long orderId, long storeId, long amount) throws Exception {
+                writer.write(RowKind.INSERT, new Object[] {orderId, storeId, amount});
+              }
+
+              @Override
+              public void commit(long identifier) throws Exception {
+                commit.commit(identifier, writer.prepareCommit(identifier));
+              }
+            });
+      }
+      double writeSeconds = (System.nanoTime() - start) / 1e9;
+
+      start = System.nanoTime();
+      long changelogRows = 0;
+      ChangelogScan scan = table.newChangelogScan();
+      long latest = table.snapshots().latestId().orElse(0);
+      for (long id = 1; id <= latest; id++) {
+        Snapshot snapshot = table.snapshots().read(id);
+        for (ChangelogTask task : scan.changes(snapshot)) {
+          try (ChangelogScan.ChangelogReader rows = scan.read(task)) {
+            while (rows.hasNext()) {
+              rows.next();
+              changelogRows++;
+            }
+          }
+        }
+      }
+      double readSeconds = (System.nanoTime() - start) / 1e9;
+      long bytes = 0;
+      List<ObjectInfo> objects = store.list(path.root());
+      for (ObjectInfo o : objects) {
+        bytes += o.size();
+      }
+      return new Result(
+          producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes,
+          objects.size(), HeapPeak.bytes());
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package io.changelake.conformance;
+
+import io.changelake.conformance.ConformanceScript.Action;
+import io.changelake.conformance.ConformanceScript.Commit;
+import io.changelake.conformance.ConformanceScript.Write;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.table.ChangelogScan;
+import io.changelake.table.ChangelogTask;
+import io.changelake.table.Snapshot;
+import io.changelake.table.SnapshotCommit;
+import io.changelake.table.Table;
+import io.changelake.table.TablePath;
+import io.changelake.table.TableSchema;
+import io.changelake.table.TableWriter;
+import io.changelake.types.DataType;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Runs a conformance script against a changelake table on local disk and prints what Paimon's
+ * reference driver prints: the streaming changelog from snapshot 1, the aggregate a downstream
+ * {@code SUM(amount), COUNT(*) GROUP BY store_id} derives from it, the final table state, the same
+ * aggregate over that state, and whether the two agree.
+ */
+public final class ConformanceRun {
+
+  /** The conformance table. */
+  public static final RowType ORDERS =
+      RowType.of(
+          new String[] {"order_id", "store_id", "amount"},
+          new DataType[] {DataType.bigint().notNull(), DataType.bigint(), DataType.bigint()});
+
+  /** The table lives at {@code <warehouse>/db.db/orders}. */
+  public static final TablePath PATH = new TablePath("db", "orders");
+
+  private final ConformanceScript script;
+  private final String scriptName;
+  private final Map<String, String> options;
+
+  /**
+   * @param script the script
+   * @param scriptName its file name, for the header
+   * @param producer the changelog producer
+   * @param mergeEngine the merge engine
+   * @param extraOptions options given on the command line, applied last
+   */
+  public ConformanceRun(
+      ConformanceScript script,
+      String scriptName,
+      String producer,
+      String mergeEngine,
+      Map<String, String> extraOptions) {
+    this.script = script;
+    this.scriptName = scriptName;
+    Map<String, String> all = new LinkedHashMap<>();
+    all.put("bucket", "1");
+    all.put("changelog-producer", producer);
+    all.put("file.format", "parquet");
+    all.put("merge-engine", mergeEngine);
+    if (mergeEngine.equals("aggregation")) {
+      all.put("fields.amount.aggregate-function", "sum");
+    }
+    all.putAll(script.options());
+    all.putAll(extraOptions);
+    this.options = all;
+  }
+
+  /**
+   * Creates the table in {@code warehouse}, runs the script and prints the report.
+   *
+   * @throws IllegalArgumentException if the table options are rejected (the message names the
+   *     option and the fix)
+   */
+  public void run(Path warehouse, PrintStream out) throws IOException {
+    TableSchema schema = TableSchema.create(ORDERS, List.of(), List.of("order_id"), options, null);
+    out.println("# changelake");
+    out.println("# script " + scriptName);
+    out.println("# table orders(order_id BIGINT NOT NULL PK, store_id BIGINT, amount BIGINT)");
+    out.println("# options " + new TreeMap<>(options));
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, schema);
+      drive(table, out);
+      printReport(table, out);
+    }
+  }
+
+  private void drive(Table table, PrintStream out) throws IOException {
+    SnapshotCommit commit = table.newCommit("conformance");
+    long identifier = 0;
+    boolean pending = false;
+    try (TableWriter writer = table.newWriter()) {
+      for (Action action : script.actions()) {
+        if (action instanceof Write w) {
+          writer.write(w.kind(), new Object[] {w.orderId(), w.storeId(), w.amount()});
+          pending = true;
+        } else if (action instanceof Commit c) {
+          identifier++;
+          commit(writer, commit, identifier, requestOf(c.kind()), "line " + c.line(), c.kind(), out);
+          pending = false;
+        }
+      }
+      if (pending) {
+        identifier++;
+        commit(writer, commit, identifier, CompactionRequest.AUTO, "end of script", Commit.Kind.COMMIT, out);
+      }
+    }
+  }
+
+  private static CompactionRequest requestOf(Commit.Kind kind) {
+    return switch (kind) {
+      case COMMIT -> CompactionRequest.AUTO;
+      case COMPACT -> CompactionRequest.NORMAL;
+      case COMPACT_FULL -> CompactionRequest.FULL;
+    };
+  }
+
+  private static void commit(
+      TableWriter writer,
+      SnapshotCommit commit,
+      long identifier,
+      CompactionRequest request,
+      String where,
+      Commit.Kind kind,
+      PrintStream out)
+      throws IOException {
+    List<Snapshot> snapshots = commit.commit(identifier, writer.prepareCommit(identifier, request));
+    out.println(
+        "# " + kind + " (" + where + "): commitIdentifier=" + identifier + " -> "
+            + (snapshots.isEmpty()
+                ? "no snapshot"
+                : "snapshots " + snapshots.stream().map(s -> s.id() + " " + s.commitKind()).toList()));
+  }
+
+  private static void printReport(Table table, PrintStream out) throws IOException {
+    out.println("== streaming read (scan.mode=from-snapshot, scan.snapshot-id=1)");
+    Map<Long, long[]> fromChangelog = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+    ChangelogScan scan = table.newChangelogScan();
+    long latest = table.snapshots().latestId().orElse(0);
+    for (long id = 1; id <= latest; id++) {
+      Snapshot snapshot = table.snapshots().read(id);
+      out.println("-- snapshot " + id + " (" + snapshot.commitKind() + ")");
+      for (ChangelogTask task : scan.changes(snapshot)) {
+        try (ChangelogScan.ChangelogReader rows = scan.read(task)) {
+          while (rows.hasNext()) {
+            KeyValue kv = rows.next();
+            out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
+            accumulate(fromChangelog, kv.value(), kv.kind().isAdd() ? 1 : -1);
+          }
+        }
+      }
+    }
+    out.println("== downstream SUM(amount), COUNT(*) GROUP BY store_id fed by the changelog");
+    print(fromChangelog, out);
+
+    out.println("== final table state (batch read of latest snapshot)");
+    Map<Long, long[]> fromState = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+    for (Object[] row : table.newRead().readAll()) {
+      out.println(RowKind.INSERT.shortString() + Arrays.toString(row));
+      accumulate(fromState, row, 1);
+    }
+    out.println("== SUM(amount), COUNT(*) GROUP BY store_id over the final table state");
+    print(fromState, out);
+
+    fromChangelog.values().removeIf(v -> v[0] == 0 && v[1] == 0);
+    boolean matches = fromChangelog.size() == fromState.size();
+    for (Map.Entry<Long, long[]> e : fromState.entrySet()) {
+      long[] other = fromChangelog.get(e.getKey());
+      matches &= other != null && Arrays.equals(other, e.getValue());
+    }
+    out.println(
+        "== changelog-derived aggregate "
+            + (matches ? "MATCHES" : "DIFFERS FROM")
+            + " final-state aggregate");
+  }
+
+  private static void accumulate(Map<Long, long[]> groups, Object[] row, int sign) {
+    long[] sumAndCount = groups.computeIfAbsent((Long) row[1], k -> new long[2]);
+    sumAndCount[0] += sign * (row[2] == null ? 0 : (Long) row[2]);
+    sumAndCount[1] += sign;
+  }
+
+  private static void print(Map<Long, long[]> groups, PrintStream out) {
+    for (Map.Entry<Long, long[]> e : groups.entrySet()) {
+      out.println(
+          "store_id=" + Objects.toString(e.getKey()) + " sum=" + e.getValue()[0]
+              + " count=" + e.getValue()[1]);
+    }
+  }
+}
