@@ -1,9 +1,9 @@
 package io.changelake.table;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.format.SerializedRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.IOException;
@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 /**
  * Reads a table's rows as of a snapshot: each bucket's files merged by key and sequence number,
@@ -34,9 +35,25 @@ public final class TableRead {
 
   /** One split per (partition, bucket) with live files in the snapshot. */
   public List<BucketSplit> splits(Snapshot snapshot) throws IOException {
+    return splits(snapshot, level -> true);
+  }
+
+  /** One split per (partition, bucket) with live files at the levels {@code levels} accepts. */
+  List<BucketSplit> splits(Snapshot snapshot, IntPredicate levels) throws IOException {
+    List<ManifestEntry> live = new ArrayList<>();
+    for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
+      if (levels.test(e.file().level())) {
+        live.add(e);
+      }
+    }
+    return byBucket(snapshot.id(), live);
+  }
+
+  /** The files of entries grouped per (partition, bucket), buckets in order of first appearance. */
+  static List<BucketSplit> byBucket(long snapshotId, List<ManifestEntry> entries) {
     Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
     Map<List<Object>, ManifestEntry> firsts = new LinkedHashMap<>();
-    for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
+    for (ManifestEntry e : entries) {
       List<Object> id = List.of(e.partition(), e.bucket());
       files.computeIfAbsent(id, k -> new ArrayList<>()).add(e.file());
       firsts.putIfAbsent(id, e);
@@ -44,7 +61,7 @@ public final class TableRead {
     List<BucketSplit> splits = new ArrayList<>();
     for (Map.Entry<List<Object>, List<DataFileMeta>> e : files.entrySet()) {
       ManifestEntry first = firsts.get(e.getKey());
-      splits.add(new BucketSplit(snapshot.id(), first.partition(), first.bucket(), e.getValue()));
+      splits.add(new BucketSplit(snapshotId, first.partition(), first.bucket(), e.getValue()));
     }
     return splits;
   }
@@ -54,16 +71,18 @@ public final class TableRead {
    * Every file of the split is open until the returned reader is closed or exhausted.
    */
   public MergedRows read(BucketSplit split) throws IOException {
-    TableSchema schema = table.schema();
-    Object[] partition = new BinaryRowCodec(schema.partitionType()).decode(split.partition().bytes());
-    String partitionPath =
-        TablePath.partitionPath(
-            schema.partitionType(), partition, schema.options().partitionDefaultName());
-    BucketFiles files = new BucketFiles(table, partitionPath, split.bucket());
+    List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
+    return new MergedRows(readers, new SortMergeReader(readers, keyOrder), keyOrder);
+  }
+
+  /** Opens files of one bucket, all or none: a failure closes those already open. */
+  List<KeyValueFileReader> open(SerializedRow partition, int bucket, List<DataFileMeta> files)
+      throws IOException {
+    BucketFiles bucketFiles = new BucketFiles(table, table.partitionPath(partition), bucket);
     List<KeyValueFileReader> readers = new ArrayList<>();
     try {
-      for (DataFileMeta f : split.files()) {
-        readers.add(files.open(f));
+      for (DataFileMeta f : files) {
+        readers.add(bucketFiles.open(f));
       }
     } catch (IOException | RuntimeException e) {
       for (KeyValueFileReader r : readers) {
@@ -71,7 +90,12 @@ public final class TableRead {
       }
       throw e;
     }
-    return new MergedRows(readers, new SortMergeReader(readers, keyOrder), keyOrder);
+    return readers;
+  }
+
+  /** The key order of the table, in which every bucket's files are sorted. */
+  RowComparator keyOrder() {
+    return keyOrder;
   }
 
   /** Every row of the latest snapshot (empty for a table without snapshots). */
@@ -97,7 +121,7 @@ public final class TableRead {
     private final SortMergeReader merged;
     private final RowComparator keyOrder;
     private KeyValue pending;
-    private Object[] next;
+    private KeyValue next;
 
     MergedRows(List<KeyValueFileReader> readers, SortMergeReader merged, RowComparator keyOrder) {
       this.readers = readers;
@@ -119,7 +143,7 @@ public final class TableRead {
           newest = candidate;
         }
         if (newest.kind().isAdd()) {
-          next = newest.value();
+          next = newest;
         }
       }
       return next != null;
@@ -127,27 +151,37 @@ public final class TableRead {
 
     @Override
     public Object[] next() {
+      return nextKeyValue().value();
+    }
+
+    /** The next row as the record it was stored in: key, sequence number, kind (+I or +U). */
+    public KeyValue nextKeyValue() {
       if (!hasNext()) {
         throw new java.util.NoSuchElementException();
       }
-      Object[] row = next;
+      KeyValue newest = next;
       next = null;
-      return row;
+      return newest;
     }
 
     @Override
     public void close() {
-      IOException first = null;
-      for (KeyValueFileReader r : readers) {
-        try {
-          r.close();
-        } catch (IOException e) {
-          first = first == null ? e : first;
-        }
+      closeAll(readers);
+    }
+  }
+
+  /** Closes every reader, failing with the first error after trying them all. */
+  static void closeAll(List<KeyValueFileReader> readers) {
+    IOException first = null;
+    for (KeyValueFileReader r : readers) {
+      try {
+        r.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
       }
-      if (first != null) {
-        throw new UncheckedIOException(first);
-      }
+    }
+    if (first != null) {
+      throw new UncheckedIOException(first);
     }
   }
 }
