@@ -132,6 +132,11 @@ public final class Table {
     return new Consumers(store, path);
   }
 
+  /** The expiry of old snapshots under the table's retention options; see {@link SnapshotExpiry}. */
+  public SnapshotExpiry newSnapshotExpiry() {
+    return new SnapshotExpiry(this);
+  }
+
   /** The folder of a partition's buckets ({@code k=v/.../}, empty if unpartitioned). */
   String partitionPath(SerializedRow partition) {
     Object[] values = new BinaryRowCodec(schema.partitionType()).decode(partition.bytes());
