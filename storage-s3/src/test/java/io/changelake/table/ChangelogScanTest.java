@@ -125,12 +125,15 @@ class ChangelogScanTest {
 
   @Test
   void latestFullOfALookupTableReadsTheStateAsInserts() throws Exception {
-    PaimonCompatibilityTest.copyResource("/paimon-1.3.1/lookup/orders", warehouse.resolve(PATH.root()));
+    PaimonCompatibilityTest.copyResource(
+        "/paimon-1.3.1/lookup/orders", warehouse.resolve(PATH.root()));
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       ChangelogScan scan = Table.open(store, PATH).newChangelogScan();
       ChangelogScan.Start start = scan.start(StartingPoint.latestFull());
       assertEquals(5, start.nextSnapshot());
-      assertEquals(List.of(new Change(4, RowKind.INSERT, List.of(1001L, 10L, 80L))), read(scan, start.state()));
+      assertEquals(
+          List.of(new Change(4, RowKind.INSERT, List.of(1001L, 10L, 80L))),
+          read(scan, start.state()));
     }
   }
 
@@ -167,7 +170,8 @@ class ChangelogScanTest {
               new Change(3, RowKind.INSERT, List.of(1003L, 30L, 5L)));
       // Buckets come in the order of their files; compare the rows of each snapshot as a set.
       assertEquals(sorted(expected), sorted(changes));
-      assertEquals(sorted(PaimonStreams.changelog(PaimonTables.open(warehouse.resolve(PATH.root())), table.schema(), 1)), sorted(changes));
+      FileStoreTable paimon = PaimonTables.open(warehouse.resolve(PATH.root()));
+      assertEquals(sorted(PaimonStreams.changelog(paimon, table.schema(), 1)), sorted(changes));
     }
   }
 
@@ -188,7 +192,8 @@ class ChangelogScanTest {
       SnapshotLog snapshots = table.snapshots();
 
       assertEquals(new ChangelogScan.Start(List.of(), 4), scan.start(StartingPoint.latest()));
-      assertEquals(new ChangelogScan.Start(List.of(), 2), scan.start(StartingPoint.fromSnapshot(2)));
+      assertEquals(
+          new ChangelogScan.Start(List.of(), 2), scan.start(StartingPoint.fromSnapshot(2)));
       // A read may wait at a snapshot not committed yet.
       assertEquals(9, scan.start(StartingPoint.fromSnapshot(9)).nextSnapshot());
       long second = snapshots.read(2).timeMillis();
@@ -210,7 +215,8 @@ class ChangelogScanTest {
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       ChangelogScan scan = Table.create(store, PATH, Orders.schema(Map.of())).newChangelogScan();
       for (StartingPoint from :
-          List.of(StartingPoint.latest(), StartingPoint.latestFull(), StartingPoint.fromTimestamp(0))) {
+          List.of(
+              StartingPoint.latest(), StartingPoint.latestFull(), StartingPoint.fromTimestamp(0))) {
         assertEquals(new ChangelogScan.Start(List.of(), 1), scan.start(from));
       }
     }
@@ -232,9 +238,12 @@ class ChangelogScanTest {
   void aSnapshotNotCommittedYetIsAnErrorNamingIt() throws Exception {
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       ChangelogScan scan = noneTable(store).newChangelogScan();
-      SnapshotNotFoundException e = assertThrows(SnapshotNotFoundException.class, () -> scan.changes(4));
+      SnapshotNotFoundException e =
+          assertThrows(SnapshotNotFoundException.class, () -> scan.changes(4));
       assertEquals(4, e.snapshotId());
-      assertTrue(e.getMessage().contains("snapshot 4 of") && e.getMessage().contains("not committed yet"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("snapshot 4 of") && e.getMessage().contains("not committed yet"),
+          e.getMessage());
       assertThrows(SnapshotNotFoundException.class, () -> scan.between(2, 4));
     }
   }

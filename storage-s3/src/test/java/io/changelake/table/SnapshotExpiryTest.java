@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -110,8 +112,8 @@ class SnapshotExpiryTest {
       Table table = Table.open(store, PATH);
       table.newSnapshotExpiry().expire(FAR_FUTURE);
       ChangelogScan scan = table.newChangelogScan();
-      for (org.junit.jupiter.api.function.Executable ask :
-          List.<org.junit.jupiter.api.function.Executable>of(
+      for (Executable ask :
+          List.<Executable>of(
               () -> scan.changes(2),
               () -> scan.start(StartingPoint.fromSnapshot(2)),
               () -> scan.between(1, 16))) {
@@ -166,7 +168,7 @@ class SnapshotExpiryTest {
   /** Our table at the path, with its schema's options replaced by {@code options}. */
   private Table tableWithOptions(ObjectStore store, Map<String, String> options) throws Exception {
     Table table = Table.open(store, PATH);
-    Map<String, String> merged = new java.util.HashMap<>(table.options().asMap());
+    Map<String, String> merged = new HashMap<>(table.options().asMap());
     merged.putAll(options);
     TableSchema current = table.schema();
     TableSchema next =
@@ -205,9 +207,11 @@ class SnapshotExpiryTest {
       List<ManifestEntry> files = new ArrayList<>(scan.liveFiles(s));
       files.addAll(scan.changelogEntries(s));
       for (ManifestEntry e : files) {
-        used.add(PATH.bucketFolder(table.partitionPath(e.partition()), e.bucket()) + e.file().fileName());
+        String folder = PATH.bucketFolder(table.partitionPath(e.partition()), e.bucket());
+        used.add(folder + e.file().fileName());
       }
-      for (String list : new String[] {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()}) {
+      String[] lists = {s.baseManifestList(), s.deltaManifestList(), s.changelogManifestList()};
+      for (String list : lists) {
         if (list != null) {
           used.add(PATH.manifestFolder() + list);
           scan.manifestsOf(list, s).forEach(m -> used.add(PATH.manifestFolder() + m.fileName()));
