@@ -1,6 +1,5 @@
 package io.changelake.table;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFileMeta;
 import io.changelake.format.SerializedRow;
@@ -81,8 +80,6 @@ public final class OrphanFilesClean {
     if (earliest.isEmpty() || latest.isEmpty()) {
       return referenced;
     }
-    TableSchema schema = table.schema();
-    BinaryRowCodec partitionCodec = new BinaryRowCodec(schema.partitionType());
     Map<SerializedRow, String> partitionPaths = new HashMap<>();
     Set<String> seenManifests = new HashSet<>();
     for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
@@ -102,14 +99,7 @@ public final class OrphanFilesClean {
           }
         }
         for (ManifestEntry e : scan.entries(unseen)) {
-          String partitionPath =
-              partitionPaths.computeIfAbsent(
-                  e.partition(),
-                  p ->
-                      TablePath.partitionPath(
-                          schema.partitionType(),
-                          partitionCodec.decode(p.bytes()),
-                          schema.options().partitionDefaultName()));
+          String partitionPath = partitionPaths.computeIfAbsent(e.partition(), table::partitionPath);
           String folder = path.bucketFolder(partitionPath, e.bucket());
           referenced.add(folder + e.file().fileName());
           for (String extra : e.file().extraFiles()) {

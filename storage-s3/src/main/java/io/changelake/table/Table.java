@@ -1,5 +1,7 @@
 package io.changelake.table;
 
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.SerializedRow;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
 import java.util.OptionalLong;
@@ -118,6 +120,28 @@ public final class Table {
   /** A batch reader of the table's rows. */
   public TableRead newRead() {
     return new TableRead(this);
+  }
+
+  /** A planner and reader of the table's changelog; see {@link ChangelogScan}. */
+  public ChangelogScan newChangelogScan() {
+    return new ChangelogScan(this);
+  }
+
+  /** The progress records of the table's changelog readers. */
+  public Consumers consumers() {
+    return new Consumers(store, path);
+  }
+
+  /** The expiry of old snapshots under the table's retention options; see {@link SnapshotExpiry}. */
+  public SnapshotExpiry newSnapshotExpiry() {
+    return new SnapshotExpiry(this);
+  }
+
+  /** The folder of a partition's buckets ({@code k=v/.../}, empty if unpartitioned). */
+  String partitionPath(SerializedRow partition) {
+    Object[] values = new BinaryRowCodec(schema.partitionType()).decode(partition.bytes());
+    return TablePath.partitionPath(
+        schema.partitionType(), values, schema.options().partitionDefaultName());
   }
 
   /** Where the table lives, for messages. */

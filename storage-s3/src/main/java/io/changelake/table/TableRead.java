@@ -1,9 +1,9 @@
 package io.changelake.table;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.mergetree.merge.MergeFunctions;
@@ -18,11 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 /**
  * Reads a table's rows as of a snapshot: each bucket's files merged by key and version, the
- * versions of each key combined by the table's merge engine, and keys whose result is a
- * retraction left out.
+ * versions of each key combined by the table's merge engine (a lone version kept as stored), and
+ * keys whose result is a retraction left out.
  *
  * <p>{@link #splits} gives one {@link BucketSplit} per bucket so a caller can read buckets in
  * parallel; {@link #readAll} reads them all here.
@@ -43,9 +44,25 @@ public final class TableRead {
 
   /** One split per (partition, bucket) with live files in the snapshot. */
   public List<BucketSplit> splits(Snapshot snapshot) throws IOException {
+    return splits(snapshot, level -> true);
+  }
+
+  /** One split per (partition, bucket) with live files at the levels {@code levels} accepts. */
+  List<BucketSplit> splits(Snapshot snapshot, IntPredicate levels) throws IOException {
+    List<ManifestEntry> live = new ArrayList<>();
+    for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
+      if (levels.test(e.file().level())) {
+        live.add(e);
+      }
+    }
+    return byBucket(snapshot.id(), live);
+  }
+
+  /** The files of entries grouped per (partition, bucket), buckets in order of first appearance. */
+  static List<BucketSplit> byBucket(long snapshotId, List<ManifestEntry> entries) {
     Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
     Map<List<Object>, ManifestEntry> firsts = new LinkedHashMap<>();
-    for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
+    for (ManifestEntry e : entries) {
       List<Object> id = List.of(e.partition(), e.bucket());
       files.computeIfAbsent(id, k -> new ArrayList<>()).add(e.file());
       firsts.putIfAbsent(id, e);
@@ -53,7 +70,7 @@ public final class TableRead {
     List<BucketSplit> splits = new ArrayList<>();
     for (Map.Entry<List<Object>, List<DataFileMeta>> e : files.entrySet()) {
       ManifestEntry first = firsts.get(e.getKey());
-      splits.add(new BucketSplit(snapshot.id(), first.partition(), first.bucket(), e.getValue()));
+      splits.add(new BucketSplit(snapshotId, first.partition(), first.bucket(), e.getValue()));
     }
     return splits;
   }
@@ -63,16 +80,22 @@ public final class TableRead {
    * Every file of the split is open until the returned reader is closed or exhausted.
    */
   public MergedRows read(BucketSplit split) throws IOException {
-    TableSchema schema = table.schema();
-    Object[] partition = new BinaryRowCodec(schema.partitionType()).decode(split.partition().bytes());
-    String partitionPath =
-        TablePath.partitionPath(
-            schema.partitionType(), partition, schema.options().partitionDefaultName());
-    BucketFiles files = new BucketFiles(table, partitionPath, split.bucket());
+    List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
+    return new MergedRows(
+        readers,
+        new SortMergeReader(readers, keyOrder, versionOrder),
+        keyOrder,
+        MergeFunctions.create(table.schema()));
+  }
+
+  /** Opens files of one bucket, all or none: a failure closes those already open. */
+  List<KeyValueFileReader> open(SerializedRow partition, int bucket, List<DataFileMeta> files)
+      throws IOException {
+    BucketFiles bucketFiles = new BucketFiles(table, table.partitionPath(partition), bucket);
     List<KeyValueFileReader> readers = new ArrayList<>();
     try {
-      for (DataFileMeta f : split.files()) {
-        readers.add(files.open(f));
+      for (DataFileMeta f : files) {
+        readers.add(bucketFiles.open(f));
       }
     } catch (IOException | RuntimeException e) {
       for (KeyValueFileReader r : readers) {
@@ -80,11 +103,17 @@ public final class TableRead {
       }
       throw e;
     }
-    return new MergedRows(
-        readers,
-        new SortMergeReader(readers, keyOrder, versionOrder),
-        keyOrder,
-        MergeFunctions.create(schema));
+    return readers;
+  }
+
+  /** The key order of the table, in which every bucket's files are sorted. */
+  RowComparator keyOrder() {
+    return keyOrder;
+  }
+
+  /** The order of the versions of one key: sequence number, or {@code sequence.field}. */
+  Comparator<KeyValue> versionOrder() {
+    return versionOrder;
   }
 
   /** Every row of the latest snapshot (empty for a table without snapshots). */
@@ -112,7 +141,7 @@ public final class TableRead {
     private final MergeFunction mergeFunction;
     private final List<KeyValue> versions = new ArrayList<>();
     private KeyValue pending;
-    private Object[] next;
+    private KeyValue next;
 
     MergedRows(
         List<KeyValueFileReader> readers,
@@ -141,7 +170,7 @@ public final class TableRead {
         }
         KeyValue result = versions.size() == 1 ? versions.get(0) : merge();
         if (result != null && result.kind().isAdd()) {
-          next = result.value();
+          next = result;
         }
       }
       return next != null;
@@ -157,27 +186,37 @@ public final class TableRead {
 
     @Override
     public Object[] next() {
+      return nextKeyValue().value();
+    }
+
+    /** The next row as a record: key, newest sequence number, an add kind (+I or +U). */
+    public KeyValue nextKeyValue() {
       if (!hasNext()) {
         throw new java.util.NoSuchElementException();
       }
-      Object[] row = next;
+      KeyValue newest = next;
       next = null;
-      return row;
+      return newest;
     }
 
     @Override
     public void close() {
-      IOException first = null;
-      for (KeyValueFileReader r : readers) {
-        try {
-          r.close();
-        } catch (IOException e) {
-          first = first == null ? e : first;
-        }
+      closeAll(readers);
+    }
+  }
+
+  /** Closes every reader, failing with the first error after trying them all. */
+  static void closeAll(List<KeyValueFileReader> readers) {
+    IOException first = null;
+    for (KeyValueFileReader r : readers) {
+      try {
+        r.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
       }
-      if (first != null) {
-        throw new UncheckedIOException(first);
-      }
+    }
+    if (first != null) {
+      throw new UncheckedIOException(first);
     }
   }
 }

@@ -1,0 +1,290 @@
+package io.changelake.table;
+
+import io.changelake.format.FileKind;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.ManifestEntry;
+import io.changelake.store.ObjectNotFoundException;
+import io.changelake.mergetree.SortMergeReader;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.OptionalLong;
+import java.util.function.IntPredicate;
+
+/**
+ * Plans and reads a table's changelog: which files each snapshot contributes to a stream of
+ * changes, as {@link ChangelogTask}s, one per (snapshot, partition, bucket), and the rows of a
+ * task.
+ *
+ * <table>
+ *   <caption>What a snapshot contributes, by {@code changelog-producer}</caption>
+ *   <tr><th>producer</th><th>snapshots read</th><th>files</th></tr>
+ *   <tr><td>none</td><td>APPEND</td><td>the data files the snapshot added (level 0), rows with
+ *       their stored kind</td></tr>
+ *   <tr><td>input, lookup, full-compaction</td><td>every snapshot with changelog files except
+ *       OVERWRITE (input: APPEND; lookup and full-compaction: COMPACT, or a single COMPACT
+ *       commit that carries its own changelog)</td><td>the snapshot's changelog files</td></tr>
+ * </table>
+ *
+ * <p>A streaming read resolves a {@link StartingPoint} once with {@link #start}, then asks {@link
+ * #changes(long)} for each snapshot id from {@link Start#nextSnapshot()} on, as snapshots appear
+ * ({@link SnapshotLog#latestId()}). A bounded read takes {@link #between}. Asking for a snapshot
+ * that has expired is a {@link SnapshotNotFoundException}, never a silent skip: record progress
+ * with {@link Consumers} so expiry keeps what a read still needs.
+ *
+ * <p>{@link #read} yields a task's records in key order, the versions of a key in sequence order,
+ * each with its row kind and sequence number, so a consumer can order the changes of one key
+ * across snapshots by (snapshot id, sequence number).
+ */
+public final class ChangelogScan {
+
+  /**
+   * A resolved starting point.
+   *
+   * @param state the tasks of the full read that comes first ({@link StartingPoint#latestFull()}),
+   *     else empty
+   * @param nextSnapshot the first snapshot whose changes follow
+   */
+  public record Start(List<ChangelogTask> state, long nextSnapshot) {
+    public Start {
+      state = List.copyOf(state);
+    }
+  }
+
+  private final Table table;
+  private final TableRead tableRead;
+  private final TableScan scan;
+  private final SnapshotLog snapshots;
+
+  ChangelogScan(Table table) {
+    this.table = table;
+    this.tableRead = table.newRead();
+    this.scan = table.newScan();
+    this.snapshots = table.snapshots();
+  }
+
+  /**
+   * Resolves where a read begins, as of now.
+   *
+   * @throws SnapshotNotFoundException if the read would begin at a snapshot that has expired
+   */
+  public Start start(StartingPoint from) throws IOException {
+    if (from instanceof StartingPoint.Resume resume) {
+      OptionalLong next = table.consumers().nextSnapshot(resume.consumerId());
+      return next.isPresent() ? changesFrom(next.getAsLong()) : start(resume.otherwise());
+    }
+    if (from instanceof StartingPoint.FromSnapshot fromSnapshot) {
+      return changesFrom(fromSnapshot.snapshotId());
+    }
+    OptionalLong latest = snapshots.latestId();
+    if (latest.isEmpty()) {
+      // Nothing committed yet: the first snapshot is already a change for every starting point.
+      return new Start(List.of(), 1);
+    }
+    long latestId = latest.getAsLong();
+    if (from instanceof StartingPoint.Latest) {
+      return new Start(List.of(), latestId + 1);
+    }
+    if (from instanceof StartingPoint.LatestFull) {
+      List<ChangelogTask> state = new ArrayList<>();
+      for (BucketSplit split : tableRead.splits(snapshots.read(latestId), stateLevels())) {
+        state.add(ChangelogTask.of(split, ChangelogTask.Content.STATE));
+      }
+      return new Start(state, latestId + 1);
+    }
+    long millis = ((StartingPoint.FromTimestamp) from).epochMillis();
+    return new Start(List.of(), firstCommittedAtOrAfter(millis, latestId));
+  }
+
+  private Start changesFrom(long snapshotId) throws IOException {
+    OptionalLong earliest = snapshots.earliestId();
+    if (earliest.isPresent() && snapshotId < earliest.getAsLong()) {
+      throw missing(snapshotId);
+    }
+    return new Start(List.of(), snapshotId);
+  }
+
+  /**
+   * Which levels a full read takes, so that no row is read twice: rows still at level 0 reach a
+   * lookup changelog when they are compacted, and rows below the top level reach a
+   * full-compaction changelog at the next full compaction (as Paimon's DataTableStreamScan).
+   */
+  private IntPredicate stateLevels() {
+    TableOptions options = table.options();
+    switch (options.changelogProducer()) {
+      case LOOKUP:
+        return level -> level > 0;
+      case FULL_COMPACTION:
+        int top = options.numLevels() - 1;
+        return level -> level == top;
+      default:
+        return level -> true;
+    }
+  }
+
+  /** The first snapshot committed at or after the time, or the one after the latest if none. */
+  private long firstCommittedAtOrAfter(long millis, long latestId) throws IOException {
+    long low = snapshots.earliestId().orElse(latestId);
+    long high = latestId + 1;
+    // Commit times grow with ids, so the first match is found by bisection.
+    while (low < high) {
+      long mid = low + (high - low) / 2;
+      if (read(mid).timeMillis() >= millis) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    return low;
+  }
+
+  /**
+   * What snapshot {@code snapshotId} contributes to the changelog; empty for a snapshot that
+   * contributes nothing under the table's producer.
+   *
+   * @throws SnapshotNotFoundException if the snapshot has expired or is not committed yet
+   */
+  public List<ChangelogTask> changes(long snapshotId) throws IOException {
+    return changes(read(snapshotId));
+  }
+
+  /** What a snapshot contributes to the changelog. */
+  public List<ChangelogTask> changes(Snapshot snapshot) throws IOException {
+    List<ManifestEntry> files = new ArrayList<>();
+    if (table.options().changelogProducer() == ChangelogProducer.NONE) {
+      if (snapshot.commitKind() == CommitKind.APPEND) {
+        for (ManifestEntry e : scan.deltaEntries(snapshot)) {
+          if (e.kind() == FileKind.ADD) {
+            files.add(e);
+          }
+        }
+      }
+    } else if (snapshot.commitKind() != CommitKind.OVERWRITE) {
+      // As Paimon's ChangelogFollowUpScanner: any snapshot with changelog files, whatever wrote
+      // it, so a lookup changelog committed in a single COMPACT snapshot is read too.
+      files.addAll(scan.changelogEntries(snapshot));
+    }
+    List<ChangelogTask> tasks = new ArrayList<>();
+    for (BucketSplit split : TableRead.byBucket(snapshot.id(), files)) {
+      tasks.add(ChangelogTask.of(split, ChangelogTask.Content.CHANGES));
+    }
+    return tasks;
+  }
+
+  /**
+   * The changes of the snapshots after {@code startExclusive} up to {@code endInclusive}, in
+   * snapshot order: a bounded incremental read, as Paimon's {@code incremental-between}.
+   *
+   * @throws IllegalArgumentException if the range is reversed
+   * @throws SnapshotNotFoundException if a snapshot of the range has expired or does not exist
+   */
+  public List<ChangelogTask> between(long startExclusive, long endInclusive) throws IOException {
+    if (startExclusive > endInclusive) {
+      throw new IllegalArgumentException(
+          "the snapshot range (" + startExclusive + ", " + endInclusive + "] of " + table.location()
+              + " is reversed: give the older snapshot first");
+    }
+    List<ChangelogTask> tasks = new ArrayList<>();
+    for (long id = startExclusive + 1; id <= endInclusive; id++) {
+      tasks.addAll(changes(id));
+    }
+    return tasks;
+  }
+
+  /**
+   * The records of a task: in key order, a key's records in sequence order; {@link
+   * ChangelogTask.Content#STATE} tasks as +I rows. Close the reader to release its files.
+   */
+  public ChangelogReader read(ChangelogTask task) throws IOException {
+    if (task.content() == ChangelogTask.Content.STATE) {
+      TableRead.MergedRows rows =
+          tableRead.read(
+              new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()));
+      Iterator<KeyValue> inserts =
+          new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+              return rows.hasNext();
+            }
+
+            @Override
+            public KeyValue next() {
+              KeyValue newest = rows.nextKeyValue();
+              return new KeyValue(
+                  newest.key(), newest.sequenceNumber(), RowKind.INSERT, newest.value());
+            }
+          };
+      return new ChangelogReader(inserts, rows::close);
+    }
+    List<KeyValueFileReader> readers = tableRead.open(task.partition(), task.bucket(), task.files());
+    return new ChangelogReader(
+        new SortMergeReader(readers, tableRead.keyOrder()), () -> TableRead.closeAll(readers));
+  }
+
+  private Snapshot read(long snapshotId) throws IOException {
+    try {
+      return snapshots.read(snapshotId);
+    } catch (ObjectNotFoundException e) {
+      throw missing(snapshotId);
+    }
+  }
+
+  private SnapshotNotFoundException missing(long snapshotId) throws IOException {
+    OptionalLong earliest = snapshots.earliestId();
+    OptionalLong latest = snapshots.latestId();
+    String range =
+        earliest.isPresent() && latest.isPresent()
+            ? "snapshots " + earliest.getAsLong() + " to " + latest.getAsLong() + " exist"
+            : "the table has no snapshot";
+    if (latest.isPresent() && snapshotId <= latest.getAsLong()) {
+      return new SnapshotNotFoundException(
+          snapshotId,
+          "snapshot " + snapshotId + " of " + table.location() + " has expired (" + range
+              + "): its changes are gone; restart the read from an existing snapshot, and give the"
+              + " read a consumer id so that expiry keeps the snapshots it has yet to read");
+    }
+    return new SnapshotNotFoundException(
+        snapshotId,
+        "snapshot " + snapshotId + " of " + table.location() + " is not committed yet (" + range
+            + "): wait until the latest snapshot reaches it");
+  }
+
+  /** The records of one task, in order; close it to release the task's files. */
+  public static final class ChangelogReader implements Iterator<KeyValue>, AutoCloseable {
+    private final Iterator<KeyValue> records;
+    private final Runnable release;
+
+    ChangelogReader(Iterator<KeyValue> records, Runnable release) {
+      this.records = records;
+      this.release = release;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return records.hasNext();
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!records.hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return records.next();
+    }
+
+    /**
+     * Releases the task's files.
+     *
+     * @throws UncheckedIOException if a file fails to close
+     */
+    @Override
+    public void close() {
+      release.run();
+    }
+  }
+}

@@ -1,0 +1,250 @@
+package io.changelake.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.store.LocalObjectStore;
+import io.changelake.table.PaimonStreams.Change;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The changelog scan reads what each snapshot contributes exactly as Paimon 1.3.1's own streaming
+ * read does, for every producer; starting points and bounded ranges resolve as Paimon's scan
+ * modes; an expired snapshot is an error.
+ */
+class ChangelogScanTest {
+
+  static final TablePath PATH = new TablePath("db", "orders");
+
+  @TempDir Path warehouse;
+
+  /** Every change our scan emits for the snapshots from {@code from} to the latest. */
+  static List<Change> changelog(Table table, long from) throws Exception {
+    ChangelogScan scan = table.newChangelogScan();
+    long latest = table.snapshots().latestId().orElseThrow();
+    return read(scan, scan.between(from - 1, latest));
+  }
+
+  static List<Change> read(ChangelogScan scan, List<ChangelogTask> tasks) throws Exception {
+    List<Change> changes = new ArrayList<>();
+    for (ChangelogTask task : tasks) {
+      try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
+        while (reader.hasNext()) {
+          KeyValue kv = reader.next();
+          changes.add(new Change(task.snapshotId(), kv.kind(), Arrays.asList(kv.value())));
+        }
+      }
+    }
+    return changes;
+  }
+
+  /**
+   * Random upserts, full updates (-U then +U, as a database's CDC gives them) and deletes over 30
+   * keys, in {@code commits} commits; returns the final state by key.
+   */
+  static Map<Long, Object[]> writeRandomChanges(PaimonStreams.Writer writer, long seed, int commits)
+      throws Exception {
+    Random random = new Random(seed);
+    Map<Long, Object[]> state = new TreeMap<>();
+    for (int c = 0; c < commits; c++) {
+      for (int i = 0; i < 12; i++) {
+        long key = random.nextInt(30);
+        Object[] old = state.get(key);
+        Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
+        if (old == null) {
+          writer.write(RowKind.INSERT, row);
+          state.put(key, row);
+        } else if (random.nextInt(4) == 0) {
+          writer.write(RowKind.DELETE, old);
+          state.remove(key);
+        } else {
+          writer.write(RowKind.UPDATE_BEFORE, old);
+          writer.write(RowKind.UPDATE_AFTER, row);
+          state.put(key, row);
+        }
+      }
+      writer.commit();
+    }
+    return state;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"lookup", "full-compaction", "input"})
+  void changelogOfAPaimonWrittenTableIsExactlyPaimonsOwnStreamingRead(String producer)
+      throws Exception {
+    TableSchema schema =
+        Orders.schema(Map.of("bucket", "2", "changelog-producer", producer, "lookup-wait", "true"));
+    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
+    try (PaimonStreams.Writer writer =
+        new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
+      writeRandomChanges(writer, producer.hashCode(), 6);
+    }
+    List<Change> expected = PaimonStreams.changelog(paimon, schema, 1);
+    assertFalse(expected.isEmpty());
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      assertEquals(expected, changelog(Table.open(store, PATH), 1));
+    }
+  }
+
+  @Test
+  void referenceTablesYieldPaimonsChangelog() throws Exception {
+    // The input table's script wrote the update as -U, +U; the input producer echoes it.
+    Map<String, List<String>> expected =
+        Map.of(
+            "lookup", List.of("s2 +I[1001, 10, 100]", "s4 -U[1001, 10, 100]", "s4 +U[1001, 10, 80]"),
+            "input",
+            List.of("s1 +I[1001, 10, 100]", "s2 -U[1001, 10, 100]", "s2 +U[1001, 10, 80]"));
+    for (Map.Entry<String, List<String>> e : expected.entrySet()) {
+      Path copy = warehouse.resolve(e.getKey());
+      Path folder = copy.resolve(PATH.root());
+      PaimonCompatibilityTest.copyResource("/paimon-1.3.1/" + e.getKey() + "/orders", folder);
+      try (LocalObjectStore store = new LocalObjectStore(copy)) {
+        Table table = Table.open(store, PATH);
+        List<Change> changes = changelog(table, 1);
+        assertEquals(e.getValue(), changes.stream().map(Change::toString).toList(), e.getKey());
+        assertEquals(
+            PaimonStreams.changelog(PaimonTables.open(folder), table.schema(), 1), changes);
+      }
+    }
+  }
+
+  @Test
+  void latestFullOfALookupTableReadsTheStateAsInserts() throws Exception {
+    PaimonCompatibilityTest.copyResource(
+        "/paimon-1.3.1/lookup/orders", warehouse.resolve(PATH.root()));
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      ChangelogScan scan = Table.open(store, PATH).newChangelogScan();
+      ChangelogScan.Start start = scan.start(StartingPoint.latestFull());
+      assertEquals(5, start.nextSnapshot());
+      assertEquals(
+          List.of(new Change(4, RowKind.INSERT, List.of(1001L, 10L, 80L))),
+          read(scan, start.state()));
+    }
+  }
+
+  /** A {@code none} table written by our writer: three flushes, 5 ms apart. */
+  private Table noneTable(LocalObjectStore store) throws Exception {
+    Table table = Table.create(store, PATH, Orders.schema(Map.of("bucket", "2")));
+    SnapshotCommit commit = table.newCommit("test-writer");
+    try (TableWriter writer = table.newWriter()) {
+      writer.write(RowKind.INSERT, Orders.row(1001, 10L, 100L));
+      writer.write(RowKind.INSERT, Orders.row(1002, 20L, 7L));
+      commit.commit(1, writer.prepareCommit());
+      Thread.sleep(5);
+      writer.write(RowKind.UPDATE_AFTER, Orders.row(1001, 10L, 80L));
+      commit.commit(2, writer.prepareCommit());
+      Thread.sleep(5);
+      writer.write(RowKind.DELETE, Orders.row(1002, 20L, 7L));
+      writer.write(RowKind.INSERT, Orders.row(1003, 30L, 5L));
+      commit.commit(3, writer.prepareCommit());
+    }
+    return table;
+  }
+
+  @Test
+  void noneProducerYieldsEachFlushsRowsWithTheirStoredKind() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = noneTable(store);
+      List<Change> changes = changelog(table, 1);
+      List<Change> expected =
+          List.of(
+              new Change(1, RowKind.INSERT, List.of(1001L, 10L, 100L)),
+              new Change(1, RowKind.INSERT, List.of(1002L, 20L, 7L)),
+              new Change(2, RowKind.UPDATE_AFTER, List.of(1001L, 10L, 80L)),
+              new Change(3, RowKind.DELETE, List.of(1002L, 20L, 7L)),
+              new Change(3, RowKind.INSERT, List.of(1003L, 30L, 5L)));
+      // Buckets come in the order of their files; compare the rows of each snapshot as a set.
+      assertEquals(sorted(expected), sorted(changes));
+      FileStoreTable paimon = PaimonTables.open(warehouse.resolve(PATH.root()));
+      assertEquals(sorted(PaimonStreams.changelog(paimon, table.schema(), 1)), sorted(changes));
+    }
+  }
+
+  private static List<String> sorted(List<Change> changes) {
+    List<String> texts = new ArrayList<>();
+    for (Change c : changes) {
+      texts.add(c.toString());
+    }
+    texts.sort(null);
+    return texts;
+  }
+
+  @Test
+  void startingPointsResolveAsPaimonsScanModes() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = noneTable(store);
+      ChangelogScan scan = table.newChangelogScan();
+      SnapshotLog snapshots = table.snapshots();
+
+      assertEquals(new ChangelogScan.Start(List.of(), 4), scan.start(StartingPoint.latest()));
+      assertEquals(
+          new ChangelogScan.Start(List.of(), 2), scan.start(StartingPoint.fromSnapshot(2)));
+      // A read may wait at a snapshot not committed yet.
+      assertEquals(9, scan.start(StartingPoint.fromSnapshot(9)).nextSnapshot());
+      long second = snapshots.read(2).timeMillis();
+      assertEquals(2, scan.start(StartingPoint.fromTimestamp(second)).nextSnapshot());
+      assertEquals(3, scan.start(StartingPoint.fromTimestamp(second + 1)).nextSnapshot());
+      assertEquals(1, scan.start(StartingPoint.fromTimestamp(0)).nextSnapshot());
+      assertEquals(4, scan.start(StartingPoint.fromTimestamp(Long.MAX_VALUE)).nextSnapshot());
+
+      ChangelogScan.Start full = scan.start(StartingPoint.latestFull());
+      assertEquals(4, full.nextSnapshot());
+      assertTrue(full.state().stream().allMatch(t -> t.content() == ChangelogTask.Content.STATE));
+      assertEquals(
+          List.of("s3 +I[1001, 10, 80]", "s3 +I[1003, 30, 5]"), sorted(read(scan, full.state())));
+    }
+  }
+
+  @Test
+  void startingPointsOfAnEmptyTableBeginAtTheFirstSnapshot() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      ChangelogScan scan = Table.create(store, PATH, Orders.schema(Map.of())).newChangelogScan();
+      for (StartingPoint from :
+          List.of(
+              StartingPoint.latest(), StartingPoint.latestFull(), StartingPoint.fromTimestamp(0))) {
+        assertEquals(new ChangelogScan.Start(List.of(), 1), scan.start(from));
+      }
+    }
+  }
+
+  @Test
+  void boundedRangeExcludesItsStartAndIncludesItsEnd() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      ChangelogScan scan = noneTable(store).newChangelogScan();
+      assertEquals(
+          List.of("s2 +U[1001, 10, 80]", "s3 +I[1003, 30, 5]", "s3 -D[1002, 20, 7]"),
+          sorted(read(scan, scan.between(1, 3))));
+      assertEquals(List.of(), scan.between(2, 2));
+      assertThrows(IllegalArgumentException.class, () -> scan.between(3, 1));
+    }
+  }
+
+  @Test
+  void aSnapshotNotCommittedYetIsAnErrorNamingIt() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      ChangelogScan scan = noneTable(store).newChangelogScan();
+      SnapshotNotFoundException e =
+          assertThrows(SnapshotNotFoundException.class, () -> scan.changes(4));
+      assertEquals(4, e.snapshotId());
+      assertTrue(
+          e.getMessage().contains("snapshot 4 of") && e.getMessage().contains("not committed yet"),
+          e.getMessage());
+      assertThrows(SnapshotNotFoundException.class, () -> scan.between(2, 4));
+    }
+  }
+}

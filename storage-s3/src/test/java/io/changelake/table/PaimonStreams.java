@@ -1,0 +1,123 @@
+package io.changelake.table;
+
+import io.changelake.format.PaimonRows;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.StreamTableCommit;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.StreamTableScan;
+
+/**
+ * Test fixture: Paimon 1.3.1's streaming writer (commits with identifiers 1, 2, 3, ..., waiting
+ * for compaction, as the conformance driver does) and its streaming changelog reader.
+ */
+final class PaimonStreams {
+
+  /** One changelog row as a reader emits it. */
+  record Change(long snapshotId, RowKind kind, List<Object> row) {
+    @Override
+    public String toString() {
+      return "s" + snapshotId + " " + kind.shortString() + row;
+    }
+  }
+
+  private PaimonStreams() {}
+
+  /** A Paimon streaming writer of one table; close it when done. */
+  static final class Writer implements AutoCloseable {
+    private final FileStoreTable table;
+    private final PaimonRows rows;
+    private final StreamTableWrite write;
+    private final StreamTableCommit commit;
+    private final boolean fullCompaction;
+    private long identifier;
+
+    Writer(FileStoreTable table, TableSchema schema, Path ioTemp) {
+      this.table = table;
+      this.rows = new PaimonRows(schema.rowType());
+      StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser("paimon-writer");
+      this.write = builder.newWrite();
+      this.write.withIOManager(IOManager.create(ioTemp.toString()));
+      this.commit = builder.newCommit();
+      this.fullCompaction =
+          ChangelogProducer.FULL_COMPACTION.value().equals(
+              table.options().get("changelog-producer"));
+    }
+
+    void write(RowKind kind, Object[] row) throws Exception {
+      GenericRow generic = rows.toGenericRow(row);
+      generic.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()));
+      write.write(generic);
+    }
+
+    /** Flushes and commits; a full-compaction table fully compacts every bucket first. */
+    void commit() throws Exception {
+      identifier++;
+      if (fullCompaction) {
+        for (int bucket = 0; bucket < table.coreOptions().bucket(); bucket++) {
+          write.compact(BinaryRow.EMPTY_ROW, bucket, true);
+        }
+      }
+      commit.commit(identifier, write.prepareCommit(true, identifier));
+    }
+
+    @Override
+    public void close() throws Exception {
+      write.close();
+      commit.close();
+    }
+  }
+
+  /**
+   * What Paimon's own streaming read emits from {@code fromSnapshot} up to the latest snapshot,
+   * in order ({@code scan.mode=from-snapshot}).
+   */
+  static List<Change> changelog(FileStoreTable table, TableSchema schema, long fromSnapshot)
+      throws Exception {
+    long latest = table.snapshotManager().latestSnapshotId();
+    ReadBuilder builder =
+        table
+            .copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", Long.toString(fromSnapshot)))
+            .newReadBuilder();
+    StreamTableScan scan = builder.newStreamScan();
+    org.apache.paimon.table.source.TableRead read = builder.newRead();
+    PaimonRows rows = new PaimonRows(schema.rowType());
+    List<Change> changes = new ArrayList<>();
+    while (scan.checkpoint() == null || scan.checkpoint() <= latest) {
+      for (Split split : scan.plan().splits()) {
+        long snapshotId = ((DataSplit) split).snapshotId();
+        try (RecordReader<InternalRow> reader = read.createReader(split)) {
+          reader.forEachRemaining(
+              row ->
+                  changes.add(
+                      new Change(
+                          snapshotId,
+                          RowKind.fromByteValue(row.getRowKind().toByteValue()),
+                          Arrays.asList(rows.toJava(row)))));
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** Every row of snapshot {@code snapshotId}, as Paimon's batch reader returns them. */
+  static List<Object[]> readSnapshot(FileStoreTable table, TableSchema schema, long snapshotId)
+      throws Exception {
+    return PaimonTables.readAll(
+        table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId))), schema);
+  }
+}
