@@ -98,23 +98,19 @@ public final class MergeFunctions {
                 + " value");
       }
     }
-    switch (options.mergeEngine()) {
-      case DEDUPLICATE:
-        return new DeduplicateMerge(options.ignoreDelete());
-      case PARTIAL_UPDATE:
-        return PartialUpdateMerge.of(schema);
-      case AGGREGATION:
-        return AggregationMerge.of(schema);
-      case FIRST_ROW:
+    return switch (options.mergeEngine()) {
+      case DEDUPLICATE -> new DeduplicateMerge(options.ignoreDelete());
+      case PARTIAL_UPDATE -> PartialUpdateMerge.of(schema);
+      case AGGREGATION -> AggregationMerge.of(schema);
+      case FIRST_ROW -> {
         if (!options.sequenceFields().isEmpty()) {
           throw new IllegalArgumentException(
               "table option 'sequence.field' cannot be used with merge-engine 'first-row', which"
                   + " keeps the first version by arrival: remove it, or use another engine");
         }
-        return new FirstRowMerge(options.ignoreDelete());
-      default:
-        throw new IllegalStateException("no merge function for " + options.mergeEngine());
-    }
+        yield new FirstRowMerge(options.ignoreDelete());
+      }
+    };
   }
 
   /**
