@@ -28,7 +28,8 @@ public interface MergeFunction {
    * The merged version, or null when the versions added leave nothing to store (first-row after
    * only ignored retractions, say). An add kind (+I, +U) means the key has this row; a retract kind
    * (-U, -D) means the key is deleted: the record must still be written while older levels may
-   * hold the key. Its sequence number is the newest one added.
+   * hold the key. Its sequence number is the one Paimon's engine gives: that of the last version
+   * added (in merge order), except first-row, whose result is the first version as it is.
    */
   KeyValue result();
 }

@@ -46,12 +46,14 @@ import java.util.regex.Pattern;
  *   <tr><td>lookup.cache-max-memory-size</td><td>256 mb</td><td>heap for looked-up values</td></tr>
  *   <tr><td>lookup.cache-max-disk-size</td><td>unlimited</td><td>local disk for looked-up values</td></tr>
  *   <tr><td>sequence.field</td><td></td><td>columns that order versions of a key instead of arrival</td></tr>
- *   <tr><td>ignore-delete</td><td>false</td><td>drop retractions</td></tr>
+ *   <tr><td>ignore-delete</td><td>false</td><td>drop retractions; Paimon's fallback keys first-row.ignore-delete, deduplicate.ignore-delete, partial-update.ignore-delete are read when it is unset</td></tr>
  *   <tr><td>partial-update.remove-record-on-delete</td><td>false</td><td>a -D removes the row</td></tr>
+ *   <tr><td>partial-update.remove-record-on-sequence-group</td><td></td><td>sequence fields whose group removes the row on a -D</td></tr>
  *   <tr><td>aggregation.remove-record-on-delete</td><td>false</td><td>a -D removes the row</td></tr>
  *   <tr><td>fields.&lt;f&gt;.aggregate-function</td><td>last_non_null_value</td><td>the fold of column f</td></tr>
  *   <tr><td>fields.&lt;f&gt;.ignore-retract</td><td>false</td><td>column f ignores retractions</td></tr>
- *   <tr><td>fields.&lt;f&gt;.sequence-group</td><td></td><td>columns that f orders (partial-update)</td></tr>
+ *   <tr><td>fields.&lt;f&gt;.sequence-group</td><td></td><td>columns that f orders (partial-update); f may be several columns, {@code fields.a,b.sequence-group}</td></tr>
+ *   <tr><td>fields.&lt;f&gt;.list-agg-delimiter</td><td>,</td><td>separator of the listagg function of column f</td></tr>
  *   <tr><td>fields.default-aggregate-function</td><td>last_non_null_value</td><td>fold of columns without their own</td></tr>
  *   <tr><td>snapshot.num-retained.min</td><td>10</td><td>snapshots expiry always keeps</td></tr>
  *   <tr><td>snapshot.num-retained.max</td><td>unlimited</td><td>snapshots beyond which expiry removes the oldest</td></tr>
@@ -62,24 +64,37 @@ import java.util.regex.Pattern;
  */
 public final class TableOptions {
 
-  /** The aggregate functions of the aggregation engine. */
+  /**
+   * The aggregate functions of the aggregation engine: Paimon 1.3's, less those over types
+   * changelake lacks (arrays, maps, rows, sketches). Paimon 1.3 has no {@code count}: a table
+   * naming it could not be read by Paimon. {@code first_not_null_value} is Paimon's old name of
+   * {@code first_non_null_value}.
+   */
   public static final Set<String> AGGREGATE_FUNCTIONS =
       Set.of(
           "sum",
           "product",
-          "count",
           "min",
           "max",
           "last_value",
           "last_non_null_value",
           "first_value",
           "first_non_null_value",
+          "first_not_null_value",
           "listagg",
           "bool_and",
           "bool_or");
 
   private static final Pattern FIELD_OPTION =
       Pattern.compile("fields\\.(.+)\\.(aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
+
+  /** {@code ignore-delete} and the keys Paimon reads, in this order, when it is unset. */
+  private static final List<String> IGNORE_DELETE_KEYS =
+      List.of(
+          "ignore-delete",
+          "first-row.ignore-delete",
+          "deduplicate.ignore-delete",
+          "partial-update.ignore-delete");
 
   private static final Map<String, Consumer<String>> CHECKS = new LinkedHashMap<>();
 
@@ -119,8 +134,11 @@ public final class TableOptions {
     CHECKS.put("lookup.cache-max-memory-size", OptionValues::memorySize);
     CHECKS.put("lookup.cache-max-disk-size", OptionValues::memorySize);
     CHECKS.put("sequence.field", OptionValues::list);
-    CHECKS.put("ignore-delete", OptionValues::bool);
+    for (String key : IGNORE_DELETE_KEYS) {
+      CHECKS.put(key, OptionValues::bool);
+    }
     CHECKS.put("partial-update.remove-record-on-delete", OptionValues::bool);
+    CHECKS.put("partial-update.remove-record-on-sequence-group", OptionValues::list);
     CHECKS.put("aggregation.remove-record-on-delete", OptionValues::bool);
     CHECKS.put("fields.default-aggregate-function", TableOptions::checkAggregateFunction);
     CHECKS.put("snapshot.num-retained.min", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.min"));
@@ -163,7 +181,7 @@ public final class TableOptions {
           throw new IllegalArgumentException(
               "it is not an option changelake knows; check the spelling (options: "
                   + String.join(", ", CHECKS.keySet())
-                  + ", fields.<column>.aggregate-function|ignore-retract|sequence-group)");
+                  + ", fields.<column>.aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
         }
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
@@ -177,9 +195,13 @@ public final class TableOptions {
   }
 
   private static void checkFieldOption(String column, String what, String value, RowType rowType) {
-    if (rowType.indexOf(column) < 0) {
-      throw new IllegalArgumentException(
-          "the table has no column '" + column + "'; columns are " + rowType.names());
+    // A sequence group may be ordered by several columns: fields.a,b.sequence-group.
+    List<String> columns = what.equals("sequence-group") ? OptionValues.list(column) : List.of(column);
+    for (String c : columns) {
+      if (rowType.indexOf(c) < 0) {
+        throw new IllegalArgumentException(
+            "the table has no column '" + c + "'; columns are " + rowType.names());
+      }
     }
     switch (what) {
       case "aggregate-function":
@@ -373,12 +395,23 @@ public final class TableOptions {
     return list("sequence.field");
   }
 
+  /** {@code ignore-delete}, else the first of Paimon's fallback keys that is set. */
   public boolean ignoreDelete() {
-    return bool("ignore-delete", false);
+    for (String key : IGNORE_DELETE_KEYS) {
+      if (options.containsKey(key)) {
+        return bool(key, false);
+      }
+    }
+    return false;
   }
 
   public boolean partialUpdateRemoveRecordOnDelete() {
     return bool("partial-update.remove-record-on-delete", false);
+  }
+
+  /** The sequence fields whose group removes the whole row on a -D; empty if none. */
+  public List<String> partialUpdateRemoveRecordOnSequenceGroup() {
+    return list("partial-update.remove-record-on-sequence-group");
   }
 
   public boolean aggregationRemoveRecordOnDelete() {
@@ -399,6 +432,26 @@ public final class TableOptions {
   /** The columns the sequence group of {@code column} orders, or empty. */
   public List<String> sequenceGroup(String column) {
     return list("fields." + column + ".sequence-group");
+  }
+
+  /**
+   * Every sequence group: its sequence fields ({@code a,b} of {@code fields.a,b.sequence-group})
+   * mapped to the columns it orders, in option-key order.
+   */
+  public Map<List<String>, List<String>> sequenceGroups() {
+    Map<List<String>, List<String>> groups = new LinkedHashMap<>();
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      Matcher field = FIELD_OPTION.matcher(option.getKey());
+      if (field.matches() && field.group(2).equals("sequence-group")) {
+        groups.put(OptionValues.list(field.group(1)), OptionValues.list(option.getValue()));
+      }
+    }
+    return groups;
+  }
+
+  /** The separator of column {@code column}'s listagg: {@code fields.<f>.list-agg-delimiter}, else ",". */
+  public String listAggDelimiter(String column) {
+    return options.getOrDefault("fields." + column + ".list-agg-delimiter", ",");
   }
 
   public int snapshotNumRetainedMin() {

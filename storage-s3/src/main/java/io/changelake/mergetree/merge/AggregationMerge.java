@@ -1,0 +1,106 @@
+package io.changelake.mergetree.merge;
+
+import io.changelake.mergetree.MergeFunction;
+import io.changelake.table.TableOptions;
+import io.changelake.table.TableSchema;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import java.util.List;
+
+/**
+ * merge-engine {@code aggregation}: each column folds its versions with its aggregate function; an
+ * add (+I, +U) aggregates, a retraction (-U, -D) retracts. The result is +I with the sequence
+ * number of the last version, even when every version was a retraction. With {@code
+ * aggregation.remove-record-on-delete} a -D instead empties the row (only NOT NULL columns kept),
+ * and a result that ends on it is a -D; later versions aggregate on the emptied row. Paimon 1.3:
+ * {@code AggregateMergeFunction}.
+ *
+ * <p>{@code ignore-delete} does not act here, as in Paimon: its writer drops retractions before
+ * they reach the merge tree.
+ */
+final class AggregationMerge implements MergeFunction {
+
+  private final FieldAggregator[] aggregators;
+  private final NotNullColumns notNull;
+  private final boolean removeRecordOnDelete;
+
+  private KeyValue latest;
+  private Object[] row;
+  private boolean deleteRow;
+
+  private AggregationMerge(
+      FieldAggregator[] aggregators, NotNullColumns notNull, boolean removeRecordOnDelete) {
+    this.aggregators = aggregators;
+    this.notNull = notNull;
+    this.removeRecordOnDelete = removeRecordOnDelete;
+  }
+
+  /**
+   * The engine of a table: primary-key columns keep the record's value, {@code sequence.field}
+   * columns take the last value, others {@code fields.<f>.aggregate-function}, else {@code
+   * fields.default-aggregate-function}, else last_non_null_value.
+   */
+  static AggregationMerge of(TableSchema schema) {
+    RowType rowType = schema.rowType();
+    TableOptions options = schema.options();
+    List<String> sequenceFields = options.sequenceFields();
+    FieldAggregator[] aggregators = new FieldAggregator[rowType.size()];
+    for (int i = 0; i < aggregators.length; i++) {
+      String column = rowType.field(i).name();
+      String function;
+      if (sequenceFields.contains(column)) {
+        function = "last_value";
+      } else if (schema.primaryKeys().contains(column)) {
+        function = FieldAggregator.PRIMARY_KEY;
+      } else {
+        function = options.aggregateFunction(column);
+      }
+      aggregators[i] = FieldAggregator.create(rowType, i, function, options);
+    }
+    return new AggregationMerge(
+        aggregators, new NotNullColumns(rowType), options.aggregationRemoveRecordOnDelete());
+  }
+
+  @Override
+  public void reset() {
+    latest = null;
+    row = new Object[aggregators.length];
+    deleteRow = false;
+    for (FieldAggregator aggregator : aggregators) {
+      aggregator.reset();
+    }
+  }
+
+  @Override
+  public void add(KeyValue kv) {
+    latest = kv;
+    deleteRow = removeRecordOnDelete && kv.kind() == RowKind.DELETE;
+    Object[] value = kv.value();
+    if (deleteRow) {
+      notNull.reset(value, row);
+      return;
+    }
+    if (kv.kind().isAdd()) {
+      for (int i = 0; i < aggregators.length; i++) {
+        row[i] = aggregators[i].agg(row[i], value[i]);
+      }
+    } else {
+      for (int i = 0; i < aggregators.length; i++) {
+        row[i] = aggregators[i].retract(row[i], value[i]);
+      }
+    }
+  }
+
+  @Override
+  public KeyValue result() {
+    if (latest == null) {
+      return null;
+    }
+    return new KeyValue(
+        latest.key(),
+        latest.sequenceNumber(),
+        deleteRow ? RowKind.DELETE : RowKind.INSERT,
+        row);
+  }
+}
