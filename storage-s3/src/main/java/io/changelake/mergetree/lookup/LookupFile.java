@@ -1,0 +1,182 @@
+package io.changelake.mergetree.lookup;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import io.changelake.types.RowKind;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The local copy of one data file, laid out for point lookups, as {@link LookupFileBuilder}
+ * writes it (all numbers big-endian):
+ *
+ * <pre>
+ * block*      records, then one int offset per record (from the block's start), then the count
+ *   record    int keyLength, key BinaryRow, int valueLength, value BinaryRow,
+ *             long sequenceNumber, byte kind
+ * index       int blocks, then per block: int length, int keyLength, the block's last key
+ * bloom       int hashes, int words, long words
+ * footer      long indexOffset, long bloomOffset, long rowCount, int magic
+ * </pre>
+ *
+ * <p>A lookup costs a bloom probe, a binary search over the blocks' last keys and, if the filter
+ * lets it through, a binary search in one block. Index and blocks come from the {@link
+ * MemoryCache} and are read from disk only when it lacks them.
+ */
+final class LookupFile implements Closeable {
+
+  static final int MAGIC = 0x4c4b5031;
+  private static final int FOOTER_BYTES = 8 + 8 + 8 + 4;
+
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  private final long id;
+  private final Path path;
+  private final long size;
+  private final FileChannel channel;
+  private final BinaryRowCodec keyCodec;
+  private final BinaryRowCodec valueCodec;
+  private final RowComparator keyOrder;
+  private final MemoryCache memory;
+  private final MemoryCache.Key indexKey;
+  private long blocksRead;
+
+  LookupFile(
+      long id,
+      Path path,
+      long size,
+      BinaryRowCodec keyCodec,
+      BinaryRowCodec valueCodec,
+      RowComparator keyOrder,
+      MemoryCache memory)
+      throws IOException {
+    this.id = id;
+    this.path = path;
+    this.size = size;
+    this.keyCodec = keyCodec;
+    this.valueCodec = valueCodec;
+    this.keyOrder = keyOrder;
+    this.memory = memory;
+    this.indexKey = new MemoryCache.Key(id, MemoryCache.INDEX);
+    this.channel = FileChannel.open(path, StandardOpenOption.READ);
+  }
+
+  long size() {
+    return size;
+  }
+
+  /** Disk reads of blocks so far. */
+  long blocksRead() {
+    return blocksRead;
+  }
+
+  /**
+   * The stored key-value of {@code key}, or null.
+   *
+   * @param hash the key's BinaryRow hash, as {@link BinaryRowCodec#hash} gives it
+   */
+  KeyValue get(Object[] key, int hash) throws IOException {
+    FileIndex index = memory.get(indexKey, this::readIndex, FileIndex::retainedBytes);
+    if (!index.bloom().mightContain(hash)) {
+      return null;
+    }
+    int b = index.blockFor(key, keyCodec, keyOrder);
+    if (b < 0) {
+      return null;
+    }
+    byte[] block =
+        memory.get(new MemoryCache.Key(id, b), () -> readBlock(index, b), bytes -> bytes.length);
+    return find(block, key);
+  }
+
+  private KeyValue find(byte[] block, Object[] key) {
+    int count = (int) INTS.get(block, block.length - 4);
+    int offsets = block.length - 4 - 4 * count;
+    int lo = 0;
+    int hi = count - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int record = (int) INTS.get(block, offsets + 4 * mid);
+      Object[] stored = keyCodec.decodeRow(block, record + 4);
+      int c = keyOrder.compare(stored, key);
+      if (c < 0) {
+        lo = mid + 1;
+      } else if (c > 0) {
+        hi = mid - 1;
+      } else {
+        int valueLength = record + 4 + (int) INTS.get(block, record);
+        int value = valueLength + 4;
+        int tail = value + (int) INTS.get(block, valueLength);
+        return new KeyValue(
+            stored,
+            (long) LONGS.get(block, tail),
+            RowKind.fromByteValue(block[tail + 8]),
+            valueCodec.decodeRow(block, value));
+      }
+    }
+    return null;
+  }
+
+  private byte[] readBlock(FileIndex index, int b) throws IOException {
+    blocksRead++;
+    return read(index.blockOffset(b), index.blockLength(b));
+  }
+
+  private FileIndex readIndex() throws IOException {
+    ByteBuffer footer = ByteBuffer.wrap(read(size - FOOTER_BYTES, FOOTER_BYTES));
+    long indexOffset = footer.getLong();
+    long bloomOffset = footer.getLong();
+    footer.getLong();
+    if (footer.getInt() != MAGIC) {
+      throw new IOException(path + " is not a lookup file: its footer lacks the magic number");
+    }
+    ByteBuffer in = ByteBuffer.wrap(read(indexOffset, (int) (size - FOOTER_BYTES - indexOffset)));
+    int blocks = in.getInt();
+    long[] blockOffsets = new long[blocks + 1];
+    int[] lastKeyStarts = new int[blocks];
+    int keysStart = in.position();
+    for (int b = 0; b < blocks; b++) {
+      blockOffsets[b + 1] = blockOffsets[b] + in.getInt();
+      int keyLength = in.getInt();
+      lastKeyStarts[b] = in.position() - keysStart;
+      in.position(in.position() + keyLength);
+    }
+    byte[] lastKeys = new byte[(int) (bloomOffset - indexOffset) - 4];
+    in.get(keysStart, lastKeys);
+    return new FileIndex(blockOffsets, lastKeys, lastKeyStarts, BloomFilter.readFrom(in));
+  }
+
+  private byte[] read(long offset, int length) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, offset + buffer.position()) < 0) {
+        throw new EOFException(path + " ends before byte " + (offset + length));
+      }
+    }
+    return buffer.array();
+  }
+
+  /** Closes and deletes the local file. */
+  @Override
+  public void close() throws IOException {
+    memory.invalidate(id);
+    try {
+      channel.close();
+    } finally {
+      Files.deleteIfExists(path);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package io.changelake.mergetree.lookup;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.DataFileMeta;
+import io.changelake.mergetree.Levels;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import io.changelake.types.RowType;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the current version of a key in the levels above 0 of one bucket, without holding the
+ * bucket on the heap: what the lookup changelog producer needs for each key a compaction takes
+ * from level 0 (the BEFORE image), and what a first-row or partial-update writer needs to know
+ * whether a key exists.
+ *
+ * <h2>How it works</h2>
+ *
+ * <p>Each data file the levels name gets a local copy in {@code folder}, laid out for point
+ * lookups: key-values sorted by key in blocks of 32 KiB, a sparse index holding the last key of
+ * each block, and a bloom filter of the file's keys (1 % false positives). The copy is built
+ * either from the records a writer {@linkplain #newFile hands over} while it writes the data
+ * file, or, on the first lookup that needs it, by reading the data file once from the object
+ * store. {@link #lookup} searches the levels from {@code startLevel} up; in each it asks {@link
+ * Levels#fileFor} which file's key range holds the key, and the first file that holds it answers.
+ *
+ * <h2>Budgets</h2>
+ *
+ * <table>
+ *   <caption>What the cache spends</caption>
+ *   <tr><th>budget</th><th>option</th><th>holds</th><th>cost per key</th><th>when full</th></tr>
+ *   <tr><td>memory</td><td>{@code lookup.cache-max-memory-size} (256 mb)</td>
+ *       <td>the bloom filter and block index of each file in use, and the blocks read most
+ *       recently, in one LRU</td>
+ *       <td>about 1.2 bytes of filter; the index costs one key per block (some hundreds of
+ *       keys)</td>
+ *       <td>the least recently used block, filter or index is dropped; it is read again from the
+ *       local file when needed (a filter and index: one read of the file's tail)</td></tr>
+ *   <tr><td>disk</td><td>{@code lookup.cache-max-disk-size} (unlimited)</td>
+ *       <td>the local copies</td>
+ *       <td>the key and value as BinaryRow, 17 bytes of sequence number, kind and lengths, 4 of
+ *       block offset; uncompressed, so usually larger than the Parquet file</td>
+ *       <td>the least recently used whole copy is deleted; the next lookup that needs it reads
+ *       the data file from the object store again</td></tr>
+ * </table>
+ *
+ * <p>Size the memory budget to hold at least the filters and indexes of the files a commit
+ * touches (about 1.3 bytes per key of the bucket), or lookups reread them from disk; every byte
+ * beyond that caches blocks. The disk budget trades local disk for object store reads: a copy
+ * evicted is a whole data file downloaded again. A copy larger than the disk budget is still
+ * built and kept until another is needed.
+ *
+ * <h2>Costs of a lookup</h2>
+ *
+ * <p>A key a file does not hold costs, in the 99 % the filter rejects, a few hashes and no disk
+ * read. A key it holds costs a binary search in the block index and in one block, and one read of
+ * 32 KiB if the block is not cached. The first lookup into a file that has no local copy reads the
+ * whole data file.
+ *
+ * <p>Not thread-safe: one bucket writer owns an instance. A {@link LookupFileBuilder} may run on
+ * another thread, but its {@link LookupFileBuilder#finish} must not overlap a lookup. Local files
+ * are deleted by {@link #remove} and {@link #close}; put {@code folder} under a temporary directory
+ * so that a crashed process leaves nothing behind for long.
+ */
+public final class LookupLevels implements Closeable {
+
+  private final Levels levels;
+  private final RowType keyType;
+  private final RowType valueType;
+  private final BinaryRowCodec keyCodec;
+  private final BinaryRowCodec valueCodec;
+  private final RowComparator keyOrder;
+  private final DataFileOpener<?> opener;
+  private final Path folder;
+  private final long maxDiskBytes;
+  private final MemoryCache memory;
+
+  /** Local copies by data file name, least recently used first. */
+  private final LinkedHashMap<String, LookupFile> localFiles = new LinkedHashMap<>(16, 0.75f, true);
+
+  private long diskBytes;
+  private long nextFileId;
+  private long filesBuilt;
+  private long blocksReadByClosedFiles;
+
+  /**
+   * @param levels the bucket's levels; read at each lookup, so updates to them take effect at once
+   * @param keyType the trimmed primary key
+   * @param valueType every table column
+   * @param opener reads a data file when its local copy is missing
+   * @param folder where local copies go; created if missing
+   * @param maxMemoryBytes the memory budget, see the class documentation
+   * @param maxDiskBytes the disk budget, see the class documentation
+   */
+  public <R extends Iterator<KeyValue> & Closeable> LookupLevels(
+      Levels levels,
+      RowType keyType,
+      RowType valueType,
+      DataFileOpener<R> opener,
+      Path folder,
+      long maxMemoryBytes,
+      long maxDiskBytes)
+      throws IOException {
+    if (maxMemoryBytes <= 0 || maxDiskBytes <= 0) {
+      throw new IllegalArgumentException(
+          "lookup cache budgets must be positive, got memory " + maxMemoryBytes + " and disk "
+              + maxDiskBytes + " bytes: set lookup.cache-max-memory-size and "
+              + "lookup.cache-max-disk-size to a size such as 256 mb");
+    }
+    this.levels = levels;
+    this.keyType = keyType;
+    this.valueType = valueType;
+    this.keyCodec = new BinaryRowCodec(keyType);
+    this.valueCodec = new BinaryRowCodec(valueType);
+    this.keyOrder = levels.keyOrder();
+    this.opener = opener;
+    this.folder = Files.createDirectories(folder);
+    this.maxDiskBytes = maxDiskBytes;
+    this.memory = new MemoryCache(maxMemoryBytes);
+  }
+
+  /**
+   * The current version of {@code key} in the levels from {@code startLevel} to the top: the
+   * record of the first level whose file holds the key, with its sequence number and kind as
+   * stored (a retraction included), or null if no level holds it.
+   *
+   * @param startLevel 1 or more: level-0 files overlap and are never looked up
+   */
+  public KeyValue lookup(Object[] key, int startLevel) throws IOException {
+    if (startLevel < 1) {
+      throw new IllegalArgumentException(
+          "lookups start at level 1 or above, got " + startLevel + ": level 0 is merged, not looked up");
+    }
+    int hash = keyCodec.hash(key);
+    for (int level = startLevel; level <= levels.maxLevel(); level++) {
+      DataFileMeta file = levels.fileFor(level, key);
+      if (file != null) {
+        KeyValue found = localFile(file).get(key, hash);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A builder of the local copy of a data file being written; its {@link
+   * LookupFileBuilder#finish} makes the copy answer for that file. Close it if the data file is
+   * abandoned.
+   */
+  public LookupFileBuilder newFile() throws IOException {
+    Path path = folder.resolve("lookup-" + nextFileId++ + ".tmp");
+    return new LookupFileBuilder(path, keyType, valueType, this::register);
+  }
+
+  private void register(DataFileMeta file, Path built, long size) throws IOException {
+    drop(file.fileName());
+    long id = nextFileId++;
+    Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
+    localFiles.put(
+        file.fileName(),
+        new LookupFile(id, path, size, keyCodec, valueCodec, keyOrder, memory));
+    diskBytes += size;
+    Iterator<Map.Entry<String, LookupFile>> eldest = localFiles.entrySet().iterator();
+    while (diskBytes > maxDiskBytes && localFiles.size() > 1) {
+      LookupFile evicted = eldest.next().getValue();
+      eldest.remove();
+      release(evicted);
+    }
+  }
+
+  private LookupFile localFile(DataFileMeta file) throws IOException {
+    LookupFile local = localFiles.get(file.fileName());
+    if (local != null) {
+      return local;
+    }
+    try (LookupFileBuilder builder = newFile();
+        var records = opener.open(file)) {
+      while (records.hasNext()) {
+        builder.add(records.next());
+      }
+      builder.finish(file);
+    }
+    filesBuilt++;
+    return localFiles.get(file.fileName());
+  }
+
+  /**
+   * Forgets a data file that left the levels (compacted away or expired): deletes its local copy
+   * and frees its memory. A file the levels still name would be rebuilt on its next lookup.
+   */
+  public void remove(DataFileMeta file) throws IOException {
+    drop(file.fileName());
+  }
+
+  private void drop(String fileName) throws IOException {
+    LookupFile local = localFiles.remove(fileName);
+    if (local != null) {
+      release(local);
+    }
+  }
+
+  private void release(LookupFile local) throws IOException {
+    diskBytes -= local.size();
+    blocksReadByClosedFiles += local.blocksRead();
+    local.close();
+  }
+
+  /** What the cache holds and has done so far. */
+  public CacheStats stats() {
+    long blocksRead = blocksReadByClosedFiles;
+    for (LookupFile f : localFiles.values()) {
+      blocksRead += f.blocksRead();
+    }
+    return new CacheStats(memory.used(), diskBytes, localFiles.size(), filesBuilt, blocksRead);
+  }
+
+  /**
+   * The state of a lookup cache.
+   *
+   * @param memoryBytes heap held by filters, indexes and blocks, by accounting; at most the memory
+   *     budget unless one entry alone exceeds it
+   * @param diskBytes the size of the local copies
+   * @param localFiles how many data files have a local copy
+   * @param filesBuilt local copies built by reading a data file (not from a writer's hand-over)
+   * @param blocksRead blocks read from local disk, for a block or index the memory lacked
+   */
+  public record CacheStats(
+      long memoryBytes, long diskBytes, int localFiles, long filesBuilt, long blocksRead) {}
+
+  /** Deletes every local copy. */
+  @Override
+  public void close() throws IOException {
+    List<LookupFile> all = new ArrayList<>(localFiles.values());
+    localFiles.clear();
+    IOException failure = null;
+    for (LookupFile local : all) {
+      try {
+        release(local);
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
