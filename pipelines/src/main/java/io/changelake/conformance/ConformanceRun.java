@@ -5,17 +5,18 @@ import io.changelake.conformance.ConformanceScript.Commit;
 import io.changelake.conformance.ConformanceScript.Write;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.table.TableRead;
 import io.changelake.table.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -147,8 +148,8 @@ public final class ConformanceRun {
     out.println("== streaming read (scan.mode=from-snapshot, scan.snapshot-id=1)");
     Map<Long, long[]> fromChangelog = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
     ChangelogScan scan = table.newChangelogScan();
-    long latest = table.snapshots().latestId().orElse(0);
-    for (long id = 1; id <= latest; id++) {
+    long latestId = table.snapshots().latestId().orElse(0);
+    for (long id = 1; id <= latestId; id++) {
       Snapshot snapshot = table.snapshots().read(id);
       out.println("-- snapshot " + id + " (" + snapshot.commitKind() + ")");
       for (ChangelogTask task : scan.changes(snapshot)) {
@@ -166,9 +167,17 @@ public final class ConformanceRun {
 
     out.println("== final table state (batch read of latest snapshot)");
     Map<Long, long[]> fromState = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
-    for (Object[] row : table.newRead().readAll()) {
-      out.println(RowKind.INSERT.shortString() + Arrays.toString(row));
-      accumulate(fromState, row, 1);
+    Snapshot latest = table.snapshots().latest().orElse(null);
+    if (latest != null) {
+      for (BucketSplit split : table.newRead().splits(latest)) {
+        try (TableRead.MergedRows rows = table.newRead().read(split)) {
+          while (rows.hasNext()) {
+            KeyValue kv = rows.nextKeyValue();
+            out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
+            accumulate(fromState, kv.value(), 1);
+          }
+        }
+      }
     }
     out.println("== SUM(amount), COUNT(*) GROUP BY store_id over the final table state");
     print(fromState, out);

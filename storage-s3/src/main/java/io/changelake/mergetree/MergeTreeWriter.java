@@ -10,6 +10,8 @@ import io.changelake.table.ChangelogProducer;
 import io.changelake.table.CommitMessage;
 import io.changelake.table.TableOptions;
 import io.changelake.table.TableSchema;
+import io.changelake.mergetree.lookup.LookupFileBuilder;
+import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.Closeable;
@@ -77,11 +79,12 @@ public final class MergeTreeWriter implements Closeable {
   private final int totalBuckets;
   private final Levels levels;
   private final MergeFunction mergeFunction;
+  private final KeyMerge keyMerge;
   private final Comparator<KeyValue> versionOrder;
   private final RowComparator keyOrder;
   private final WriteBuffer buffer;
   private final UniversalCompaction compaction;
-  private final BeforeImageLookup lookup;
+  private final LookupLevels lookup;
   private final ChangelogRule changelogRule;
   private final Integer fullCompactionDeltaCommits;
   private long nextSequence;
@@ -115,7 +118,7 @@ public final class MergeTreeWriter implements Closeable {
       Levels restored,
       MergeFunction mergeFunction,
       Comparator<KeyValue> sequenceOrder,
-      BeforeImageLookup lookup,
+      LookupLevels lookup,
       Path spillFolder) {
     this.options = schema.options();
     this.producer = options.changelogProducer();
@@ -128,6 +131,8 @@ public final class MergeTreeWriter implements Closeable {
     this.keyOrder = restored.keyOrder();
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+    this.keyMerge =
+        new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
     Comparator<KeyValue> recordOrder =
         Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder).thenComparing(versionOrder);
     this.buffer =
@@ -170,6 +175,10 @@ public final class MergeTreeWriter implements Closeable {
    */
   public void write(Object[] key, io.changelake.types.RowKind kind, Object[] row)
       throws IOException {
+    if (!kind.isAdd() && options.ignoreDelete()) {
+      // ignore-delete drops retractions before any merge, whatever the engine, as Paimon does.
+      return;
+    }
     KeyValue kv = new KeyValue(key, nextSequence, kind, row);
     if (!kind.isAdd()) {
       // Refuse now what the merge engine would refuse at the commit, while the rest of the
@@ -307,10 +316,12 @@ public final class MergeTreeWriter implements Closeable {
       }
     }
     try (RollingOutput out = new RollingOutput(0, false)) {
-      SortMergeReader merged = new SortMergeReader(buffer.sortedRuns(), keyOrder, versionOrder);
-      KeyGroup group = new KeyGroup();
-      while (group.fill(merged)) {
-        KeyValue result = reduce(group.records);
+      List<Iterator<KeyValue>> runs = buffer.sortedRuns();
+      SortMergeReader merged = new SortMergeReader(runs, keyOrder, versionOrder);
+      int[] runLevels = new int[runs.size()];
+      KeyVersions versions = new KeyVersions(keyOrder);
+      while (versions.fill(merged, runLevels)) {
+        KeyValue result = keyMerge.reduce(versions);
         if (result != null) {
           out.write(result);
         }
@@ -366,11 +377,12 @@ public final class MergeTreeWriter implements Closeable {
         consumed.addAll(run.files());
       }
       SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
-      KeyGroup group = new KeyGroup();
+      int[] runLevels = inputLevels.stream().mapToInt(Integer::intValue).toArray();
+      KeyVersions versions = new KeyVersions(keyOrder);
       try (RollingOutput out = new RollingOutput(outputLevel, false);
           RollingOutput changelog = new RollingOutput(outputLevel, true)) {
-        while (group.fill(merged, inputLevels)) {
-          KeyValue result = mergeWithChangelog(group, mode, outputLevel, changelog);
+        while (versions.fill(merged, runLevels)) {
+          KeyValue result = mergeWithChangelog(versions, mode, outputLevel, changelog);
           if (result != null && (result.kind().isAdd() || !dropDeletes)) {
             out.write(result);
           }
@@ -393,7 +405,9 @@ public final class MergeTreeWriter implements Closeable {
   private void record(List<DataFileMeta> consumed, List<DataFileMeta> written) throws IOException {
     levels.update(consumed, written);
     if (lookup != null) {
-      lookup.removed(consumed);
+      for (DataFileMeta f : consumed) {
+        lookup.remove(f);
+      }
     }
     Set<String> writtenThisCommit = new HashSet<>();
     for (DataFileMeta f : compactAfter) {
@@ -412,140 +426,37 @@ public final class MergeTreeWriter implements Closeable {
   }
 
   private KeyValue mergeWithChangelog(
-      KeyGroup group, ChangelogMode mode, int outputLevel, RollingOutput changelog)
+      KeyVersions versions, ChangelogMode mode, int outputLevel, RollingOutput changelog)
       throws IOException {
     switch (mode) {
       case LOOKUP:
-        if (group.minLevel() > 0) {
-          return reduce(group.records);
+        if (versions.minLevel() > 0) {
+          return keyMerge.reduce(versions);
         }
-        KeyValue before = group.recordAtLowestUpperLevel();
+        KeyValue before = versions.newestUpperLevel();
         KeyValue lookedUp = null;
         if (before == null && outputLevel < levels.maxLevel()) {
-          lookedUp = lookup.lookup(group.key(), outputLevel + 1);
+          lookedUp = lookup.lookup(versions.key(), outputLevel + 1);
           before = lookedUp;
         }
-        KeyValue after = merge(group.records, lookedUp);
+        KeyValue after = keyMerge.merge(versions, lookedUp);
         changelogRule.emit(before, after, changelog::write);
         return after;
       case FULL_COMPACTION:
-        KeyValue top = group.recordAtLevel(levels.maxLevel());
-        KeyValue merged = reduce(group.records);
-        if (top == null || group.records.size() > 1) {
+        KeyValue top = versions.atLevel(levels.maxLevel());
+        KeyValue merged = keyMerge.reduce(versions);
+        if (top == null || versions.size() > 1) {
           changelogRule.emit(top, merged, changelog::write);
         }
         return merged;
       default:
-        return reduce(group.records);
+        return keyMerge.reduce(versions);
     }
-  }
-
-  /**
-   * One key's versions as stored: a lone version as it is (as Paimon's reducer keeps it, so a
-   * lone retraction stays a retraction), several through the merge engine.
-   */
-  private KeyValue reduce(List<KeyValue> records) {
-    return records.size() == 1 ? records.get(0) : merge(records, null);
-  }
-
-  /**
-   * The merge engine over one key's versions and, if given, a looked-up older version, which
-   * joins them at its place in version order.
-   */
-  private KeyValue merge(List<KeyValue> records, KeyValue lookedUp) {
-    mergeFunction.reset();
-    KeyValue pending = lookedUp;
-    for (KeyValue kv : records) {
-      if (pending != null && versionOrder.compare(pending, kv) < 0) {
-        mergeFunction.add(pending);
-        pending = null;
-      }
-      mergeFunction.add(kv);
-    }
-    if (pending != null) {
-      mergeFunction.add(pending);
-    }
-    return mergeFunction.result();
   }
 
   @Override
   public void close() throws IOException {
     buffer.close();
-  }
-
-  /** The versions of one key, in version order, with the level each came from. */
-  private final class KeyGroup {
-    final List<KeyValue> records = new ArrayList<>();
-    final List<Integer> recordLevels = new ArrayList<>();
-    private KeyValue pending;
-    private int pendingLevel;
-
-    Object[] key() {
-      return records.get(0).key();
-    }
-
-    boolean fill(SortMergeReader merged) {
-      return fill(merged, null);
-    }
-
-    /** Reads the next key's versions; false when the input is done. */
-    boolean fill(SortMergeReader merged, List<Integer> inputLevels) {
-      records.clear();
-      recordLevels.clear();
-      if (pending == null) {
-        if (!merged.hasNext()) {
-          return false;
-        }
-        pending = merged.next();
-        pendingLevel = inputLevels == null ? 0 : inputLevels.get(merged.lastRun());
-      }
-      records.add(pending);
-      recordLevels.add(pendingLevel);
-      pending = null;
-      while (merged.hasNext()) {
-        KeyValue next = merged.next();
-        int level = inputLevels == null ? 0 : inputLevels.get(merged.lastRun());
-        if (keyOrder.compare(next.key(), records.get(0).key()) != 0) {
-          pending = next;
-          pendingLevel = level;
-          break;
-        }
-        records.add(next);
-        recordLevels.add(level);
-      }
-      return true;
-    }
-
-    int minLevel() {
-      int min = Integer.MAX_VALUE;
-      for (int level : recordLevels) {
-        min = Math.min(min, level);
-      }
-      return min;
-    }
-
-    /** The record from the lowest level above 0: the key's value before this compaction. */
-    KeyValue recordAtLowestUpperLevel() {
-      KeyValue found = null;
-      int foundLevel = Integer.MAX_VALUE;
-      for (int i = 0; i < records.size(); i++) {
-        int level = recordLevels.get(i);
-        if (level > 0 && level < foundLevel) {
-          found = records.get(i);
-          foundLevel = level;
-        }
-      }
-      return found;
-    }
-
-    KeyValue recordAtLevel(int level) {
-      for (int i = 0; i < records.size(); i++) {
-        if (recordLevels.get(i) == level) {
-          return records.get(i);
-        }
-      }
-      return null;
-    }
   }
 
   /** The files of a sorted run read one after another, in key order. */
@@ -588,33 +499,49 @@ public final class MergeTreeWriter implements Closeable {
     }
   }
 
-  /** Data or changelog files at one level, a new file each time one reaches the target size. */
+  /**
+   * Data or changelog files at one level, a new file each time one reaches the target size. Data
+   * files above level 0 of a lookup table also feed the lookup cache as they are written, so the
+   * next commit's lookups need not read them back.
+   */
   private final class RollingOutput implements Closeable {
     private final int level;
     private final boolean changelog;
+    private final boolean feedsLookup;
     private final long targetSize = options.targetFileSize();
     private final List<DataFileMeta> written = new ArrayList<>();
     private KeyValueFileWriter current;
+    private LookupFileBuilder currentLookup;
 
     RollingOutput(int level, boolean changelog) {
       this.level = level;
       this.changelog = changelog;
+      this.feedsLookup = lookup != null && !changelog && level > 0;
     }
 
     void write(KeyValue kv) throws IOException {
       if (current == null) {
         current = changelog ? files.newChangelogFile() : files.newDataFile();
+        currentLookup = feedsLookup ? lookup.newFile() : null;
       }
       current.write(kv);
+      if (currentLookup != null) {
+        currentLookup.add(kv);
+      }
       if (current.estimatedSize() >= targetSize) {
         roll();
       }
     }
 
     private void roll() throws IOException {
-      written.add(
-          files.finish(current, level, changelog ? FileSource.APPEND : sourceOf(level)));
+      DataFileMeta file =
+          files.finish(current, level, changelog ? FileSource.APPEND : sourceOf(level));
       current = null;
+      if (currentLookup != null) {
+        currentLookup.finish(file);
+        currentLookup = null;
+      }
+      written.add(file);
     }
 
     List<DataFileMeta> finish() throws IOException {
@@ -626,6 +553,10 @@ public final class MergeTreeWriter implements Closeable {
 
     @Override
     public void close() throws IOException {
+      if (currentLookup != null) {
+        currentLookup.close();
+        currentLookup = null;
+      }
       if (current != null) {
         current.close();
         current = null;

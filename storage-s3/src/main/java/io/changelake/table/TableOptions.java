@@ -258,11 +258,6 @@ public final class TableOptions {
   private void checkCombinations() {
     ChangelogProducer producer = changelogProducer();
     MergeEngine engine = mergeEngine();
-    if (producer == ChangelogProducer.LOOKUP && options.containsKey("full-compaction.delta-commits")) {
-      throw new IllegalArgumentException(
-          "table option 'full-compaction.delta-commits' does not apply to changelog-producer"
-              + " 'lookup': remove it, or use changelog-producer 'full-compaction'");
-    }
     if (engine == MergeEngine.FIRST_ROW
         && (producer == ChangelogProducer.INPUT || producer == ChangelogProducer.FULL_COMPACTION)) {
       throw new IllegalArgumentException(

@@ -4,11 +4,13 @@ import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
-import io.changelake.mergetree.MergeFunction;
+import io.changelake.mergetree.KeyMerge;
+import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
+import io.changelake.types.RowKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -81,11 +83,39 @@ public final class TableRead {
    */
   public MergedRows read(BucketSplit split) throws IOException {
     List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
+    int[] levels = split.files().stream().mapToInt(DataFileMeta::level).toArray();
+    KeyMerge keyMerge =
+        new KeyMerge(
+            MergeFunctions.create(table.schema()),
+            versionOrder,
+            table.options().changelogProducer() == ChangelogProducer.LOOKUP);
     return new MergedRows(
         readers,
         new SortMergeReader(readers, keyOrder, versionOrder),
-        keyOrder,
-        MergeFunctions.create(table.schema()));
+        levels,
+        new KeyVersions(keyOrder),
+        keyMerge,
+        readsAsInserts(split.files()));
+  }
+
+  /**
+   * Whether Paimon's batch reader would read these files raw, without merging, and so return every
+   * row as +I: files above level 0 without retractions, all at one level (or any levels under
+   * first-row), or a lone file without retractions. Otherwise it merges, and rows keep their
+   * stored kind (+I or +U). The rows are the same either way; only the kind differs, and
+   * changelake reports it as Paimon does.
+   */
+  private boolean readsAsInserts(List<DataFileMeta> files) {
+    boolean upperWithoutRetractions =
+        files.stream().allMatch(f -> f.level() != 0 && withoutRetractions(f));
+    boolean oneLevel = files.stream().mapToInt(DataFileMeta::level).distinct().count() == 1;
+    return (upperWithoutRetractions
+            && (oneLevel || table.options().mergeEngine() == MergeEngine.FIRST_ROW))
+        || (files.size() == 1 && withoutRetractions(files.get(0)));
+  }
+
+  private static boolean withoutRetractions(DataFileMeta file) {
+    return file.deleteRowCount() == null || file.deleteRowCount() == 0;
   }
 
   /** Opens files of one bucket, all or none: a failure closes those already open. */
@@ -137,51 +167,39 @@ public final class TableRead {
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
     private final List<KeyValueFileReader> readers;
     private final SortMergeReader merged;
-    private final RowComparator keyOrder;
-    private final MergeFunction mergeFunction;
-    private final List<KeyValue> versions = new ArrayList<>();
-    private KeyValue pending;
+    private final int[] levels;
+    private final KeyVersions versions;
+    private final KeyMerge keyMerge;
+    private final boolean asInserts;
     private KeyValue next;
 
     MergedRows(
         List<KeyValueFileReader> readers,
         SortMergeReader merged,
-        RowComparator keyOrder,
-        MergeFunction mergeFunction) {
+        int[] levels,
+        KeyVersions versions,
+        KeyMerge keyMerge,
+        boolean asInserts) {
       this.readers = readers;
       this.merged = merged;
-      this.keyOrder = keyOrder;
-      this.mergeFunction = mergeFunction;
+      this.levels = levels;
+      this.versions = versions;
+      this.keyMerge = keyMerge;
+      this.asInserts = asInserts;
     }
 
     @Override
     public boolean hasNext() {
-      while (next == null && (pending != null || merged.hasNext())) {
-        versions.clear();
-        versions.add(pending != null ? pending : merged.next());
-        pending = null;
-        while (merged.hasNext()) {
-          KeyValue candidate = merged.next();
-          if (keyOrder.compare(candidate.key(), versions.get(0).key()) != 0) {
-            pending = candidate;
-            break;
-          }
-          versions.add(candidate);
-        }
-        KeyValue result = versions.size() == 1 ? versions.get(0) : merge();
+      while (next == null && versions.fill(merged, levels)) {
+        KeyValue result = keyMerge.reduce(versions);
         if (result != null && result.kind().isAdd()) {
-          next = result;
+          next =
+              asInserts && result.kind() != RowKind.INSERT
+                  ? new KeyValue(result.key(), result.sequenceNumber(), RowKind.INSERT, result.value())
+                  : result;
         }
       }
       return next != null;
-    }
-
-    private KeyValue merge() {
-      mergeFunction.reset();
-      for (KeyValue kv : versions) {
-        mergeFunction.add(kv);
-      }
-      return mergeFunction.result();
     }
 
     @Override

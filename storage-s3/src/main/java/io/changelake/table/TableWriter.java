@@ -5,7 +5,6 @@ import io.changelake.format.BucketFunction;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
-import io.changelake.mergetree.BeforeImageLookup;
 import io.changelake.mergetree.Levels;
 import io.changelake.mergetree.MergeTreeWriter;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
@@ -132,9 +131,9 @@ public final class TableWriter implements AutoCloseable {
         TablePath.partitionPath(schema.partitionType(), partition, options.partitionDefaultName());
     BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
-    BeforeImageLookup lookup = null;
+    LookupLevels lookup = null;
     if (options.changelogProducer() == ChangelogProducer.LOOKUP) {
-      LookupLevels lookupLevels =
+      lookup =
           new LookupLevels(
               levels,
               schema.keyType(),
@@ -143,8 +142,7 @@ public final class TableWriter implements AutoCloseable {
               folder.resolve("lookup"),
               options.lookupCacheMaxMemorySize(),
               options.lookupCacheMaxDiskSize());
-      lookups.add(lookupLevels);
-      lookup = lookupLevels;
+      lookups.add(lookup);
     }
     return new MergeTreeWriter(
         schema,

@@ -64,13 +64,6 @@ class BadInputTest {
     assertMentions(
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                Orders.schema(
-                    Map.of("changelog-producer", "lookup", "full-compaction.delta-commits", "2"))),
-        "full-compaction.delta-commits", "lookup");
-    assertMentions(
-        assertThrows(
-            IllegalArgumentException.class,
             () -> Orders.schema(Map.of("merge-engine", "first-row", "changelog-producer", "input"))),
         "first-row", "lookup");
   }

@@ -144,14 +144,14 @@ class ChangelogScanTest {
     try (TableWriter writer = table.newWriter()) {
       writer.write(RowKind.INSERT, Orders.row(1001, 10L, 100L));
       writer.write(RowKind.INSERT, Orders.row(1002, 20L, 7L));
-      commit.commit(1, writer.prepareCommit());
+      commit.commit(1, writer.prepareCommit(1));
       Thread.sleep(5);
       writer.write(RowKind.UPDATE_AFTER, Orders.row(1001, 10L, 80L));
-      commit.commit(2, writer.prepareCommit());
+      commit.commit(2, writer.prepareCommit(2));
       Thread.sleep(5);
       writer.write(RowKind.DELETE, Orders.row(1002, 20L, 7L));
       writer.write(RowKind.INSERT, Orders.row(1003, 30L, 5L));
-      commit.commit(3, writer.prepareCommit());
+      commit.commit(3, writer.prepareCommit(3));
     }
     return table;
   }

@@ -1,0 +1,76 @@
+package io.changelake.mergetree;
+
+import io.changelake.types.KeyValue;
+import java.util.Comparator;
+
+/**
+ * Turns the versions of one key into the version stored by a compaction or returned by a read.
+ *
+ * <p>A lone version stays as it is (as Paimon's reducer keeps it: a lone retraction stays a
+ * retraction); several go through the merge engine. In a lookup table every version above level 0
+ * already holds the key's fully merged value, so only the newest of them counts, with the level-0
+ * versions after it; older upper-level versions are superseded, not merged in again (Paimon's
+ * lookup merge does the same).
+ */
+public final class KeyMerge {
+
+  private final MergeFunction mergeFunction;
+  private final Comparator<KeyValue> versionOrder;
+  private final boolean newestUpperLevelOnly;
+
+  /**
+   * @param mergeFunction the merge engine's rule
+   * @param versionOrder the order of versions
+   * @param newestUpperLevelOnly true for lookup tables
+   */
+  public KeyMerge(
+      MergeFunction mergeFunction, Comparator<KeyValue> versionOrder, boolean newestUpperLevelOnly) {
+    this.mergeFunction = mergeFunction;
+    this.versionOrder = versionOrder;
+    this.newestUpperLevelOnly = newestUpperLevelOnly;
+  }
+
+  /** The version to store or read, or null when nothing remains. */
+  public KeyValue reduce(KeyVersions versions) {
+    KeyValue upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
+    int counted = 0;
+    KeyValue only = null;
+    for (int i = 0; i < versions.size(); i++) {
+      if (counts(versions, i, upper)) {
+        counted++;
+        only = versions.record(i);
+      }
+    }
+    return counted == 1 ? only : merge(versions, null);
+  }
+
+  /**
+   * The merge engine over the versions that count, always (even a lone one), with an older
+   * version looked up elsewhere joining at its place in version order: the lookup producer's
+   * AFTER.
+   */
+  public KeyValue merge(KeyVersions versions, KeyValue lookedUp) {
+    KeyValue upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
+    mergeFunction.reset();
+    KeyValue pending = lookedUp;
+    for (int i = 0; i < versions.size(); i++) {
+      if (!counts(versions, i, upper)) {
+        continue;
+      }
+      KeyValue kv = versions.record(i);
+      if (pending != null && versionOrder.compare(pending, kv) < 0) {
+        mergeFunction.add(pending);
+        pending = null;
+      }
+      mergeFunction.add(kv);
+    }
+    if (pending != null) {
+      mergeFunction.add(pending);
+    }
+    return mergeFunction.result();
+  }
+
+  private static boolean counts(KeyVersions versions, int i, KeyValue upper) {
+    return upper == null || versions.level(i) <= 0 || versions.record(i) == upper;
+  }
+}

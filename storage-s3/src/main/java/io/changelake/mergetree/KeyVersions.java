@@ -1,0 +1,108 @@
+package io.changelake.mergetree;
+
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The versions of one key read from a {@link SortMergeReader}, in version order, each with the LSM
+ * level of the run it came from. One instance is refilled key after key.
+ */
+public final class KeyVersions {
+
+  private final RowComparator keyOrder;
+  private final List<KeyValue> records = new ArrayList<>();
+  private final List<Integer> levels = new ArrayList<>();
+  private KeyValue pending;
+  private int pendingLevel;
+
+  public KeyVersions(RowComparator keyOrder) {
+    this.keyOrder = keyOrder;
+  }
+
+  /**
+   * Reads the next key's versions.
+   *
+   * @param runLevels the level of each run of the reader, by position
+   * @return false when the reader is exhausted
+   */
+  public boolean fill(SortMergeReader merged, int[] runLevels) {
+    records.clear();
+    levels.clear();
+    if (pending == null) {
+      if (!merged.hasNext()) {
+        return false;
+      }
+      pending = merged.next();
+      pendingLevel = runLevels[merged.lastRun()];
+    }
+    records.add(pending);
+    levels.add(pendingLevel);
+    pending = null;
+    while (merged.hasNext()) {
+      KeyValue next = merged.next();
+      int level = runLevels[merged.lastRun()];
+      if (keyOrder.compare(next.key(), records.get(0).key()) != 0) {
+        pending = next;
+        pendingLevel = level;
+        break;
+      }
+      records.add(next);
+      levels.add(level);
+    }
+    return true;
+  }
+
+  public Object[] key() {
+    return records.get(0).key();
+  }
+
+  public int size() {
+    return records.size();
+  }
+
+  public KeyValue record(int i) {
+    return records.get(i);
+  }
+
+  public int level(int i) {
+    return levels.get(i);
+  }
+
+  /** The lowest level any version came from (the buffer counts as below 0). */
+  public int minLevel() {
+    int min = Integer.MAX_VALUE;
+    for (int level : levels) {
+      min = Math.min(min, level);
+    }
+    return min;
+  }
+
+  /**
+   * The version from the lowest level above 0: the key's merged value before level-0 records
+   * join it. Null when no version comes from above level 0.
+   */
+  public KeyValue newestUpperLevel() {
+    KeyValue found = null;
+    int foundLevel = Integer.MAX_VALUE;
+    for (int i = 0; i < records.size(); i++) {
+      int level = levels.get(i);
+      if (level > 0 && level < foundLevel) {
+        found = records.get(i);
+        foundLevel = level;
+      }
+    }
+    return found;
+  }
+
+  /** The version from a given level, or null. */
+  public KeyValue atLevel(int level) {
+    for (int i = 0; i < records.size(); i++) {
+      if (levels.get(i) == level) {
+        return records.get(i);
+      }
+    }
+    return null;
+  }
+}
