@@ -50,6 +50,10 @@ import java.util.Set;
  * since the files and levels it leaves are a valid LSM tree. A commit then yields one COMPACT
  * snapshot instead of an APPEND and a COMPACT.
  *
+ * <p>With {@code write-only}, a commit only flushes: several writers may then append to one
+ * bucket, and a separate job compacts (and produces the lookup or full-compaction changelog) by
+ * asking for {@link CompactionRequest#NORMAL} or {@link CompactionRequest#FULL}.
+ *
  * <p>Not thread-safe: one writer per bucket, used by one thread.
  */
 public final class MergeTreeWriter implements Closeable {
@@ -191,7 +195,7 @@ public final class MergeTreeWriter implements Closeable {
     if (buffer.add(kv)) {
       flushToLevel0();
       int stop = options.sortedRunStopTrigger();
-      if (levels.sortedRuns().size() > stop) {
+      if (!options.writeOnly() && levels.sortedRuns().size() > stop) {
         // The write stall: compaction must catch up before more runs pile up.
         compaction
             .pick(levels.maxLevel(), levels.sortedRuns())
@@ -218,6 +222,10 @@ public final class MergeTreeWriter implements Closeable {
    */
   public CommitMessage prepareCommit(CompactionRequest request, long commitIdentifier)
       throws IOException {
+    if (options.writeOnly() && request == CompactionRequest.AUTO) {
+      flushToLevel0();
+      return drainMessage();
+    }
     boolean full =
         request == CompactionRequest.FULL
             || (fullCompactionDeltaCommits != null

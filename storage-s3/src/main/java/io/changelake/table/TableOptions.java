@@ -58,6 +58,8 @@ import java.util.regex.Pattern;
  *   <tr><td>snapshot.num-retained.min</td><td>10</td><td>snapshots expiry always keeps</td></tr>
  *   <tr><td>snapshot.num-retained.max</td><td>unlimited</td><td>snapshots beyond which expiry removes the oldest</td></tr>
  *   <tr><td>snapshot.time-retained</td><td>1 h</td><td>age beyond which expiry removes snapshots</td></tr>
+ *   <tr><td>write-only</td><td>false</td><td>writers never compact on their own (several writers
+ *     per bucket; a separate job compacts, and produces the lookup or full-compaction changelog)</td></tr>
  *   <tr><td>commit.max-retries</td><td>10</td><td>attempts a commit makes when another wins the snapshot id</td></tr>
  *   <tr><td>partition.default-name</td><td>__DEFAULT_PARTITION__</td><td>folder name of a null partition value</td></tr>
  * </table>
@@ -144,6 +146,7 @@ public final class TableOptions {
     CHECKS.put("snapshot.num-retained.min", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.min"));
     CHECKS.put("snapshot.num-retained.max", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.max"));
     CHECKS.put("snapshot.time-retained", OptionValues::duration);
+    CHECKS.put("write-only", OptionValues::bool);
     CHECKS.put("commit.max-retries", v -> atLeast(OptionValues.integer(v), 0, "commit.max-retries"));
     CHECKS.put("partition.default-name", v -> {});
   }
@@ -460,6 +463,10 @@ public final class TableOptions {
   public Duration snapshotTimeRetained() {
     String value = options.get("snapshot.time-retained");
     return value == null ? Duration.ofHours(1) : OptionValues.duration(value);
+  }
+
+  public boolean writeOnly() {
+    return bool("write-only", false);
   }
 
   public int commitMaxRetries() {

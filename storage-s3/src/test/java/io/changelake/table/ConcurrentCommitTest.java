@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Eight committers race on one table, 200 commits in all: every commit lands exactly once,
+ * Eight write-only committers (appenders that leave compaction to another job) race on one
+ * table, 200 commits in all: every commit lands exactly once,
  * snapshot ids run 1..200 without a gap, and no manifest names a missing file.
  */
 class ConcurrentCommitTest {
@@ -52,7 +53,8 @@ class ConcurrentCommitTest {
   static void raceAndVerify(ObjectStore store) throws Exception {
     TablePath path = new TablePath("db", "race");
     Table table =
-        Table.create(store, path, Orders.schema(Map.of("bucket", "4", "commit.max-retries", "100")));
+        Table.create(store, path, Orders.schema(
+            Map.of("bucket", "4", "commit.max-retries", "100", "write-only", "true")));
     ExecutorService pool = Executors.newFixedThreadPool(COMMITTERS);
     try {
       List<Future<?>> futures = new ArrayList<>();
