@@ -4,7 +4,6 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -77,7 +76,7 @@ public final class LookupLevels implements Closeable {
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final RowComparator keyOrder;
+  private final BinaryKeyOrder keyOrder;
   private final DataFileOpener<?> opener;
   private final Path folder;
   private final long maxDiskBytes;
@@ -120,7 +119,7 @@ public final class LookupLevels implements Closeable {
     this.valueType = valueType;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
-    this.keyOrder = levels.keyOrder();
+    this.keyOrder = new BinaryKeyOrder(keyType);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
     this.maxDiskBytes = maxDiskBytes;
@@ -139,11 +138,12 @@ public final class LookupLevels implements Closeable {
       throw new IllegalArgumentException(
           "lookups start at level 1 or above, got " + startLevel + ": level 0 is merged, not looked up");
     }
+    byte[] binaryKey = keyCodec.encodeRow(key);
     int hash = keyCodec.hash(key);
     for (int level = startLevel; level <= levels.maxLevel(); level++) {
       DataFileMeta file = levels.fileFor(level, key);
       if (file != null) {
-        KeyValue found = localFile(file).get(key, hash);
+        KeyValue found = localFile(file).get(binaryKey, hash);
         if (found != null) {
           return found;
         }
