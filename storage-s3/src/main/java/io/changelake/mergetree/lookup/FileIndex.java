@@ -1,12 +1,8 @@
 package io.changelake.mergetree.lookup;
 
-import io.changelake.format.BinaryRowCodec;
-import io.changelake.types.RowComparator;
-
 /**
  * What a lookup file keeps in memory while it is in use: its bloom filter and its sparse block
- * index, the last key of every block as BinaryRow bytes (decoded only to compare, which keeps the
- * index at about the size of one key per block).
+ * index, the last key of every block as BinaryRow bytes (about the size of one key per block).
  *
  * @param blockOffsets where each block starts in the file, and one past the last block's end
  * @param lastKeys the index section as the file stores it, which holds the blocks' last keys
@@ -27,13 +23,13 @@ record FileIndex(long[] blockOffsets, byte[] lastKeys, int[] lastKeyStarts, Bloo
   }
 
   /** The first block whose last key is not below {@code key}: the only one that may hold it. */
-  int blockFor(Object[] key, BinaryRowCodec keyCodec, RowComparator keyOrder) {
+  int blockFor(byte[] key, BinaryKeyOrder keyOrder) {
     int lo = 0;
     int hi = lastKeyStarts.length - 1;
     int found = -1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (keyOrder.compare(keyCodec.decodeRow(lastKeys, lastKeyStarts[mid]), key) >= 0) {
+      if (keyOrder.compare(lastKeys, lastKeyStarts[mid], key, 0) >= 0) {
         found = mid;
         hi = mid - 1;
       } else {

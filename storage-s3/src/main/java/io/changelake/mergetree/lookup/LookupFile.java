@@ -2,7 +2,6 @@ package io.changelake.mergetree.lookup;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -49,7 +48,7 @@ final class LookupFile implements Closeable {
   private final FileChannel channel;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final RowComparator keyOrder;
+  private final BinaryKeyOrder keyOrder;
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
   private long blocksRead;
@@ -60,7 +59,7 @@ final class LookupFile implements Closeable {
       long size,
       BinaryRowCodec keyCodec,
       BinaryRowCodec valueCodec,
-      RowComparator keyOrder,
+      BinaryKeyOrder keyOrder,
       MemoryCache memory)
       throws IOException {
     this.id = id;
@@ -84,16 +83,17 @@ final class LookupFile implements Closeable {
   }
 
   /**
-   * The stored key-value of {@code key}, or null.
+   * The stored key-value of a key, or null.
    *
-   * @param hash the key's BinaryRow hash, as {@link BinaryRowCodec#hash} gives it
+   * @param key the key's BinaryRow
+   * @param hash the key's hash, as {@link BinaryRowCodec#hash} gives it
    */
-  KeyValue get(Object[] key, int hash) throws IOException {
+  KeyValue get(byte[] key, int hash) throws IOException {
     FileIndex index = memory.get(indexKey, this::readIndex, FileIndex::retainedBytes);
     if (!index.bloom().mightContain(hash)) {
       return null;
     }
-    int b = index.blockFor(key, keyCodec, keyOrder);
+    int b = index.blockFor(key, keyOrder);
     if (b < 0) {
       return null;
     }
@@ -102,7 +102,7 @@ final class LookupFile implements Closeable {
     return find(block, key);
   }
 
-  private KeyValue find(byte[] block, Object[] key) {
+  private KeyValue find(byte[] block, byte[] key) {
     int count = (int) INTS.get(block, block.length - 4);
     int offsets = block.length - 4 - 4 * count;
     int lo = 0;
@@ -110,8 +110,7 @@ final class LookupFile implements Closeable {
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       int record = (int) INTS.get(block, offsets + 4 * mid);
-      Object[] stored = keyCodec.decodeRow(block, record + 4);
-      int c = keyOrder.compare(stored, key);
+      int c = keyOrder.compare(block, record + 4, key, 0);
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -121,7 +120,7 @@ final class LookupFile implements Closeable {
         int value = valueLength + 4;
         int tail = value + (int) INTS.get(block, valueLength);
         return new KeyValue(
-            stored,
+            keyCodec.decodeRow(block, record + 4),
             (long) LONGS.get(block, tail),
             RowKind.fromByteValue(block[tail + 8]),
             valueCodec.decodeRow(block, value));

@@ -4,7 +4,6 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -25,7 +24,7 @@ import java.util.Map;
  * <h2>How it works</h2>
  *
  * <p>Each data file the levels name gets a local copy in {@code folder}, laid out for point
- * lookups: key-values sorted by key in blocks of 32 KiB, a sparse index holding the last key of
+ * lookups: key-values sorted by key in blocks of 4 KiB, a sparse index holding the last key of
  * each block, and a bloom filter of the file's keys (1 % false positives). The copy is built
  * either from the records a writer {@linkplain #newFile hands over} while it writes the data
  * file, or, on the first lookup that needs it, by reading the data file once from the object
@@ -40,8 +39,8 @@ import java.util.Map;
  *   <tr><td>memory</td><td>{@code lookup.cache-max-memory-size} (256 mb)</td>
  *       <td>the bloom filter and block index of each file in use, and the blocks read most
  *       recently, in one LRU</td>
- *       <td>about 1.2 bytes of filter; the index costs one key per block (some hundreds of
- *       keys)</td>
+ *       <td>1.2 bytes of filter; the index costs one key and 16 bytes per block, about 0.8
+ *       bytes per key for rows of 100 bytes</td>
  *       <td>the least recently used block, filter or index is dropped; it is read again from the
  *       local file when needed (a filter and index: one read of the file's tail)</td></tr>
  *   <tr><td>disk</td><td>{@code lookup.cache-max-disk-size} (unlimited)</td>
@@ -53,16 +52,17 @@ import java.util.Map;
  * </table>
  *
  * <p>Size the memory budget to hold at least the filters and indexes of the files a commit
- * touches (about 1.3 bytes per key of the bucket), or lookups reread them from disk; every byte
+ * touches (about 2 bytes per key of the bucket), or lookups reread them from disk; every byte
  * beyond that caches blocks. The disk budget trades local disk for object store reads: a copy
- * evicted is a whole data file downloaded again. A copy larger than the disk budget is still
- * built and kept until another is needed.
+ * evicted is a whole data file downloaded again, so a disk budget below the copies one commit's
+ * lookups touch makes each commit download them again, possibly several times. A copy larger than
+ * the disk budget is still built and kept until another is needed.
  *
  * <h2>Costs of a lookup</h2>
  *
  * <p>A key a file does not hold costs, in the 99 % the filter rejects, a few hashes and no disk
  * read. A key it holds costs a binary search in the block index and in one block, and one read of
- * 32 KiB if the block is not cached. The first lookup into a file that has no local copy reads the
+ * 4 KiB if the block is not cached. The first lookup into a file that has no local copy reads the
  * whole data file.
  *
  * <p>Not thread-safe: one bucket writer owns an instance. A {@link LookupFileBuilder} may run on
@@ -77,7 +77,7 @@ public final class LookupLevels implements Closeable {
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final RowComparator keyOrder;
+  private final BinaryKeyOrder keyOrder;
   private final DataFileOpener<?> opener;
   private final Path folder;
   private final long maxDiskBytes;
@@ -120,7 +120,7 @@ public final class LookupLevels implements Closeable {
     this.valueType = valueType;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
-    this.keyOrder = levels.keyOrder();
+    this.keyOrder = new BinaryKeyOrder(keyType);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
     this.maxDiskBytes = maxDiskBytes;
@@ -139,11 +139,12 @@ public final class LookupLevels implements Closeable {
       throw new IllegalArgumentException(
           "lookups start at level 1 or above, got " + startLevel + ": level 0 is merged, not looked up");
     }
+    byte[] binaryKey = keyCodec.encodeRow(key);
     int hash = keyCodec.hash(key);
     for (int level = startLevel; level <= levels.maxLevel(); level++) {
       DataFileMeta file = levels.fileFor(level, key);
       if (file != null) {
-        KeyValue found = localFile(file).get(key, hash);
+        KeyValue found = localFile(file).get(binaryKey, hash);
         if (found != null) {
           return found;
         }
@@ -155,7 +156,8 @@ public final class LookupLevels implements Closeable {
   /**
    * A builder of the local copy of a data file being written; its {@link
    * LookupFileBuilder#finish} makes the copy answer for that file. Close it if the data file is
-   * abandoned.
+   * abandoned. Hand over only files written above level 0 (compaction output): level-0 files are
+   * never looked up, and a file moved up a level keeps its name, hence its copy.
    */
   public LookupFileBuilder newFile() throws IOException {
     Path path = folder.resolve("lookup-" + nextFileId++ + ".tmp");
@@ -232,7 +234,7 @@ public final class LookupLevels implements Closeable {
    * @param diskBytes the size of the local copies
    * @param localFiles how many data files have a local copy
    * @param filesBuilt local copies built by reading a data file (not from a writer's hand-over)
-   * @param blocksRead blocks read from local disk, for a block or index the memory lacked
+   * @param blocksRead blocks read from local disk because the memory cache lacked them
    */
   public record CacheStats(
       long memoryBytes, long diskBytes, int localFiles, long filesBuilt, long blocksRead) {}
