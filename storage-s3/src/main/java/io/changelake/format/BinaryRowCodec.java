@@ -77,11 +77,11 @@ import java.util.Arrays;
  */
 public final class BinaryRowCodec {
 
-  private static final VarHandle LONGS =
+  static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS =
+  static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle SHORTS =
+  static final VarHandle SHORTS =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle ARITY =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -89,10 +89,10 @@ public final class BinaryRowCodec {
   /** Bytes before the row in the serialized form, and in {@link #buffer}. */
   private static final int PREFIX = 4;
 
-  private static final int ROW_KIND_BITS = 8;
+  static final int ROW_KIND_BITS = 8;
   private static final int MAX_INLINE_BYTES = 7;
-  private static final int MAX_COMPACT_DECIMAL_PRECISION = 18;
-  private static final int MAX_COMPACT_TIMESTAMP_PRECISION = 3;
+  static final int MAX_COMPACT_DECIMAL_PRECISION = 18;
+  static final int MAX_COMPACT_TIMESTAMP_PRECISION = 3;
   private static final int DECIMAL_PIECE_BYTES = 16;
   private static final long INLINE_MARK = 0x80L << 56;
   private static final long MILLIS_PER_DAY = 86_400_000L;

@@ -1,5 +1,7 @@
 package io.changelake.mergetree.lookup;
 
+import io.changelake.format.BinaryRowOrder;
+
 /**
  * What a lookup file keeps in memory while it is in use: its bloom filter and its sparse block
  * index, the last key of every block as BinaryRow bytes (about the size of one key per block).
@@ -23,7 +25,7 @@ record FileIndex(long[] blockOffsets, byte[] lastKeys, int[] lastKeyStarts, Bloo
   }
 
   /** The first block whose last key is not below {@code key}: the only one that may hold it. */
-  int blockFor(byte[] key, BinaryKeyOrder keyOrder) {
+  int blockFor(byte[] key, BinaryRowOrder keyOrder) {
     int lo = 0;
     int hi = lastKeyStarts.length - 1;
     int found = -1;

@@ -1,5 +1,7 @@
 package io.changelake.mergetree.lookup;
 
+import io.changelake.format.BinaryRowOrder;
+
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -48,7 +50,7 @@ final class LookupFile implements Closeable {
   private final FileChannel channel;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final BinaryKeyOrder keyOrder;
+  private final BinaryRowOrder keyOrder;
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
   private long blocksRead;
@@ -59,7 +61,7 @@ final class LookupFile implements Closeable {
       long size,
       BinaryRowCodec keyCodec,
       BinaryRowCodec valueCodec,
-      BinaryKeyOrder keyOrder,
+      BinaryRowOrder keyOrder,
       MemoryCache memory)
       throws IOException {
     this.id = id;

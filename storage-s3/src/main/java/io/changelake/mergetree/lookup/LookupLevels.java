@@ -1,5 +1,7 @@
 package io.changelake.mergetree.lookup;
 
+import io.changelake.format.BinaryRowOrder;
+
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
@@ -77,7 +79,7 @@ public final class LookupLevels implements Closeable {
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final BinaryKeyOrder keyOrder;
+  private final BinaryRowOrder keyOrder;
   private final DataFileOpener<?> opener;
   private final Path folder;
   private final long maxDiskBytes;
@@ -120,7 +122,7 @@ public final class LookupLevels implements Closeable {
     this.valueType = valueType;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
-    this.keyOrder = new BinaryKeyOrder(keyType);
+    this.keyOrder = new BinaryRowOrder(keyType);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
     this.maxDiskBytes = maxDiskBytes;

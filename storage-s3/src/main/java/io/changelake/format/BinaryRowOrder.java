@@ -1,6 +1,5 @@
-package io.changelake.mergetree.lookup;
+package io.changelake.format;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.types.DataType;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
@@ -22,22 +21,19 @@ import java.util.Arrays;
  * big-endian unscaled bytes, timestamps above precision 3 as milliseconds in the variable part
  * with the nanoseconds of the millisecond in the slot.
  */
-final class BinaryKeyOrder {
+public final class BinaryRowOrder {
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INTS =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle SHORTS =
-      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final int ROW_KIND_BITS = 8;
+  private static final VarHandle LONGS = BinaryRowCodec.LONGS;
+  private static final VarHandle INTS = BinaryRowCodec.INTS;
+  private static final VarHandle SHORTS = BinaryRowCodec.SHORTS;
+  private static final int ROW_KIND_BITS = BinaryRowCodec.ROW_KIND_BITS;
   private static final long INLINE_MARK = 0x80L << 56;
 
   private final TypeRoot[] roots;
   private final boolean[] compact;
   private final int nullBitsBytes;
 
-  BinaryKeyOrder(RowType keyType) {
+  public BinaryRowOrder(RowType keyType) {
     int arity = keyType.size();
     roots = new TypeRoot[arity];
     compact = new boolean[arity];
@@ -46,8 +42,8 @@ final class BinaryKeyOrder {
       roots[i] = type.root();
       compact[i] =
           switch (type.root()) {
-            case DECIMAL -> type.precision() <= 18;
-            case TIMESTAMP, TIMESTAMP_LTZ -> type.precision() <= 3;
+            case DECIMAL -> type.precision() <= BinaryRowCodec.MAX_COMPACT_DECIMAL_PRECISION;
+            case TIMESTAMP, TIMESTAMP_LTZ -> type.precision() <= BinaryRowCodec.MAX_COMPACT_TIMESTAMP_PRECISION;
             default -> true;
           };
     }
@@ -55,7 +51,7 @@ final class BinaryKeyOrder {
   }
 
   /** Compares the BinaryRow at {@code aRow} of {@code a} with the one at {@code bRow} of {@code b}. */
-  int compare(byte[] a, int aRow, byte[] b, int bRow) {
+  public int compare(byte[] a, int aRow, byte[] b, int bRow) {
     for (int i = 0; i < roots.length; i++) {
       int bit = i + ROW_KIND_BITS;
       boolean aNull = (a[aRow + (bit >>> 3)] & (1 << (bit & 7))) != 0;

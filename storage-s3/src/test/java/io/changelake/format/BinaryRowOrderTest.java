@@ -1,9 +1,8 @@
-package io.changelake.mergetree.lookup;
+package io.changelake.format;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.changelake.format.BinaryRowCodec;
-import io.changelake.format.RandomRows;
 import io.changelake.types.DataType;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
@@ -12,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BinaryKeyOrderTest {
+class BinaryRowOrderTest {
 
   private static final DataType[] TYPES = {
     DataType.booleanType(), DataType.tinyint(), DataType.smallint(), DataType.intType(),
@@ -38,7 +37,7 @@ class BinaryKeyOrderTest {
   private static void assertSameOrder(RowType keyType, RandomRows random, int rows) {
     BinaryRowCodec codec = new BinaryRowCodec(keyType);
     RowComparator expected = new RowComparator(keyType);
-    BinaryKeyOrder order = new BinaryKeyOrder(keyType);
+    BinaryRowOrder order = new BinaryRowOrder(keyType);
     List<Object[]> keys = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
       // Re-adding an earlier key makes equal pairs likely.
