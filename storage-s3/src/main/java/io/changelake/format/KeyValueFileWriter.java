@@ -81,8 +81,11 @@ public final class KeyValueFileWriter implements Closeable {
     this.file = new ObjectOutputFile(store, path);
     KeyValueWriteSupport support = new KeyValueWriteSupport(keyType, valueType);
     this.schema = support.schema();
-    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon.
-    this.writer =
+    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon,
+    // except that columns whose values are unique within a file (the key, wherever it stands, and
+    // the sequence number) get no dictionary: it never pays there, and filling one costs a hash
+    // lookup per value before Parquet gives up on it.
+    Builder builder =
         new Builder(file, support)
             .withConf(new Configuration(false))
             .config("parquet.compression.codec.zstd.level", Integer.toString(options.zstdLevel()))
@@ -90,7 +93,13 @@ public final class KeyValueFileWriter implements Closeable {
             .withRowGroupSize(options.rowGroupSize())
             .withPageSize(options.pageSize())
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .build();
+            .withDictionaryEncoding("_SEQUENCE_NUMBER", false);
+    for (String key : keyType.names()) {
+      builder = builder
+          .withDictionaryEncoding(KeyValueFileSchema.KEY_PREFIX + key, false)
+          .withDictionaryEncoding(key, false);
+    }
+    this.writer = builder.build();
   }
 
   /**

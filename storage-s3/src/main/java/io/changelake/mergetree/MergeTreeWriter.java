@@ -137,13 +137,17 @@ public final class MergeTreeWriter implements Closeable {
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
     this.keyMerge =
         new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
+    // Records arrive in sequence order and the buffer's sort is stable, so without a
+    // sequence.field the buffer sorts by key alone.
+    Comparator<KeyValue> byKey = (a, b) -> keyOrder.compare(a.key(), b.key());
     Comparator<KeyValue> recordOrder =
-        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder).thenComparing(versionOrder);
+        sequenceOrder == null ? byKey : byKey.thenComparing(sequenceOrder);
     this.buffer =
         new WriteBuffer(
             schema.keyType(),
             schema.rowType(),
             recordOrder,
+            sequenceOrder == null,
             options.writeBufferSize(),
             options.writeBufferSpillable(),
             spillFolder);
@@ -520,6 +524,7 @@ public final class MergeTreeWriter implements Closeable {
     private final List<DataFileMeta> written = new ArrayList<>();
     private KeyValueFileWriter current;
     private LookupFileBuilder currentLookup;
+    private int rowsSinceSizeCheck;
 
     RollingOutput(int level, boolean changelog) {
       this.level = level;
@@ -536,8 +541,12 @@ public final class MergeTreeWriter implements Closeable {
       if (currentLookup != null) {
         currentLookup.add(kv);
       }
-      if (current.estimatedSize() >= targetSize) {
-        roll();
+      // Parquet sums every column's buffers to estimate a size: ask every so many rows only.
+      if (++rowsSinceSizeCheck >= SIZE_CHECK_ROWS) {
+        rowsSinceSizeCheck = 0;
+        if (current.estimatedSize() >= targetSize) {
+          roll();
+        }
       }
     }
 
@@ -571,6 +580,9 @@ public final class MergeTreeWriter implements Closeable {
       }
     }
   }
+
+  /** Rows between two checks of an output file's size against {@code target-file-size}. */
+  private static final int SIZE_CHECK_ROWS = 1024;
 
   private static FileSource sourceOf(int level) {
     return level == 0 ? FileSource.APPEND : FileSource.COMPACT;

@@ -31,14 +31,21 @@ final class WriteBuffer implements Closeable {
   private final long budget;
   private final boolean spillable;
   private final Path spillFolder;
+  private final boolean integralKeyOnly;
   private final List<KeyValue> memory = new ArrayList<>();
   private final List<KeyValueSpill> spills = new ArrayList<>();
   private long memoryBytes;
 
+  /**
+   * @param order the order of a sorted run: key, then version; the sort is stable
+   * @param sortsByKeyAlone whether {@code order} compares keys only (versions keep arrival
+   *     order), which lets an integral key sort on primitives
+   */
   WriteBuffer(
       RowType keyType,
       RowType valueType,
       Comparator<KeyValue> order,
+      boolean sortsByKeyAlone,
       long budget,
       boolean spillable,
       Path spillFolder) {
@@ -48,6 +55,7 @@ final class WriteBuffer implements Closeable {
     this.budget = budget;
     this.spillable = spillable;
     this.spillFolder = spillFolder;
+    this.integralKeyOnly = sortsByKeyAlone && IntegralKeySort.applies(keyType);
   }
 
   /**
@@ -64,7 +72,7 @@ final class WriteBuffer implements Closeable {
     if (!spillable) {
       return true;
     }
-    memory.sort(order);
+    sortMemory();
     spills.add(KeyValueSpill.write(spillFolder, keyType, valueType, memory.iterator()));
     memory.clear();
     memoryBytes = 0;
@@ -86,7 +94,7 @@ final class WriteBuffer implements Closeable {
 
   /** The records as sorted runs (the memory run sorted now, then each spill), to merge. */
   List<Iterator<KeyValue>> sortedRuns() throws IOException {
-    memory.sort(order);
+    sortMemory();
     List<Iterator<KeyValue>> runs = new ArrayList<>();
     if (!memory.isEmpty()) {
       runs.add(memory.iterator());
@@ -95,6 +103,14 @@ final class WriteBuffer implements Closeable {
       runs.add(s.read());
     }
     return runs;
+  }
+
+  private void sortMemory() {
+    if (integralKeyOnly) {
+      IntegralKeySort.sort(memory);
+    } else {
+      memory.sort(order);
+    }
   }
 
   /** Empties the buffer and deletes its spill files. */

@@ -222,8 +222,10 @@ public final class ChangelogScan {
       return new ChangelogReader(inserts, rows::close);
     }
     List<KeyValueFileReader> readers = tableRead.open(task.partition(), task.bucket(), task.files());
-    return new ChangelogReader(
-        new SortMergeReader(readers, tableRead.keyOrder()), () -> TableRead.closeAll(readers));
+    // A lone file is already in order: read it directly, without the merge's heap.
+    Iterator<KeyValue> records =
+        readers.size() == 1 ? readers.get(0) : new SortMergeReader(readers, tableRead.keyOrder());
+    return new ChangelogReader(records, () -> TableRead.closeAll(readers));
   }
 
   private Snapshot read(long snapshotId) throws IOException {

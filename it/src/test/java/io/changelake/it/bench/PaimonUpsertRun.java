@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -55,7 +56,9 @@ final class PaimonUpsertRun {
     HeapPeak.reset();
     long start = System.nanoTime();
     StreamWriteBuilder builder = table.newStreamWriteBuilder();
-    try (StreamTableWrite write = builder.newWrite();
+    try (StreamTableWrite write =
+            (StreamTableWrite)
+                builder.newWrite().withIOManager(IOManager.create(folder.resolve("io").toString()));
         StreamTableCommit commit = builder.newCommit()) {
       workload.feed(
           new UpsertWorkload.Sink() {
