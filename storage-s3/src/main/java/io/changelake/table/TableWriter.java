@@ -124,11 +124,16 @@ public final class TableWriter implements AutoCloseable {
   }
 
   private MergeTreeWriter open(BucketId id, Object[] partition) throws IOException {
+    return open(
+        id,
+        TablePath.partitionPath(
+            schema.partitionType(), partition, schema.options().partitionDefaultName()));
+  }
+
+  private MergeTreeWriter open(BucketId id, String partitionPath) throws IOException {
     TableOptions options = schema.options();
     Levels levels =
         new Levels(schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
-    String partitionPath =
-        TablePath.partitionPath(schema.partitionType(), partition, options.partitionDefaultName());
     BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
     LookupLevels lookup = null;
@@ -190,6 +195,10 @@ public final class TableWriter implements AutoCloseable {
    */
   public List<CommitMessage> prepareCommit(long commitIdentifier, CompactionRequest request)
       throws IOException {
+    if (schema.options().changelogProducer() == ChangelogProducer.LOOKUP
+        && !schema.options().writeOnly()) {
+      openBucketsWithPendingChangelog();
+    }
     List<CommitMessage> messages = new ArrayList<>();
     for (MergeTreeWriter writer : writers.values()) {
       CommitMessage message = writer.prepareCommit(request, commitIdentifier);
@@ -198,6 +207,20 @@ public final class TableWriter implements AutoCloseable {
       }
     }
     return messages;
+  }
+
+  /**
+   * A lookup table's level-0 files owe their changelog (written with {@code lookup-wait=false},
+   * or by a writer that stopped before compacting): open their buckets so this commit lifts them
+   * and emits it, even if nothing new is written there.
+   */
+  private void openBucketsWithPendingChangelog() throws IOException {
+    for (Map.Entry<BucketId, List<DataFileMeta>> e : restoredFiles().entrySet()) {
+      BucketId id = e.getKey();
+      if (!writers.containsKey(id) && e.getValue().stream().anyMatch(f -> f.level() == 0)) {
+        writers.put(id, open(id, table.partitionPath(id.partition())));
+      }
+    }
   }
 
   @Override
