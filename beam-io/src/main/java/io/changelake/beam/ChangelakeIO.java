@@ -95,7 +95,10 @@ package io.changelake.beam;
  * <p><b>The cost of {@code withNormalize()}</b>: one Beam state cell per key ever seen, holding the
  * whole row (deleted keys as tombstones), read and written per change, plus a shuffle by key.
  * The lookup producer pays for the same -U once, in the writer, for every reader; normalize pays
- * it in every reading pipeline, and the state grows with the key count.
+ * it in every reading pipeline, and the state grows with the key count. The state lives in the
+ * pipeline: a new pipeline that resumes from a consumer id starts with empty state and emits +I,
+ * not -U/+U, for keys it has not seen, so start a normalizing pipeline with {@code latestFull()}
+ * (or keep its state with an in-place update) rather than resuming a consumer.
  *
  * <h3>Output schema</h3>
  *

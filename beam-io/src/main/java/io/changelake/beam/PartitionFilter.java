@@ -48,9 +48,10 @@ final class PartitionFilter implements Serializable {
       return partition -> true;
     }
     BinaryRowCodec codec = new BinaryRowCodec(table.schema().partitionType());
-    return partition ->
-        Boolean.TRUE.equals(
-            predicate.apply(
-                Row.withSchema(partitionSchema).addValues(codec.decode(partition.bytes())).build()));
+    return partition -> {
+      Row values =
+          Row.withSchema(partitionSchema).addValues(codec.decode(partition.bytes())).build();
+      return Boolean.TRUE.equals(predicate.apply(values));
+    };
   }
 }

@@ -105,7 +105,7 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
     return startingAt(ChangelogStart.Mode.FROM_SNAPSHOT, snapshotId);
   }
 
-  /** The changes of the first snapshot committed at or after {@code epochMillis}, and later ones. */
+  /** The changes of the first snapshot committed at or after {@code epochMillis}, and later. */
   public ReadChangelog fromTimestamp(long epochMillis) {
     return startingAt(ChangelogStart.Mode.FROM_TIMESTAMP, epochMillis);
   }

@@ -174,7 +174,8 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
         advance(watermark, commitTime);
         ReadMetrics.SNAPSHOTS_SEEN.inc();
         ReadMetrics.LAG_SNAPSHOTS.set(latest - next);
-        ReadMetrics.LAG_MILLIS.set(Math.max(0, System.currentTimeMillis() - commitTime.getMillis()));
+        long age = System.currentTimeMillis() - commitTime.getMillis();
+        ReadMetrics.LAG_MILLIS.set(Math.max(0, age));
         next++;
       }
     } finally {

@@ -6,8 +6,9 @@
  *
  * <pre>
  * read():          Impulse -&gt; PlanSnapshotRead -&gt; Reshuffle -&gt; ReadTasks
- * readChangelog(): Impulse -&gt; ResolveStart -&gt; WatchSnapshots (splittable DoFn over snapshot ids)
- *                  + latest-full state tasks -&gt; Reshuffle -&gt; ReadTasks [-&gt; NormalizeChanges]
+ * readChangelog(): Impulse -&gt; ResolveStart -&gt; WatchSnapshots (splittable, snapshot ids)
+ *                  + latest-full state tasks -&gt; Reshuffle -&gt; ReadTasks
+ *                  [-&gt; NormalizeChanges -&gt; Select]
  * </pre>
  *
  * <p>WatchSnapshots claims snapshot ids in order from an offset range (growable when unbounded),

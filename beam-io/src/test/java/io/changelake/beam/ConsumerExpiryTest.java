@@ -62,8 +62,9 @@ class ConsumerExpiryTest {
       assertEquals(OptionalLong.of(4), table.snapshots().earliestId());
 
       // The consumer's progress wins over fromSnapshot(1): it resumes at 4, which expiry kept.
-      assertEquals(
-          expected, read(changelog().fromSnapshot(1).untilSnapshot(latest).withConsumerId("lagging")));
+      ReadChangelog resumed =
+          changelog().fromSnapshot(1).untilSnapshot(latest).withConsumerId("lagging");
+      assertEquals(expected, read(resumed));
       assertEquals(OptionalLong.of(latest + 1), table.consumers().nextSnapshot("lagging"));
 
       Exception e =

@@ -145,7 +145,7 @@ class ReadChangelogTest {
     }
   }
 
-  /** Every change the storage-level scan reads for the snapshots after {@code from} to {@code to}. */
+  /** The changes the storage-level scan reads for snapshots after {@code from} to {@code to}. */
   static List<String> storageChangelog(Table table, long from, long to) throws Exception {
     ChangelogScan scan = table.newChangelogScan();
     List<String> changes = new ArrayList<>();
