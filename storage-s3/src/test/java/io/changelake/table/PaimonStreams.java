@@ -25,10 +25,10 @@ import org.apache.paimon.table.source.StreamTableScan;
  * Test fixture: Paimon 1.3.1's streaming writer (commits with identifiers 1, 2, 3, ..., waiting
  * for compaction, as the conformance driver does) and its streaming changelog reader.
  */
-final class PaimonStreams {
+public final class PaimonStreams {
 
   /** One changelog row as a reader emits it. */
-  record Change(long snapshotId, RowKind kind, List<Object> row) {
+  public record Change(long snapshotId, RowKind kind, List<Object> row) {
     @Override
     public String toString() {
       return "s" + snapshotId + " " + kind.shortString() + row;
@@ -38,7 +38,7 @@ final class PaimonStreams {
   private PaimonStreams() {}
 
   /** A Paimon streaming writer of one table; close it when done. */
-  static final class Writer implements AutoCloseable {
+  public static final class Writer implements AutoCloseable {
     private final FileStoreTable table;
     private final PaimonRows rows;
     private final StreamTableWrite write;
@@ -46,7 +46,7 @@ final class PaimonStreams {
     private final boolean fullCompaction;
     private long identifier;
 
-    Writer(FileStoreTable table, TableSchema schema, Path ioTemp) {
+    public Writer(FileStoreTable table, TableSchema schema, Path ioTemp) {
       this.table = table;
       this.rows = new PaimonRows(schema.rowType());
       StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser("paimon-writer");
@@ -58,14 +58,14 @@ final class PaimonStreams {
               table.options().get("changelog-producer"));
     }
 
-    void write(RowKind kind, Object[] row) throws Exception {
+    public void write(RowKind kind, Object[] row) throws Exception {
       GenericRow generic = rows.toGenericRow(row);
       generic.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()));
       write.write(generic);
     }
 
     /** Flushes and commits; a full-compaction table fully compacts every bucket first. */
-    void commit() throws Exception {
+    public void commit() throws Exception {
       identifier++;
       if (fullCompaction) {
         for (int bucket = 0; bucket < table.coreOptions().bucket(); bucket++) {
@@ -86,7 +86,7 @@ final class PaimonStreams {
    * What Paimon's own streaming read emits from {@code fromSnapshot} up to the latest snapshot,
    * in order ({@code scan.mode=from-snapshot}).
    */
-  static List<Change> changelog(FileStoreTable table, TableSchema schema, long fromSnapshot)
+  public static List<Change> changelog(FileStoreTable table, TableSchema schema, long fromSnapshot)
       throws Exception {
     long latest = table.snapshotManager().latestSnapshotId();
     ReadBuilder builder =
@@ -115,7 +115,7 @@ final class PaimonStreams {
   }
 
   /** Every row of snapshot {@code snapshotId}, as Paimon's batch reader returns them. */
-  static List<Object[]> readSnapshot(FileStoreTable table, TableSchema schema, long snapshotId)
+  public static List<Object[]> readSnapshot(FileStoreTable table, TableSchema schema, long snapshotId)
       throws Exception {
     return PaimonTables.readAll(
         table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId))), schema);

@@ -1,0 +1,144 @@
+package io.changelake.beam;
+
+/**
+ * Beam transforms over changelake tables: primary-key tables in Apache Paimon's format on S3 or
+ * local disk, whose changelog carries every update as a retraction (-U) and the new row (+U).
+ *
+ * <h2>Reading the rows of a snapshot: {@link #read()}</h2>
+ *
+ * <pre>{@code
+ * PCollection<Row> orders =
+ *     pipeline.apply(ChangelakeIO.read()
+ *         .from("s3://lake/warehouse", "shop", "orders")
+ *         .withColumns("order_id", "amount"));
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Options of {@link ReadRows}</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code from(warehouse, database, table)}</td><td>required</td><td>the table</td></tr>
+ *   <tr><td>{@code withS3Settings}</td><td>AWS defaults</td><td>endpoint, region, credentials
+ *       for an {@code s3://} warehouse</td></tr>
+ *   <tr><td>{@code atSnapshot(id)}</td><td>latest</td><td>read that snapshot; a missing one is
+ *       an error naming the ids that exist</td></tr>
+ *   <tr><td>{@code asOfTimestamp(ms)}</td><td>latest</td><td>the newest snapshot committed at or
+ *       before the time</td></tr>
+ *   <tr><td>{@code withColumns(...)}</td><td>all</td><td>the columns emitted, in order</td></tr>
+ *   <tr><td>{@code withPartitionFilter(fn)}</td><td>all</td><td>a predicate over a Row of the
+ *       partition columns; rejected partitions are never opened</td></tr>
+ * </table>
+ *
+ * <p>One task per (partition, bucket) is read in parallel; each merges its bucket's files by key
+ * as the table's merge engine says. Files are read whole: projection trims what is emitted, not
+ * what is read, since merging needs every column.
+ *
+ * <h2>Reading the changelog: {@link #readChangelog()}</h2>
+ *
+ * <pre>{@code
+ * PCollection<Row> changes =
+ *     pipeline.apply(ChangelakeIO.readChangelog()
+ *         .from("s3://lake/warehouse", "shop", "orders")
+ *         .withConsumerId("store-totals")
+ *         .withPollInterval(Duration.ofSeconds(5)));
+ * // changes: order_id, store_id, amount, _row_kind ("+I", "-U", "+U", "-D")
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Options of {@link ReadChangelog}</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code latestFull()}</td><td>yes</td><td>the latest snapshot's rows as +I, then every
+ *       later change</td></tr>
+ *   <tr><td>{@code latest()}</td><td></td><td>only changes committed after the start</td></tr>
+ *   <tr><td>{@code fromSnapshot(id)}</td><td></td><td>changes of that snapshot and later; an
+ *       expired id is an error</td></tr>
+ *   <tr><td>{@code fromTimestamp(ms)}</td><td></td><td>changes of snapshots committed at or after
+ *       the time</td></tr>
+ *   <tr><td>{@code betweenSnapshots(a, b)}</td><td></td><td>bounded: the changes of snapshots
+ *       a+1 to b</td></tr>
+ *   <tr><td>{@code untilSnapshot(b)}</td><td>unbounded</td><td>stop after snapshot b (waiting
+ *       for it); the output is then bounded</td></tr>
+ *   <tr><td>{@code withConsumerId(id)}</td><td>none</td><td>record progress in {@code
+ *       consumer/consumer-<id>}; a restart resumes there; expiry keeps what it has yet to
+ *       read</td></tr>
+ *   <tr><td>{@code withPollInterval(d)}</td><td>10 s</td><td>wait between looks for new
+ *       snapshots</td></tr>
+ *   <tr><td>{@code withRowKindField(name)}</td><td>{@code _row_kind}</td><td>STRING field with
+ *       the row kind</td></tr>
+ *   <tr><td>{@code withSnapshotIdField(name)}</td><td>absent</td><td>INT64 field with the
+ *       snapshot id</td></tr>
+ *   <tr><td>{@code withSequenceNumberField(name)}</td><td>absent</td><td>INT64 field with the
+ *       sequence number; with the snapshot id it orders the changes of one key</td></tr>
+ *   <tr><td>{@code withColumns(...)}, {@code withPartitionFilter(fn)}, {@code
+ *       withS3Settings}</td><td>all</td><td>as for {@code read()}</td></tr>
+ *   <tr><td>{@code withNormalize()}</td><td>off</td><td>{@code none} tables only: rebuild
+ *       -U/+U in Beam state, see below</td></tr>
+ *   <tr><td>{@code withRawRows()}</td><td>off</td><td>allow a {@code none} read of a
+ *       partial-update, aggregation or first-row table (raw inputs, not merged rows)</td></tr>
+ *   <tr><td>{@code withWaitForTable()}</td><td>off</td><td>wait at construction for the table to
+ *       be created instead of failing</td></tr>
+ * </table>
+ *
+ * <p>What each snapshot contributes follows the table's {@code changelog-producer}:
+ *
+ * <table>
+ *   <caption>Producers</caption>
+ *   <tr><th>producer</th><th>rows</th><th>downstream {@code SUM} after +I(100), +U(80)</th></tr>
+ *   <tr><td>lookup, full-compaction</td><td>-U/+U built by the writer</td><td>80</td></tr>
+ *   <tr><td>input</td><td>the input as given; right when it carries -U</td><td>80</td></tr>
+ *   <tr><td>none</td><td>the newest row per key and flush, no -U</td><td>180</td></tr>
+ *   <tr><td>none + {@code withNormalize()}</td><td>-U/+U rebuilt in Beam state</td><td>80</td></tr>
+ * </table>
+ *
+ * <p>A {@code none} read of a partial-update, aggregation or first-row table fails at
+ * construction, naming the producer to set, unless {@code withRawRows()} is given.
+ *
+ * <p><b>The cost of {@code withNormalize()}</b>: one Beam state cell per key ever seen, holding the
+ * whole row (deleted keys as tombstones), read and written per change, plus a shuffle by key.
+ * The lookup producer pays for the same -U once, in the writer, for every reader; normalize pays
+ * it in every reading pipeline, and the state grows with the key count. The state lives in the
+ * pipeline: a new pipeline that resumes from a consumer id starts with empty state and emits +I,
+ * not -U/+U, for keys it has not seen, so start a normalizing pipeline with {@code latestFull()}
+ * (or keep its state with an in-place update) rather than resuming a consumer.
+ *
+ * <h3>Output schema</h3>
+ *
+ * The chosen table columns in order, then the row-kind field, then the snapshot-id and
+ * sequence-number fields when asked for. A field name that clashes with a column is refused.
+ * Each Row's timestamp is its snapshot's commit time; the watermark follows commit times and,
+ * when no snapshot comes, the wall clock less 10 s, so windows close on idle tables.
+ *
+ * <h3>Type mapping</h3>
+ *
+ * <table>
+ *   <caption>Table types and Beam field types (values as in changelake rows)</caption>
+ *   <tr><th>table type</th><th>Beam type</th><th>Java value</th></tr>
+ *   <tr><td>BOOLEAN</td><td>BOOLEAN</td><td>Boolean</td></tr>
+ *   <tr><td>TINYINT, SMALLINT, INT, BIGINT</td><td>BYTE, INT16, INT32, INT64</td>
+ *       <td>Byte, Short, Integer, Long</td></tr>
+ *   <tr><td>FLOAT, DOUBLE</td><td>FLOAT, DOUBLE</td><td>Float, Double</td></tr>
+ *   <tr><td>DECIMAL(p, s)</td><td>DECIMAL</td><td>BigDecimal</td></tr>
+ *   <tr><td>CHAR, VARCHAR, STRING</td><td>STRING</td><td>String</td></tr>
+ *   <tr><td>BINARY, VARBINARY, BYTES</td><td>BYTES</td><td>byte[]</td></tr>
+ *   <tr><td>DATE</td><td>logical {@code SqlTypes.DATE}</td><td>LocalDate</td></tr>
+ *   <tr><td>TIMESTAMP(p)</td><td>logical {@code SqlTypes.DATETIME}</td><td>LocalDateTime</td></tr>
+ *   <tr><td>TIMESTAMP(p) WITH LOCAL TIME ZONE</td><td>logical {@code Timestamp(p)}</td>
+ *       <td>Instant</td></tr>
+ * </table>
+ *
+ * <p>NOT NULL columns map to non-nullable fields. The operator guide (metrics, errors, restarts)
+ * is in the package documentation.
+ */
+public final class ChangelakeIO {
+
+  private ChangelakeIO() {}
+
+  /** A batch read of a table's rows as of one snapshot. */
+  public static ReadRows read() {
+    return new ReadRows();
+  }
+
+  /** A read of a table's changelog: unbounded, or bounded by an end snapshot. */
+  public static ReadChangelog readChangelog() {
+    return new ReadChangelog();
+  }
+}
