@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -82,6 +83,8 @@ public final class SnapshotCommit {
 
   private long liveAt = -1;
 
+  private long lostRaces;
+
   public SnapshotCommit(ObjectStore store, TablePath path, TableSchema schema, String commitUser) {
     this.store = store;
     this.path = path;
@@ -100,6 +103,34 @@ public final class SnapshotCommit {
   /** Who commits: recorded in every snapshot, and with the identifier what makes retries safe. */
   public String commitUser() {
     return commitUser;
+  }
+
+  /**
+   * How many attempts of this committer lost the race for a snapshot id to another committer and
+   * were retried (or gave up), since it was made: a measure of contention.
+   */
+  public synchronized long lostRaces() {
+    return lostRaces;
+  }
+
+  /**
+   * The identifier of this commit user's newest snapshot still in the table, if any: where a
+   * committer that lost its own record (a new job under the same user) continues, so that its
+   * next identifier is above every one it used before. Reads back through the snapshots.
+   */
+  public OptionalLong lastCommittedIdentifier() throws IOException {
+    Optional<Snapshot> latest = snapshots.latest();
+    if (latest.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    long earliest = snapshots.earliestId().orElse(1);
+    for (long id = latest.get().id(); id >= earliest; id--) {
+      Snapshot s = id == latest.get().id() ? latest.get() : snapshots.read(id);
+      if (s.commitUser().equals(commitUser)) {
+        return OptionalLong.of(s.commitIdentifier());
+      }
+    }
+    return OptionalLong.empty();
   }
 
   /**
@@ -162,6 +193,7 @@ public final class SnapshotCommit {
         return written.snapshot;
       }
       written.discard();
+      lostRaces++;
       if (attempt >= maxRetries) {
         throw new CommitConflictException(
             "commit " + identifier + " (" + kind + ") of " + commitUser + " to " + store.root()

@@ -4,6 +4,7 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.SerializedRow;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -109,7 +110,16 @@ public final class Table {
 
   /** A writer of new rows; see {@link TableWriter}. */
   public TableWriter newWriter() {
-    return new TableWriter(this);
+    return new TableWriter(this, List.of());
+  }
+
+  /**
+   * A writer that continues an earlier writer of the same buckets: it sees the latest snapshot
+   * plus those of {@code uncommitted} (that writer's messages, in the order it prepared them) the
+   * snapshot does not hold yet. See {@link UncommittedMessages}.
+   */
+  public TableWriter newWriter(List<CommitMessage> uncommitted) {
+    return new TableWriter(this, uncommitted);
   }
 
   /** A committer that records {@code commitUser} in its snapshots. */

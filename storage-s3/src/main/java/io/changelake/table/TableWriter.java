@@ -1,7 +1,5 @@
 package io.changelake.table;
 
-import io.changelake.format.BinaryRowCodec;
-import io.changelake.format.BucketFunction;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
@@ -10,9 +8,7 @@ import io.changelake.mergetree.MergeTreeWriter;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.mergetree.merge.MergeFunctions;
-import io.changelake.types.DataField;
 import io.changelake.types.RowKind;
-import io.changelake.types.RowType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,6 +32,11 @@ import java.util.stream.Stream;
  * them with {@link SnapshotCommit}. After a failed commit, close this writer and open a new one:
  * its view of the buckets is ahead of the table.
  *
+ * <p>A writer made with {@link Table#newWriter(List)} sees, on top of the latest snapshot, the
+ * messages an earlier writer prepared that may not be committed yet (see {@link
+ * UncommittedMessages}): how a restarted writer continues where its predecessor stopped while the
+ * committer is still behind.
+ *
  * <p>Rows are checked as they arrive: a null primary-key value, a wrong Java class or a wrong
  * column count is an {@link IllegalArgumentException} naming the column, and nothing of that row
  * is kept. Not thread-safe. Local scratch space (spilled buffers, lookup caches) lives in a
@@ -45,27 +46,20 @@ public final class TableWriter implements AutoCloseable {
 
   private final Table table;
   private final TableSchema schema;
-  private final RowType rowType;
   private final int[] keyIndexes;
-  private final int[] partitionIndexes;
-  private final int[] bucketKeyIndexes;
-  private final BinaryRowCodec partitionCodec;
-  private final BucketFunction bucketFunction;
+  private final BucketAssigner assigner;
+  private final List<CommitMessage> uncommitted;
   private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
   private final List<AutoCloseable> lookups = new ArrayList<>();
   private Map<BucketId, List<DataFileMeta>> restoredFiles;
   private Path scratch;
 
-  TableWriter(Table table) {
+  TableWriter(Table table, List<CommitMessage> uncommitted) {
     this.table = table;
     this.schema = table.schema();
-    this.rowType = schema.rowType();
     this.keyIndexes = schema.keyIndexes();
-    this.partitionIndexes = schema.partitionIndexes();
-    this.bucketKeyIndexes = schema.bucketKeyIndexes();
-    this.partitionCodec = new BinaryRowCodec(schema.partitionType());
-    this.bucketFunction =
-        new BucketFunction(rowType.project(bucketKeyIndexes), schema.options().bucket());
+    this.assigner = new BucketAssigner(schema, table.location());
+    this.uncommitted = List.copyOf(uncommitted);
   }
 
   private record BucketId(SerializedRow partition, int bucket) {}
@@ -77,57 +71,14 @@ public final class TableWriter implements AutoCloseable {
    * @throws io.changelake.mergetree.MergeException if the merge engine cannot take the record
    */
   public void write(RowKind kind, Object[] row) throws IOException {
-    checkRow(row);
-    Object[] partition = project(row, partitionIndexes);
-    SerializedRow partitionBytes = new SerializedRow(partitionCodec.encode(partition));
-    int bucket = bucketFunction.bucket(project(row, bucketKeyIndexes));
-    BucketId id = new BucketId(partitionBytes, bucket);
+    BucketAssigner.RowBucket target = assigner.assign(row);
+    BucketId id = new BucketId(target.partition(), target.bucket());
     MergeTreeWriter writer = writers.get(id);
     if (writer == null) {
-      writer = open(id, partition);
+      writer = open(id, target.partitionPath());
       writers.put(id, writer);
     }
-    writer.write(project(row, keyIndexes), kind, row.clone());
-  }
-
-  private void checkRow(Object[] row) {
-    if (row == null || row.length != rowType.size()) {
-      throw new IllegalArgumentException(
-          "a row of " + table.location() + " has " + rowType.size() + " columns "
-              + rowType.names() + ", got " + (row == null ? "null" : row.length + " values"));
-    }
-    for (int i = 0; i < row.length; i++) {
-      DataField field = rowType.field(i);
-      Object value = row[i];
-      if (value == null) {
-        if (!field.type().nullable()) {
-          throw new IllegalArgumentException(
-              "column '" + field.name() + "' is NOT NULL"
-                  + (schema.primaryKeys().contains(field.name()) ? " (primary key)" : "")
-                  + " but the row has null there");
-        }
-      } else if (!field.type().root().javaClass().isInstance(value)) {
-        throw new IllegalArgumentException(
-            "column '" + field.name() + "' of type " + field.type() + " takes a "
-                + field.type().root().javaClass().getSimpleName() + ", got a "
-                + value.getClass().getSimpleName() + " (" + value + ")");
-      }
-    }
-  }
-
-  private static Object[] project(Object[] row, int[] indexes) {
-    Object[] out = new Object[indexes.length];
-    for (int i = 0; i < indexes.length; i++) {
-      out[i] = row[indexes[i]];
-    }
-    return out;
-  }
-
-  private MergeTreeWriter open(BucketId id, Object[] partition) throws IOException {
-    return open(
-        id,
-        TablePath.partitionPath(
-            schema.partitionType(), partition, schema.options().partitionDefaultName()));
+    writer.write(BucketAssigner.project(row, keyIndexes), kind, row.clone());
   }
 
   private MergeTreeWriter open(BucketId id, String partitionPath) throws IOException {
@@ -142,7 +93,7 @@ public final class TableWriter implements AutoCloseable {
           new LookupLevels(
               levels,
               schema.keyType(),
-              rowType,
+              schema.rowType(),
               files::open,
               folder.resolve("lookup"),
               options.lookupCacheMaxMemorySize(),
@@ -154,7 +105,7 @@ public final class TableWriter implements AutoCloseable {
         files,
         id.partition(),
         id.bucket(),
-        bucketFunction.buckets(),
+        assigner.buckets(),
         levels,
         MergeFunctions.create(schema),
         MergeFunctions.sequenceOrder(schema),
@@ -173,12 +124,12 @@ public final class TableWriter implements AutoCloseable {
     if (restoredFiles == null) {
       restoredFiles = new HashMap<>();
       Optional<Snapshot> latest = table.snapshots().latest();
-      if (latest.isPresent()) {
-        for (ManifestEntry e : table.newScan().liveFiles(latest.get())) {
-          restoredFiles
-              .computeIfAbsent(new BucketId(e.partition(), e.bucket()), k -> new ArrayList<>())
-              .add(e.file());
-        }
+      List<ManifestEntry> live =
+          latest.isPresent() ? table.newScan().liveFiles(latest.get()) : List.of();
+      for (ManifestEntry e : UncommittedMessages.applied(live, uncommitted).values()) {
+        restoredFiles
+            .computeIfAbsent(new BucketId(e.partition(), e.bucket()), k -> new ArrayList<>())
+            .add(e.file());
       }
     }
     return restoredFiles;

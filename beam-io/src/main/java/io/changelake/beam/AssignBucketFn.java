@@ -1,0 +1,80 @@
+package io.changelake.beam;
+
+import io.changelake.table.BucketAssigner;
+import io.changelake.table.BucketAssigner.RowBucket;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.errorhandling.BadRecord;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+
+/**
+ * The first stage: turns each Beam row into a table row and keys it by its bucket; a row that does
+ * not fit (a null primary key, a value of the wrong type, an unknown row kind) becomes a dead
+ * letter with the reason.
+ *
+ * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema.
+ */
+final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
+  private static final long serialVersionUID = 1L;
+
+  private final TableTarget target;
+  private final Schema input;
+  private final String rowKindField;
+  private final Coder<Row> rowCoder;
+  private final TupleTag<KV<String, KindedRow>> rowsTag;
+  private final TupleTag<BadRecord> deadLetterTag;
+
+  private transient TableTarget.Opened opened;
+  private transient RowMapping mapping;
+  private transient BucketAssigner assigner;
+
+  AssignBucketFn(
+      TableTarget target,
+      Schema input,
+      String rowKindField,
+      Coder<Row> rowCoder,
+      TupleTag<KV<String, KindedRow>> rowsTag,
+      TupleTag<BadRecord> deadLetterTag) {
+    this.target = target;
+    this.input = input;
+    this.rowKindField = rowKindField;
+    this.rowCoder = rowCoder;
+    this.rowsTag = rowsTag;
+    this.deadLetterTag = deadLetterTag;
+  }
+
+  @Setup
+  public void setup() throws Exception {
+    opened = target.open();
+    mapping =
+        RowMapping.of(input, rowKindField, opened.table.schema().rowType(), opened.table.location());
+    assigner = new BucketAssigner(opened.table.schema(), opened.table.location());
+  }
+
+  @ProcessElement
+  public void process(@Element Row row, MultiOutputReceiver out) throws Exception {
+    RowBucket bucket;
+    KindedRow kinded;
+    try {
+      kinded = mapping.map(row);
+      bucket = assigner.assign(kinded.values());
+    } catch (IllegalArgumentException e) {
+      WriteMetrics.DEAD_LETTERS.inc();
+      out.get(deadLetterTag)
+          .output(BadRecord.fromExceptionInformation(row, rowCoder, e, e.getMessage()));
+      return;
+    }
+    out.get(rowsTag).output(KV.of(bucket.id(), kinded));
+  }
+
+  @Teardown
+  public void teardown() throws Exception {
+    if (opened != null) {
+      opened.close();
+      opened = null;
+    }
+  }
+}

@@ -1,0 +1,295 @@
+package io.changelake.beam;
+
+import io.changelake.store.S3Settings;
+import io.changelake.table.TablePath;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.GroupIntoBatches;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.errorhandling.BadRecord;
+import org.apache.beam.sdk.transforms.errorhandling.ErrorHandler;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
+import org.apache.beam.sdk.transforms.windowing.Window;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+import org.joda.time.Duration;
+
+/**
+ * The write transform of {@link ChangelakeIO#write()}: Beam rows into a changelake table. Its
+ * settings and their defaults are documented on {@link ChangelakeIO}; instances are immutable,
+ * each {@code with} method returns a changed copy.
+ */
+public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
+  private static final long serialVersionUID = 1L;
+
+  static final Duration DEFAULT_COMMIT_INTERVAL = Duration.standardSeconds(10);
+  static final int DEFAULT_MAX_BATCH_ROWS = 100_000;
+
+  private String warehouse;
+  private String database;
+  private String table;
+  private S3Settings s3 = S3Settings.defaults();
+  private String rowKindField;
+  private List<String> primaryKeys;
+  private List<String> partitionKeys;
+  private Integer buckets;
+  private Map<String, String> tableOptions;
+  private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
+  private String commitUser;
+  private int maxBatchRows = DEFAULT_MAX_BATCH_ROWS;
+  private transient ErrorHandler<BadRecord, ?> errorHandler;
+  private FaultInjection faults = FaultInjection.NONE;
+
+  ChangelakeWrite() {}
+
+  private ChangelakeWrite copy() {
+    ChangelakeWrite c = new ChangelakeWrite();
+    c.warehouse = warehouse;
+    c.database = database;
+    c.table = table;
+    c.s3 = s3;
+    c.rowKindField = rowKindField;
+    c.primaryKeys = primaryKeys;
+    c.partitionKeys = partitionKeys;
+    c.buckets = buckets;
+    c.tableOptions = tableOptions;
+    c.commitInterval = commitInterval;
+    c.commitUser = commitUser;
+    c.maxBatchRows = maxBatchRows;
+    c.errorHandler = errorHandler;
+    c.faults = faults;
+    return c;
+  }
+
+  /**
+   * The table: {@code warehouse} is {@code s3://bucket/prefix}, {@code file:///path} or a local
+   * path; the table lives in {@code <warehouse>/<database>.db/<table>/}.
+   */
+  public ChangelakeWrite to(String warehouse, String database, String table) {
+    ChangelakeWrite c = copy();
+    c.warehouse = warehouse;
+    c.database = database;
+    c.table = table;
+    return c;
+  }
+
+  /** How to reach S3 for an {@code s3://} warehouse; default: AWS, default credential chain. */
+  public ChangelakeWrite withS3Settings(S3Settings settings) {
+    ChangelakeWrite c = copy();
+    c.s3 = settings;
+    return c;
+  }
+
+  /** The STRING field holding each row's kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}). */
+  public ChangelakeWrite withRowKindField(String field) {
+    ChangelakeWrite c = copy();
+    c.rowKindField = field;
+    return c;
+  }
+
+  /** Creates the table if missing, with these primary-key columns (the columns: the input's). */
+  public ChangelakeWrite withPrimaryKeys(List<String> keys) {
+    ChangelakeWrite c = copy();
+    c.primaryKeys = List.copyOf(keys);
+    return c;
+  }
+
+  /** Partition columns of a table created by the write; they must be in the primary key. */
+  public ChangelakeWrite withPartitionKeys(List<String> keys) {
+    ChangelakeWrite c = copy();
+    c.partitionKeys = List.copyOf(keys);
+    return c;
+  }
+
+  /** The bucket count of a table created by the write (table option {@code bucket}). */
+  public ChangelakeWrite withBuckets(int count) {
+    ChangelakeWrite c = copy();
+    c.buckets = count;
+    return c;
+  }
+
+  /** Table options of a table created by the write, in Paimon's names. */
+  public ChangelakeWrite withTableOptions(Map<String, String> options) {
+    ChangelakeWrite c = copy();
+    c.tableOptions = Map.copyOf(options);
+    return c;
+  }
+
+  /** Streaming only: the time between commits. */
+  public ChangelakeWrite withCommitInterval(Duration interval) {
+    ChangelakeWrite c = copy();
+    c.commitInterval = interval;
+    return c;
+  }
+
+  /**
+   * The commit user recorded in every snapshot. Keep it stable across a job's updates and restarts
+   * that keep its state; never share it between two running jobs.
+   */
+  public ChangelakeWrite withCommitUser(String user) {
+    ChangelakeWrite c = copy();
+    c.commitUser = user;
+    return c;
+  }
+
+  /** Streaming only: the most rows of one bucket written as one batch. */
+  public ChangelakeWrite withMaxBatchRows(int rows) {
+    ChangelakeWrite c = copy();
+    c.maxBatchRows = rows;
+    return c;
+  }
+
+  /** Also sends the dead letters to this error handler. */
+  public ChangelakeWrite withBadRecordErrorHandler(ErrorHandler<BadRecord, ?> handler) {
+    ChangelakeWrite c = copy();
+    c.errorHandler = handler;
+    return c;
+  }
+
+  /** Test hook: see {@link FaultInjection}. */
+  ChangelakeWrite withFaultInjection(FaultInjection injection) {
+    ChangelakeWrite c = copy();
+    c.faults = injection;
+    return c;
+  }
+
+  @Override
+  public WriteResult expand(PCollection<Row> input) {
+    TableTarget target = validate(input);
+    String user = commitUser != null ? commitUser : "beam-" + UUID.randomUUID();
+    boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
+
+    TupleTag<KV<String, KindedRow>> rowsTag = new TupleTag<>() {};
+    TupleTag<BadRecord> rejectedTag = new TupleTag<>() {};
+    PCollectionTuple assigned =
+        input
+            .apply("GlobalWindow", Window.into(new GlobalWindows()))
+            .apply(
+                "AssignBucket",
+                ParDo.of(
+                        new AssignBucketFn(
+                            target, input.getSchema(), rowKindField, input.getCoder(), rowsTag,
+                            rejectedTag))
+                    .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
+    PCollection<KV<String, KindedRow>> rows =
+        assigned.get(rowsTag).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
+    PCollection<KV<String, Iterable<KindedRow>>> batches =
+        bounded
+            ? rows.apply("GroupByBucket", GroupByKey.create())
+            : rows.apply(
+                "BatchPerBucket",
+                GroupIntoBatches.<String, KindedRow>ofSize(maxBatchRows)
+                    .withMaxBufferingDuration(commitInterval));
+
+    TupleTag<KV<String, WrittenBatch>> writtenTag = new TupleTag<>() {};
+    TupleTag<BadRecord> refusedTag = new TupleTag<>() {};
+    PCollectionTuple written =
+        batches.apply(
+            "WriteBuckets",
+            ParDo.of(new WriteBucketFn(target, writtenTag, refusedTag, faults))
+                .withOutputTags(writtenTag, TupleTagList.of(refusedTag)));
+    PCollection<Row> snapshots =
+        written
+            .get(writtenTag)
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenBatchCoder.of()))
+            .apply(
+                "Commit",
+                ParDo.of(new CommitFn(target, user, bounded ? null : commitInterval, faults)))
+            .setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
+
+    PCollection<BadRecord> deadLetters =
+        PCollectionList.of(assigned.get(rejectedTag).setCoder(BadRecord.getCoder(input.getPipeline())))
+            .and(written.get(refusedTag).setCoder(BadRecord.getCoder(input.getPipeline())))
+            .apply("DeadLetters", Flatten.pCollections());
+    if (errorHandler != null) {
+      errorHandler.addErrorCollection(deadLetters);
+    }
+    return new WriteResult(input.getPipeline(), snapshots, deadLetters);
+  }
+
+  /** Checks every setting against the input; each message names the setting to fix. */
+  private TableTarget validate(PCollection<Row> input) {
+    if (warehouse == null || warehouse.isBlank()) {
+      throw invalid("to(warehouse, database, table) is required: name the table to write");
+    }
+    TablePath path;
+    try {
+      path = new TablePath(database, table);
+    } catch (IllegalArgumentException e) {
+      throw invalid("to(warehouse, database, table): " + e.getMessage());
+    }
+    if (!input.hasSchema()) {
+      throw invalid("the input PCollection<Row> has no schema: call setRowSchema on it");
+    }
+    Schema schema = input.getSchema();
+    if (rowKindField != null
+        && (!schema.hasField(rowKindField)
+            || schema.getField(rowKindField).getType().getTypeName() != Schema.TypeName.STRING)) {
+      throw invalid(
+          "withRowKindField('" + rowKindField + "'): the input has no STRING field of that name"
+              + " (fields " + schema.getFieldNames() + ")");
+    }
+    if (commitInterval == null || !commitInterval.isLongerThan(Duration.ZERO)) {
+      throw invalid("withCommitInterval(" + commitInterval + "): give a positive duration");
+    }
+    if (maxBatchRows < 1) {
+      throw invalid("withMaxBatchRows(" + maxBatchRows + "): give at least 1");
+    }
+    try {
+      RowMapping.tableType(schema, rowKindField);
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return new TableTarget(warehouse, path, s3, creation(schema));
+  }
+
+  private TableTarget.Creation creation(Schema schema) {
+    if (primaryKeys == null) {
+      if (partitionKeys != null || buckets != null || tableOptions != null) {
+        throw invalid(
+            "withPartitionKeys, withBuckets and withTableOptions describe a table to create:"
+                + " also set withPrimaryKeys, or drop them to write an existing table");
+      }
+      return null;
+    }
+    Map<String, String> options = new LinkedHashMap<>(tableOptions == null ? Map.of() : tableOptions);
+    if (buckets != null) {
+      String given = options.put("bucket", Integer.toString(buckets));
+      if (given != null && !given.equals(Integer.toString(buckets))) {
+        throw invalid(
+            "withBuckets(" + buckets + ") and table option 'bucket'=" + given + " disagree: set"
+                + " one of them");
+      }
+    }
+    TableTarget.Creation creation =
+        new TableTarget.Creation(
+            schema,
+            rowKindField,
+            primaryKeys,
+            partitionKeys == null ? List.of() : partitionKeys,
+            options);
+    try {
+      creation.schema();
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return creation;
+  }
+
+  private static IllegalArgumentException invalid(String message) {
+    return new IllegalArgumentException("ChangelakeIO.write(): " + message);
+  }
+}

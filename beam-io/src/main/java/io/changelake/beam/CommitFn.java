@@ -1,0 +1,322 @@
+package io.changelake.beam;
+
+import io.changelake.beam.FaultInjection.InjectedFault;
+import io.changelake.beam.FaultInjection.Point;
+import io.changelake.table.CommitConflictException;
+import io.changelake.table.CommitMessage;
+import io.changelake.table.Snapshot;
+import io.changelake.table.SnapshotCommit;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.coders.BooleanCoder;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.MapCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
+import org.joda.time.Instant;
+
+/**
+ * The committer: one key per table, it commits the bucket writers' batches as snapshots, each
+ * bucket's batches in their order, under increasing commit identifiers, and outputs the snapshots
+ * it created.
+ *
+ * <p>Two steps, each its own timer callback, so that a retried commit commits exactly what the
+ * failed one tried:
+ *
+ * <ol>
+ *   <li><b>seal</b> (every commit interval in streaming; at the end of input): moves the arrived
+ *       batches into rounds, each bucket's next batch in the first round, its following one in the
+ *       second, ..., and gives each round the next identifier. A batch whose predecessor has not
+ *       arrived waits. Sealed rounds are in state before anything is committed.
+ *   <li><b>commit</b>: commits each sealed round with its identifier. {@link SnapshotCommit} skips
+ *       an identifier this commit user already committed, so a commit retried after its snapshot
+ *       was created (the state not yet updated) is not repeated.
+ * </ol>
+ *
+ * <p>One round per bucket batch: a commit cannot hold two batches of one bucket, since the second
+ * may compact files the first adds. A {@link CommitConflictException} (another writer on the same
+ * bucket) fails the bundle with its message; the runner's retries cannot fix it.
+ *
+ * <p>The first identifier continues the commit user's newest snapshot in the table, so a job
+ * restarted under the same commit user with empty state never reuses an identifier.
+ */
+final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
+  private static final long serialVersionUID = 1L;
+
+  /** The schema of the snapshots output. */
+  static final Schema SNAPSHOT_SCHEMA =
+      Schema.builder()
+          .addStringField("table")
+          .addInt64Field("snapshot_id")
+          .addStringField("commit_kind")
+          .addDateTimeField("commit_time")
+          .addInt64Field("commit_identifier")
+          .addStringField("commit_user")
+          .build();
+
+  private final TableTarget target;
+  private final String commitUser;
+  private final Duration commitInterval;
+  private final FaultInjection faults;
+
+  @StateId("arrived")
+  private final StateSpec<BagState<WrittenBatch>> arrivedSpec =
+      StateSpecs.bag(WrittenBatchCoder.of());
+
+  @StateId("sealed")
+  private final StateSpec<BagState<KV<Long, WrittenBatch>>> sealedSpec =
+      StateSpecs.bag(KvCoder.of(VarLongCoder.of(), WrittenBatchCoder.of()));
+
+  /** The highest identifier sealed so far (committed, or being committed). */
+  @StateId("identifier")
+  private final StateSpec<ValueState<Long>> identifierSpec = StateSpecs.value(VarLongCoder.of());
+
+  /** Per bucket, the sequence of its last sealed batch. */
+  @StateId("sealed-through")
+  private final StateSpec<ValueState<Map<String, Long>>> sealedThroughSpec =
+      StateSpecs.value(MapCoder.of(StringUtf8Coder.of(), VarLongCoder.of()));
+
+  @StateId("interval-armed")
+  private final StateSpec<ValueState<Boolean>> intervalArmedSpec =
+      StateSpecs.value(BooleanCoder.of());
+
+  @TimerId("commit-interval")
+  private final TimerSpec intervalSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  @TimerId("commit-sealed")
+  private final TimerSpec sealedTimerSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+  @TimerId("end-of-input")
+  private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
+
+  private transient TableTarget.Opened opened;
+  private transient SnapshotCommit commit;
+
+  /**
+   * @param commitInterval the time between commits, or null to commit only at the end of input
+   */
+  CommitFn(TableTarget target, String commitUser, Duration commitInterval, FaultInjection faults) {
+    this.target = target;
+    this.commitUser = commitUser;
+    this.commitInterval = commitInterval;
+    this.faults = faults;
+  }
+
+  @Setup
+  public void setup() throws IOException {
+    opened = target.open();
+    commit = opened.table.newCommit(commitUser);
+  }
+
+  @RequiresStableInput
+  @ProcessElement
+  public void process(
+      @Element KV<String, WrittenBatch> element,
+      BoundedWindow window,
+      @StateId("arrived") BagState<WrittenBatch> arrived,
+      @StateId("interval-armed") ValueState<Boolean> intervalArmed,
+      @TimerId("commit-interval") Timer interval,
+      @TimerId("end-of-input") Timer end) {
+    arrived.add(element.getValue());
+    end.set(window.maxTimestamp());
+    // Armed once per interval: re-setting it per element would postpone it under steady input.
+    if (commitInterval != null && intervalArmed.read() == null) {
+      interval.offset(commitInterval).setRelative();
+      intervalArmed.write(true);
+    }
+  }
+
+  @OnTimer("commit-interval")
+  public void onInterval(
+      @StateId("arrived") BagState<WrittenBatch> arrived,
+      @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed,
+      @StateId("identifier") ValueState<Long> identifier,
+      @StateId("sealed-through") ValueState<Map<String, Long>> sealedThrough,
+      @StateId("interval-armed") ValueState<Boolean> intervalArmed,
+      @TimerId("commit-interval") Timer interval,
+      @TimerId("commit-sealed") Timer commitSealed)
+      throws IOException {
+    intervalArmed.clear();
+    if (seal(arrived, sealed, identifier, sealedThrough)) {
+      commitSealed.offset(Duration.ZERO).setRelative();
+    }
+    if (!arrived.isEmpty().read()) {
+      interval.offset(commitInterval).setRelative();
+      intervalArmed.write(true);
+    }
+  }
+
+  @RequiresStableInput
+  @OnTimer("commit-sealed")
+  public void onCommitSealed(
+      @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed, OutputReceiver<Row> out)
+      throws IOException {
+    commitSealed(sealed, out);
+  }
+
+  /** End of input (bounded input, or a drained stream): nothing more arrives, commit it all now. */
+  @RequiresStableInput
+  @OnTimer("end-of-input")
+  public void onEnd(
+      @StateId("arrived") BagState<WrittenBatch> arrived,
+      @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed,
+      @StateId("identifier") ValueState<Long> identifier,
+      @StateId("sealed-through") ValueState<Map<String, Long>> sealedThrough,
+      OutputReceiver<Row> out)
+      throws IOException {
+    commitSealed(sealed, out);
+    if (seal(arrived, sealed, identifier, sealedThrough)) {
+      commitSealed(sealed, out);
+    }
+    if (!arrived.isEmpty().read()) {
+      throw new IllegalStateException(
+          "the input of " + target.location() + " ended with batches whose predecessors never"
+              + " arrived: " + sequences(arrived.read()));
+    }
+  }
+
+  /** Moves the arrived batches that can be committed into sealed rounds; true if any. */
+  private boolean seal(
+      BagState<WrittenBatch> arrived,
+      BagState<KV<Long, WrittenBatch>> sealed,
+      ValueState<Long> identifier,
+      ValueState<Map<String, Long>> sealedThrough)
+      throws IOException {
+    Map<String, List<WrittenBatch>> byBucket = new TreeMap<>();
+    for (WrittenBatch b : arrived.read()) {
+      byBucket.computeIfAbsent(b.bucket(), k -> new ArrayList<>()).add(b);
+    }
+    if (byBucket.isEmpty()) {
+      return false;
+    }
+    Map<String, Long> through =
+        new HashMap<>(sealedThrough.read() == null ? Map.of() : sealedThrough.read());
+    long base = identifier.read() != null ? identifier.read() : lastIdentifierInTable();
+    long rounds = 0;
+    List<WrittenBatch> waiting = new ArrayList<>();
+    for (Map.Entry<String, List<WrittenBatch>> bucket : byBucket.entrySet()) {
+      List<WrittenBatch> batches = bucket.getValue();
+      batches.sort(Comparator.comparingLong(WrittenBatch::sequence));
+      long last = through.getOrDefault(bucket.getKey(), 0L);
+      long round = 0;
+      for (WrittenBatch b : batches) {
+        if (b.sequence() <= last) {
+          WriteMetrics.DUPLICATE_BATCHES.inc();
+        } else if (b.sequence() == last + 1) {
+          round++;
+          sealed.add(KV.of(base + round, b));
+          last = b.sequence();
+        } else {
+          WriteMetrics.BATCHES_HELD_BACK.inc();
+          waiting.add(b);
+        }
+      }
+      through.put(bucket.getKey(), last);
+      rounds = Math.max(rounds, round);
+    }
+    arrived.clear();
+    waiting.forEach(arrived::add);
+    sealedThrough.write(through);
+    identifier.write(base + rounds);
+    return rounds > 0;
+  }
+
+  private long lastIdentifierInTable() throws IOException {
+    return commit.lastCommittedIdentifier().orElse(0);
+  }
+
+  private void commitSealed(BagState<KV<Long, WrittenBatch>> sealed, OutputReceiver<Row> out)
+      throws IOException {
+    Map<Long, List<CommitMessage>> rounds = new TreeMap<>();
+    for (KV<Long, WrittenBatch> s : sealed.read()) {
+      rounds.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).addAll(s.getValue().messages());
+    }
+    if (rounds.isEmpty()) {
+      return;
+    }
+    List<Snapshot> created;
+    while (true) {
+      try {
+        created = commitRounds(rounds);
+        break;
+      } catch (InjectedFault fault) {
+        WriteMetrics.INJECTED_FAULTS.inc();
+      }
+    }
+    sealed.clear();
+    for (Snapshot s : created) {
+      out.output(
+          Row.withSchema(SNAPSHOT_SCHEMA)
+              .addValues(
+                  target.location(),
+                  s.id(),
+                  s.commitKind().name(),
+                  new Instant(s.timeMillis()),
+                  s.commitIdentifier(),
+                  s.commitUser())
+              .build());
+    }
+  }
+
+  private List<Snapshot> commitRounds(Map<Long, List<CommitMessage>> rounds) throws IOException {
+    List<Snapshot> created = new ArrayList<>();
+    for (Map.Entry<Long, List<CommitMessage>> round : rounds.entrySet()) {
+      long races = commit.lostRaces();
+      long start = System.nanoTime();
+      faults.reached(Point.BEFORE_SNAPSHOT);
+      List<Snapshot> snapshots;
+      try {
+        snapshots = commit.commit(round.getKey(), round.getValue());
+      } catch (CommitConflictException conflict) {
+        WriteMetrics.COMMIT_CONFLICTS.inc();
+        throw new IllegalStateException(
+            "commit " + round.getKey() + " to " + target.location() + " conflicts: "
+                + conflict.getMessage(),
+            conflict);
+      } finally {
+        WriteMetrics.CONFLICTS_RETRIED.inc(commit.lostRaces() - races);
+      }
+      faults.reached(Point.AFTER_SNAPSHOT);
+      WriteMetrics.COMMIT_MILLIS.update((System.nanoTime() - start) / 1_000_000);
+      WriteMetrics.COMMITS.inc();
+      WriteMetrics.SNAPSHOTS.inc(snapshots.size());
+      created.addAll(snapshots);
+    }
+    return created;
+  }
+
+  private static List<String> sequences(Iterable<WrittenBatch> batches) {
+    List<String> out = new ArrayList<>();
+    for (WrittenBatch b : batches) {
+      out.add(b.bucket() + "#" + b.sequence());
+    }
+    return out;
+  }
+
+  @Teardown
+  public void teardown() throws IOException {
+    if (opened != null) {
+      opened.close();
+      opened = null;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.changelake.beam;
+
+import io.changelake.types.RowKind;
+import java.util.Arrays;
+
+/**
+ * A table row on its way to a bucket writer: its row kind and its values, in table-column order,
+ * of the Java classes {@link io.changelake.types.TypeRoot} names.
+ *
+ * @param kind what the row does to its key
+ * @param values the column values
+ */
+record KindedRow(RowKind kind, Object[] values) {
+
+  /** {@code +U[1001, 10, 80]}: how a dead letter shows the row. */
+  @Override
+  public String toString() {
+    return kind.shortString() + Arrays.deepToString(values);
+  }
+}

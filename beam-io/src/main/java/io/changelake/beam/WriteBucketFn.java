@@ -1,0 +1,255 @@
+package io.changelake.beam;
+
+import io.changelake.beam.FaultInjection.InjectedFault;
+import io.changelake.beam.FaultInjection.Point;
+import io.changelake.format.DataFileMeta;
+import io.changelake.table.CommitMessage;
+import io.changelake.table.TableWriter;
+import io.changelake.table.UncommittedMessages;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.state.BagState;
+import org.apache.beam.sdk.state.CombiningState;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Sum;
+import org.apache.beam.sdk.transforms.errorhandling.BadRecord;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.TupleTag;
+
+/**
+ * The bucket writer stage: keyed by bucket, it hosts the bucket's {@link TableWriter}, writes each
+ * batch of the bucket's rows, prepares the commit and emits the commit messages, numbered per
+ * bucket, to the committer. A row the merge engine refuses becomes a dead letter.
+ *
+ * <p>State (ids are stable: changing them breaks pipeline updates):
+ *
+ * <ul>
+ *   <li>{@code sequence}: the batches emitted so far; the next batch gets the next number, which
+ *       orders the bucket's commits and counts its commits for {@code full-compaction.delta-commits};
+ *   <li>{@code view}: a random id of the attempt whose output the state records;
+ *   <li>{@code uncommitted} (+ {@code uncommitted-count}): the batches emitted that the table may
+ *       not hold yet, from which a new writer rebuilds its view ({@link
+ *       UncommittedMessages}); forgotten once the table holds them.
+ * </ul>
+ *
+ * <p>The writer in memory (its levels, lookup cache) is trusted only while its view id equals the
+ * one in state: an attempt clears the writer's id before it writes, and sets it to a fresh id
+ * that the state records only if the bundle commits. A failed bundle, a key that moved to another
+ * worker and back, a restarted worker: each leaves the ids different, and the writer is rebuilt
+ * from the latest snapshot plus the uncommitted batches. Files of a failed attempt are orphans.
+ */
+final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<String, WrittenBatch>> {
+  private static final long serialVersionUID = 1L;
+
+  /** Uncommitted batches past which each batch checks whether the table holds the oldest. */
+  static final int FORGET_CHECK_AFTER = 8;
+
+  private final TableTarget target;
+  private final TupleTag<KV<String, WrittenBatch>> writtenTag;
+  private final TupleTag<BadRecord> deadLetterTag;
+  private final FaultInjection faults;
+
+  @StateId("sequence")
+  private final StateSpec<ValueState<Long>> sequenceSpec = StateSpecs.value(VarLongCoder.of());
+
+  @StateId("view")
+  private final StateSpec<ValueState<String>> viewSpec = StateSpecs.value(StringUtf8Coder.of());
+
+  @StateId("uncommitted")
+  private final StateSpec<BagState<WrittenBatch>> uncommittedSpec =
+      StateSpecs.bag(WrittenBatchCoder.of());
+
+  @StateId("uncommitted-count")
+  private final StateSpec<CombiningState<Long, long[], Long>> uncommittedCountSpec =
+      StateSpecs.combining(Sum.ofLongs());
+
+  private transient TableTarget.Opened opened;
+  private transient Map<String, HostedWriter> writers;
+
+  /** A bucket's writer and the view id it matches (null: ahead of any state). */
+  private static final class HostedWriter {
+    final TableWriter writer;
+    String viewId;
+
+    HostedWriter(TableWriter writer) {
+      this.writer = writer;
+    }
+  }
+
+  /** What an attempt produced, applied to state and outputs only once it succeeded. */
+  private record Outcome(
+      WrittenBatch written, String viewId, List<BadRecord> deadLetters, long rows, long millis) {}
+
+  WriteBucketFn(
+      TableTarget target,
+      TupleTag<KV<String, WrittenBatch>> writtenTag,
+      TupleTag<BadRecord> deadLetterTag,
+      FaultInjection faults) {
+    this.target = target;
+    this.writtenTag = writtenTag;
+    this.deadLetterTag = deadLetterTag;
+    this.faults = faults;
+  }
+
+  @Setup
+  public void setup() throws IOException {
+    opened = target.open();
+    writers = new HashMap<>();
+  }
+
+  @ProcessElement
+  public void process(
+      @Element KV<String, Iterable<KindedRow>> batch,
+      @StateId("sequence") ValueState<Long> sequence,
+      @StateId("view") ValueState<String> view,
+      @StateId("uncommitted") BagState<WrittenBatch> uncommitted,
+      @StateId("uncommitted-count") CombiningState<Long, long[], Long> uncommittedCount,
+      MultiOutputReceiver out)
+      throws Exception {
+    long written = sequence.read() == null ? 0 : sequence.read();
+    Outcome outcome;
+    while (true) {
+      try {
+        outcome = attempt(batch.getKey(), batch.getValue(), written, view.read(), uncommitted);
+        break;
+      } catch (InjectedFault fault) {
+        WriteMetrics.INJECTED_FAULTS.inc();
+      }
+    }
+    for (BadRecord dead : outcome.deadLetters()) {
+      out.get(deadLetterTag).output(dead);
+    }
+    WriteMetrics.DEAD_LETTERS.inc(outcome.deadLetters().size());
+    WriteMetrics.ROWS_WRITTEN.inc(outcome.rows());
+    WriteMetrics.FLUSH_AND_COMPACTION_MILLIS.update(outcome.millis());
+    if (outcome.written() == null) {
+      return;
+    }
+    out.get(writtenTag).output(KV.of(target.location(), outcome.written()));
+    sequence.write(outcome.written().sequence());
+    view.write(outcome.viewId());
+    uncommitted.add(outcome.written());
+    uncommittedCount.add(1L);
+    count(outcome.written().messages());
+    if (uncommittedCount.read() >= FORGET_CHECK_AFTER) {
+      forgetCommitted(uncommitted, uncommittedCount);
+    }
+  }
+
+  private Outcome attempt(
+      String bucket, Iterable<KindedRow> rows, long written, String viewId,
+      BagState<WrittenBatch> uncommitted)
+      throws IOException {
+    HostedWriter hosted = writers.get(bucket);
+    if (hosted == null || viewId == null || !viewId.equals(hosted.viewId)) {
+      if (hosted != null) {
+        hosted.writer.close();
+      }
+      if (viewId != null) {
+        WriteMetrics.WRITER_REBUILDS.inc();
+      }
+      hosted = new HostedWriter(opened.table.newWriter(messagesOf(uncommitted.read())));
+      writers.put(bucket, hosted);
+    }
+    hosted.viewId = null;
+    List<BadRecord> deadLetters = new ArrayList<>();
+    long accepted = 0;
+    for (KindedRow row : rows) {
+      try {
+        hosted.writer.write(row.kind(), row.values());
+        accepted++;
+      } catch (IllegalArgumentException refused) {
+        // The writer keeps nothing of a refused row (a MergeException is one of these).
+        deadLetters.add(
+            BadRecord.fromExceptionInformation(
+                row, KindedRowCoder.of(), refused, refused.getMessage()));
+      }
+    }
+    long start = System.nanoTime();
+    List<CommitMessage> messages = hosted.writer.prepareCommit(written + 1);
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    faults.reached(Point.AFTER_FILES_WRITTEN);
+    WrittenBatch batch =
+        messages.isEmpty() ? null : new WrittenBatch(bucket, written + 1, messages);
+    String newViewId = batch == null ? viewId : UUID.randomUUID().toString();
+    faults.reached(Point.AFTER_MESSAGES_EMITTED);
+    hosted.viewId = newViewId;
+    return new Outcome(batch, newViewId, deadLetters, accepted, millis);
+  }
+
+  private static List<CommitMessage> messagesOf(Iterable<WrittenBatch> batches) {
+    List<CommitMessage> messages = new ArrayList<>();
+    for (WrittenBatch b : batches) {
+      messages.addAll(b.messages());
+    }
+    return messages;
+  }
+
+  /** Drops the uncommitted batches the table now holds, oldest first. */
+  private void forgetCommitted(
+      BagState<WrittenBatch> uncommitted, CombiningState<Long, long[], Long> count)
+      throws IOException {
+    List<WrittenBatch> batches = new ArrayList<>();
+    uncommitted.read().forEach(batches::add);
+    batches.sort((a, b) -> Long.compare(a.sequence(), b.sequence()));
+    int committedMessages =
+        UncommittedMessages.committedPrefix(opened.table, messagesOf(batches));
+    int forget = 0;
+    for (WrittenBatch b : batches) {
+      if (committedMessages < b.messages().size()) {
+        break;
+      }
+      committedMessages -= b.messages().size();
+      forget++;
+    }
+    if (forget == 0) {
+      return;
+    }
+    uncommitted.clear();
+    count.clear();
+    for (WrittenBatch b : batches.subList(forget, batches.size())) {
+      uncommitted.add(b);
+    }
+    count.add((long) (batches.size() - forget));
+  }
+
+  private static void count(List<CommitMessage> messages) {
+    for (CommitMessage m : messages) {
+      for (List<DataFileMeta> files :
+          List.of(m.newFiles(), m.changelogFiles(), m.compactAfter(), m.compactChangelog())) {
+        for (DataFileMeta f : files) {
+          WriteMetrics.FILES_WRITTEN.inc();
+          WriteMetrics.BYTES_WRITTEN.inc(f.fileSize());
+        }
+      }
+      for (List<DataFileMeta> files : List.of(m.changelogFiles(), m.compactChangelog())) {
+        for (DataFileMeta f : files) {
+          WriteMetrics.CHANGELOG_ROWS.inc(f.rowCount());
+        }
+      }
+    }
+  }
+
+  @Teardown
+  public void teardown() throws IOException {
+    if (writers != null) {
+      for (HostedWriter hosted : writers.values()) {
+        hosted.writer.close();
+      }
+      writers = null;
+    }
+    if (opened != null) {
+      opened.close();
+      opened = null;
+    }
+  }
+}

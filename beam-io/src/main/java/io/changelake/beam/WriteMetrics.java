@@ -1,0 +1,33 @@
+package io.changelake.beam;
+
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.metrics.Metrics;
+
+/**
+ * The Beam metrics of the write, in one namespace ({@value #NAMESPACE}) so an operator filters
+ * them at once. What each means and which must stay zero: the package documentation.
+ */
+final class WriteMetrics {
+
+  static final String NAMESPACE = "changelake.write";
+
+  static final Counter ROWS_WRITTEN = Metrics.counter(NAMESPACE, "rowsWritten");
+  static final Counter DEAD_LETTERS = Metrics.counter(NAMESPACE, "deadLetters");
+  static final Counter FILES_WRITTEN = Metrics.counter(NAMESPACE, "filesWritten");
+  static final Counter BYTES_WRITTEN = Metrics.counter(NAMESPACE, "bytesWritten");
+  static final Counter CHANGELOG_ROWS = Metrics.counter(NAMESPACE, "changelogRows");
+  static final Distribution FLUSH_AND_COMPACTION_MILLIS =
+      Metrics.distribution(NAMESPACE, "flushAndCompactionMillis");
+  static final Counter WRITER_REBUILDS = Metrics.counter(NAMESPACE, "writerRebuilds");
+  static final Counter COMMITS = Metrics.counter(NAMESPACE, "commits");
+  static final Counter SNAPSHOTS = Metrics.counter(NAMESPACE, "snapshots");
+  static final Distribution COMMIT_MILLIS = Metrics.distribution(NAMESPACE, "commitMillis");
+  static final Counter CONFLICTS_RETRIED = Metrics.counter(NAMESPACE, "conflictsRetried");
+  static final Counter COMMIT_CONFLICTS = Metrics.counter(NAMESPACE, "commitConflicts");
+  static final Counter BATCHES_HELD_BACK = Metrics.counter(NAMESPACE, "batchesHeldBack");
+  static final Counter DUPLICATE_BATCHES = Metrics.counter(NAMESPACE, "duplicateBatches");
+  static final Counter INJECTED_FAULTS = Metrics.counter(NAMESPACE, "injectedFaults");
+
+  private WriteMetrics() {}
+}

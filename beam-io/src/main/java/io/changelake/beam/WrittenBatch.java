@@ -1,0 +1,18 @@
+package io.changelake.beam;
+
+import io.changelake.table.CommitMessage;
+import java.util.List;
+
+/**
+ * What a bucket writer hands the committer for one batch of its bucket.
+ *
+ * @param bucket the bucket's id ({@code k=v/.../bucket-<n>}), the key of the writer's state
+ * @param sequence the batch's number in its bucket, 1, 2, 3, ...: the committer commits a bucket's
+ *     batches in this order
+ * @param messages what the batch changed in the bucket (one message: one writer per bucket)
+ */
+record WrittenBatch(String bucket, long sequence, List<CommitMessage> messages) {
+  WrittenBatch {
+    messages = List.copyOf(messages);
+  }
+}

@@ -1,0 +1,95 @@
+package io.changelake.beam;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.changelake.store.S3ProxyServer;
+import io.changelake.store.S3Settings;
+import io.changelake.table.PaimonTables;
+import io.changelake.table.Rows;
+import io.changelake.table.Table;
+import io.changelake.store.ObjectStore;
+import io.changelake.store.ObjectStores;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Bounded writes: upserts over a key space with each producer, read back by our reader and by
+ * Paimon 1.3.1's, equal to the last upsert of every key; one commit at the end.
+ */
+class BatchWriteTest {
+
+  @TempDir Path warehouse;
+
+  // One producer at the full size; the others at 200,000 upserts to keep the default
+  // test run near its budget on two cores.
+  @ParameterizedTest(name = "{0}: {1} upserts over {2} keys")
+  @CsvSource({
+    "lookup, 1000000, 100000",
+    "none, 200000, 100000",
+    "input, 200000, 100000",
+    "full-compaction, 200000, 100000"
+  })
+  void upsertsReadBackAsTheLastVersionOfEveryKey(String producer, long count, long keys)
+      throws Exception {
+    Upserts upserts = new Upserts(count, keys);
+    String location = warehouse.toString();
+    Pipeline pipeline = Upserts.fastPipeline();
+    upserts
+        .input(pipeline)
+        .apply(OrderRows.write(location, upserts.options(producer, 4)));
+    PipelineResult result = pipeline.run();
+    assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());
+
+    Rows.assertSameRows(upserts.expected(), OrderRows.readAll(location, S3Settings.defaults()));
+    try (ObjectStore store = ObjectStores.open(location)) {
+      Table table = Table.open(store, OrderRows.PATH);
+      Rows.assertSameRows(
+          upserts.expected(),
+          PaimonTables.readAll(
+              PaimonTables.open(warehouse.resolve(OrderRows.PATH.root())), table.schema()));
+      assertEquals(1, counter(result, "commits"));
+      assertEquals(count, counter(result, "rowsWritten"));
+      assertEquals(0, counter(result, "commitConflicts"));
+    }
+  }
+
+  @Test
+  void upsertsThroughS3ReadBackAsTheLastVersionOfEveryKey() throws Exception {
+    Upserts upserts = new Upserts(50_000, 10_000);
+    try (S3ProxyServer s3 = S3ProxyServer.startInMemory()) {
+      String location = "s3://" + s3.bucket() + "/warehouse";
+      Pipeline pipeline = Upserts.fastPipeline();
+      upserts
+          .input(pipeline)
+          .apply(
+              OrderRows.write(location, upserts.options("lookup", 2))
+                  .withS3Settings(s3.settings()));
+      assertEquals(PipelineResult.State.DONE, pipeline.run().waitUntilFinish());
+      Rows.assertSameRows(upserts.expected(), OrderRows.readAll(location, s3.settings()));
+    }
+  }
+
+  static long counter(PipelineResult result, String name) {
+    long sum = 0;
+    for (MetricResult<Long> c :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(WriteMetrics.NAMESPACE, name))
+                    .build())
+            .getCounters()) {
+      sum += c.getAttempted();
+    }
+    return sum;
+  }
+}

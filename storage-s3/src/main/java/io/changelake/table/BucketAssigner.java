@@ -1,0 +1,109 @@
+package io.changelake.table;
+
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BucketFunction;
+import io.changelake.format.SerializedRow;
+import io.changelake.types.DataField;
+import io.changelake.types.RowType;
+
+/**
+ * Finds the partition and bucket of a row, after checking that the row fits the table: the same
+ * routing {@link TableWriter} applies, for callers that group rows by bucket before writing them
+ * (one writer per bucket, as the Beam write does).
+ *
+ * <p>Not thread-safe (the codecs reuse buffers); keep one per thread.
+ */
+public final class BucketAssigner {
+
+  /**
+   * Where a row goes.
+   *
+   * @param partition the partition values, serialized as manifests store them
+   * @param partitionPath the partition's folder ({@code k=v/.../}, empty if unpartitioned)
+   * @param bucket the bucket, 0 to the bucket count - 1
+   */
+  public record RowBucket(SerializedRow partition, String partitionPath, int bucket) {
+    /** The bucket's folder below the table, unique per (partition, bucket): a readable id. */
+    public String id() {
+      return partitionPath + "bucket-" + bucket;
+    }
+  }
+
+  private final TableSchema schema;
+  private final RowType rowType;
+  private final String location;
+  private final int[] partitionIndexes;
+  private final int[] bucketKeyIndexes;
+  private final BinaryRowCodec partitionCodec;
+  private final BucketFunction bucketFunction;
+
+  /**
+   * @param schema the table's schema
+   * @param location where the table lives, named in messages
+   */
+  public BucketAssigner(TableSchema schema, String location) {
+    this.schema = schema;
+    this.rowType = schema.rowType();
+    this.location = location;
+    this.partitionIndexes = schema.partitionIndexes();
+    this.bucketKeyIndexes = schema.bucketKeyIndexes();
+    this.partitionCodec = new BinaryRowCodec(schema.partitionType());
+    this.bucketFunction =
+        new BucketFunction(rowType.project(bucketKeyIndexes), schema.options().bucket());
+  }
+
+  /** The table's bucket count. */
+  public int buckets() {
+    return bucketFunction.buckets();
+  }
+
+  /**
+   * The partition and bucket of a row.
+   *
+   * @throws IllegalArgumentException naming the column if the row does not fit the table: a
+   *     wrong column count, a null in a NOT NULL column (every primary-key column is one), a
+   *     value of the wrong Java class
+   */
+  public RowBucket assign(Object[] row) {
+    check(row);
+    Object[] partition = project(row, partitionIndexes);
+    return new RowBucket(
+        new SerializedRow(partitionCodec.encode(partition)),
+        TablePath.partitionPath(
+            schema.partitionType(), partition, schema.options().partitionDefaultName()),
+        bucketFunction.bucket(project(row, bucketKeyIndexes)));
+  }
+
+  private void check(Object[] row) {
+    if (row == null || row.length != rowType.size()) {
+      throw new IllegalArgumentException(
+          "a row of " + location + " has " + rowType.size() + " columns " + rowType.names()
+              + ", got " + (row == null ? "null" : row.length + " values"));
+    }
+    for (int i = 0; i < row.length; i++) {
+      DataField field = rowType.field(i);
+      Object value = row[i];
+      if (value == null) {
+        if (!field.type().nullable()) {
+          throw new IllegalArgumentException(
+              "column '" + field.name() + "' is NOT NULL"
+                  + (schema.primaryKeys().contains(field.name()) ? " (primary key)" : "")
+                  + " but the row has null there");
+        }
+      } else if (!field.type().root().javaClass().isInstance(value)) {
+        throw new IllegalArgumentException(
+            "column '" + field.name() + "' of type " + field.type() + " takes a "
+                + field.type().root().javaClass().getSimpleName() + ", got a "
+                + value.getClass().getSimpleName() + " (" + value + ")");
+      }
+    }
+  }
+
+  static Object[] project(Object[] row, int[] indexes) {
+    Object[] out = new Object[indexes.length];
+    for (int i = 0; i < indexes.length; i++) {
+      out[i] = row[indexes[i]];
+    }
+    return out;
+  }
+}
