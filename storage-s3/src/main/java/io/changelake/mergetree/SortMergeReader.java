@@ -10,7 +10,8 @@ import java.util.PriorityQueue;
 /**
  * Merges runs that are each sorted by key then version into one stream in that order, so the
  * versions of a key arrive together, oldest first. Versions are ordered by sequence number, or by
- * a given order ({@code sequence.field}).
+ * a given order ({@code sequence.field}); records that order equal come in the order of their
+ * runs.
  */
 public final class SortMergeReader implements Iterator<KeyValue> {
 
@@ -31,7 +32,11 @@ public final class SortMergeReader implements Iterator<KeyValue> {
       Comparator<KeyValue> versionOrder) {
     Comparator<KeyValue> order =
         Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder).thenComparing(versionOrder);
-    heads = new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> order.compare(a.current, b.current));
+    // Equal records come run by run, in the order the runs were given: a reader that orders by
+    // key alone (a changelog) keeps each file's changes of a key together and the files in order.
+    Comparator<Head> headOrder =
+        Comparator.<Head, KeyValue>comparing(Head::current, order).thenComparingInt(Head::run);
+    heads = new PriorityQueue<>(Math.max(1, runs.size()), headOrder);
     for (int i = 0; i < runs.size(); i++) {
       Iterator<KeyValue> run = runs.get(i);
       if (run.hasNext()) {

@@ -10,6 +10,7 @@ import io.changelake.types.RowKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -37,9 +38,12 @@ import java.util.function.IntPredicate;
  * that has expired is a {@link SnapshotNotFoundException}, never a silent skip: record progress
  * with {@link Consumers} so expiry keeps what a read still needs.
  *
- * <p>{@link #read} yields a task's records in key order, the versions of a key in sequence order,
- * each with its row kind and sequence number, so a consumer can order the changes of one key
- * across snapshots by (snapshot id, sequence number).
+ * <p>{@link #read} yields a task's records in key order, the changes of a key in the order they
+ * were made: file by file as the snapshot lists them (the order the writer produced them), each
+ * file's in its own order. Not by sequence number: a before-image (-U, -D) carries the sequence
+ * number of the row it retracts, which equals that of the after-image of the key's previous change,
+ * and both can sit in one snapshot (two compactions in one commit). Across snapshots, the changes
+ * of a key come in snapshot order.
  */
 public final class ChangelogScan {
 
@@ -197,7 +201,7 @@ public final class ChangelogScan {
   }
 
   /**
-   * The records of a task: in key order, a key's records in sequence order; {@link
+   * The records of a task: in key order, a key's records in the order they were made; {@link
    * ChangelogTask.Content#STATE} tasks as +I rows. Close the reader to release its files.
    */
   public ChangelogReader read(ChangelogTask task) throws IOException {
@@ -222,9 +226,13 @@ public final class ChangelogScan {
       return new ChangelogReader(inserts, rows::close);
     }
     List<KeyValueFileReader> readers = tableRead.open(task.partition(), task.bucket(), task.files());
-    // A lone file is already in order: read it directly, without the merge's heap.
+    // Key order alone: equal keys come file by file (see the class comment), as Paimon, which
+    // reads the files one after the other. A lone file is already in order: read it directly.
+    Comparator<KeyValue> asWritten = (a, b) -> 0;
     Iterator<KeyValue> records =
-        readers.size() == 1 ? readers.get(0) : new SortMergeReader(readers, tableRead.keyOrder());
+        readers.size() == 1
+            ? readers.get(0)
+            : new SortMergeReader(readers, tableRead.keyOrder(), asWritten);
     return new ChangelogReader(records, () -> TableRead.closeAll(readers));
   }
 

@@ -24,7 +24,7 @@ class BadInputTest {
 
   @TempDir Path warehouse;
 
-  private static void assertMentions(Throwable e, String... words) {
+  static void assertMentions(Throwable e, String... words) {
     for (String word : words) {
       assertTrue(e.getMessage().contains(word), "'" + word + "' not in: " + e.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.PaimonStreams.Change;
 import io.changelake.types.KeyValue;
@@ -246,5 +247,55 @@ class ChangelogScanTest {
           e.getMessage());
       assertThrows(SnapshotNotFoundException.class, () -> scan.between(2, 4));
     }
+  }
+
+  /**
+   * With lookup-wait=false a commit first compacts the previous commit's level-0 files, then the
+   * asked-for compaction lifts the new ones: two changelog files in one snapshot, both with
+   * changes of the same keys. The -U of the second carries the sequence number of the +U of the
+   * first (it retracts that very row), so only the order the files were written in tells which
+   * comes first. Paimon reads the files one after the other, so it agrees.
+   */
+  @Test
+  void changesOfAKeyFromTwoCompactionsOfOneCommitComeInTheOrderTheyWereMade() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          Table.create(
+              store, PATH,
+              Orders.schema(Map.of("changelog-producer", "lookup", "lookup-wait", "false")));
+      SnapshotCommit commit = table.newCommit("test-writer");
+      long[] amounts = {100, 80, 60};
+      try (TableWriter writer = table.newWriter()) {
+        for (int i = 0; i < amounts.length; i++) {
+          for (long key = 0; key < 50; key++) {
+            writer.write(RowKind.UPDATE_AFTER, Orders.row(key, 10L, amounts[i]));
+          }
+          long id = i + 1;
+          // The last commit also asks for a compaction, which lifts what it has just flushed.
+          CompactionRequest request = id == 3 ? CompactionRequest.NORMAL : CompactionRequest.AUTO;
+          commit.commit(id, writer.prepareCommit(id, request));
+        }
+      }
+      List<Change> ours = changelog(table, 1);
+      List<Change> paimons =
+          PaimonStreams.changelog(
+              PaimonTables.open(warehouse.resolve(PATH.root())), table.schema(), 1);
+      for (long key = 0; key < 50; key++) {
+        List<String> expected = List.of("+I100", "-U100", "+U80", "-U80", "+U60");
+        assertEquals(expected, changesOf(ours, key), "key " + key);
+        assertEquals(expected, changesOf(paimons, key), "key " + key);
+      }
+    }
+  }
+
+  /** The kind and amount of each change of a key, in order. */
+  private static List<String> changesOf(List<Change> changes, long key) {
+    List<String> ofKey = new ArrayList<>();
+    for (Change c : changes) {
+      if (c.row().get(0).equals(key)) {
+        ofKey.add(c.kind().shortString() + c.row().get(2));
+      }
+    }
+    return ofKey;
   }
 }
