@@ -322,21 +322,20 @@ public final class MergeTreeWriter implements Closeable {
     if (buffer.isEmpty()) {
       return;
     }
-    if (producer == ChangelogProducer.INPUT) {
-      try (RollingOutput changelog = new RollingOutput(0, true)) {
-        SortMergeReader raw = new SortMergeReader(buffer.sortedRuns(), keyOrder, versionOrder);
-        while (raw.hasNext()) {
-          changelog.write(raw.next());
-        }
-        newChangelog.addAll(changelog.finish());
-      }
-    }
-    try (RollingOutput out = new RollingOutput(0, false)) {
+    boolean inputChangelog = producer == ChangelogProducer.INPUT;
+    try (RollingOutput out = new RollingOutput(0, false);
+        RollingOutput changelog = new RollingOutput(0, true)) {
       List<Iterator<KeyValue>> runs = buffer.sortedRuns();
       SortMergeReader merged = new SortMergeReader(runs, keyOrder, versionOrder);
       int[] runLevels = new int[runs.size()];
       KeyVersions versions = new KeyVersions(keyOrder);
       while (versions.fill(merged, runLevels)) {
+        if (inputChangelog) {
+          // The input producer's changelog is every record as given, in the same pass.
+          for (int i = 0; i < versions.size(); i++) {
+            changelog.write(versions.record(i));
+          }
+        }
         KeyValue result = keyMerge.reduce(versions);
         if (result != null) {
           out.write(result);
@@ -344,6 +343,7 @@ public final class MergeTreeWriter implements Closeable {
       }
       List<DataFileMeta> written = out.finish();
       newFiles.addAll(written);
+      newChangelog.addAll(changelog.finish());
       levels.update(List.of(), written);
     }
     buffer.clear();
