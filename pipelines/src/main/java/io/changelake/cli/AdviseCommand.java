@@ -80,7 +80,8 @@ final class AdviseCommand implements Callable<Integer> {
             ? "one in the sample: interval unknown"
             : String.format(Locale.ROOT, "every %.1f s (median)", gap / 1000.0)));
         out.printf(Locale.ROOT,
-            "keys       about %,d (records in the live files of snapshot %d)%n", keyCount, last);
+            "keys       at most %,d (records in the live files of snapshot %d, before merging)%n",
+            keyCount, last);
       }
       out.println("latency    " + (latencySeconds == null ? "not given" : latencySeconds + " s"));
       ProducerAdvice.Advice advice = ProducerAdvice.advise(new ProducerAdvice.Facts(

@@ -43,7 +43,8 @@ final class ChangelogCommand implements Callable<Integer> {
     PrintStream out = System.out;
     try (ObjectStore store = location.openStore()) {
       Table table = location.open(store);
-      long last = to != null ? to : ChangelogWalk.latestId(table);
+      long last =
+          to != null ? ChangelogWalk.snapshot(table, to).id() : ChangelogWalk.latestId(table);
       if (from < 1 || from > last) {
         throw new IllegalArgumentException(
             "--from-snapshot " + from + " is outside 1 to " + last + ": give the range"

@@ -132,7 +132,7 @@ final class ProducerAdvice {
           + " seconds: lookup gives them at every commit");
     } else {
       why.add(String.format(Locale.ROOT,
-          "about %,d keys, below %,d: a lookup per written key stays cheap, and changes arrive"
+          "up to %,d keys, below %,d: a lookup per written key stays cheap, and changes arrive"
               + " at every commit", facts.keyCount(), HUGE_KEY_COUNT));
     }
     why.add("watch lookup cost, the local cache (lookup.cache-max-memory-size) and commit time");
@@ -149,7 +149,7 @@ final class ProducerAdvice {
       deltaCommits = (int) Math.max(MIN_DELTA_COMMITS, facts.latencySeconds() * 1000 / gap);
     }
     why.add(String.format(Locale.ROOT,
-        "a %d s latency target and about %,d keys (at least %,d): full-compaction rewrites each"
+        "a %d s latency target and up to %,d keys (huge from %,d): full-compaction rewrites each"
             + " bucket once per %d commits instead of looking up every written key; never 1 or 2"
             + " on a busy table",
         facts.latencySeconds(), facts.keyCount(), HUGE_KEY_COUNT, deltaCommits));
