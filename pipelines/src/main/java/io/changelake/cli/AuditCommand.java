@@ -52,7 +52,8 @@ final class AuditCommand implements Callable<Integer> {
       names = "--from",
       paramLabel = "A",
       defaultValue = "0",
-      description = "Start from the state at snapshot A; 0 starts empty (default: ${DEFAULT-VALUE}).")
+      description = "Start from the state at snapshot A; 0 starts empty"
+          + " (default: ${DEFAULT-VALUE}).")
   long from;
 
   @Option(
@@ -77,7 +78,8 @@ final class AuditCommand implements Callable<Integer> {
       names = "--max-mismatches",
       paramLabel = "N",
       defaultValue = "10",
-      description = "Show at most N differing keys and N differing groups (default: ${DEFAULT-VALUE}).")
+      description = "Show at most N differing keys and N differing groups"
+          + " (default: ${DEFAULT-VALUE}).")
   int maxMismatches;
 
   @Override
@@ -86,8 +88,9 @@ final class AuditCommand implements Callable<Integer> {
     try (ObjectStore store = location.openStore()) {
       Table table = location.open(store);
       TableSchema schema = table.schema();
-      int sumIndex = sumColumn == null ? -1 : column(schema.rowType(), sumColumn, "--sum");
-      int groupIndex = groupColumn == null ? -1 : column(schema.rowType(), groupColumn, "--group-by");
+      RowType columns = schema.rowType();
+      int sumIndex = sumColumn == null ? -1 : column(columns, sumColumn, "--sum");
+      int groupIndex = groupColumn == null ? -1 : column(columns, groupColumn, "--group-by");
       if (sumIndex >= 0 && !NUMERIC.contains(schema.rowType().type(sumIndex).root())) {
         throw new IllegalArgumentException(
             "--sum " + sumColumn + " is a " + schema.rowType().type(sumIndex)
@@ -127,16 +130,17 @@ final class AuditCommand implements Callable<Integer> {
       List<Object[]> state = PublishedState.read(table, target);
 
       int differingKeys = compareKeys(primaryKey, replay, state, out);
-      int differingGroups =
-          sumIndex >= 0 || groupIndex >= 0 ? compareAggregates(replay, state, sumIndex, groupIndex, out) : 0;
+      int differingGroups = sumIndex >= 0 || groupIndex >= 0
+          ? compareAggregates(replay, state, sumIndex, groupIndex, out)
+          : 0;
       if (differingKeys == 0 && differingGroups == 0) {
         out.println("PASS: the changelog reproduces the table at snapshot " + last);
         return 0;
       }
-      out.println("FAIL: the changelog does not reproduce the table at snapshot " + last + " ("
-          + differingKeys + " keys" + (differingGroups > 0 ? ", " + differingGroups + " groups" : "")
-          + " differ): a consumer that applies it without normalizing per key gets wrong"
-          + " results; see ./changelake advise");
+      out.println("FAIL: the changelog does not reproduce the table at snapshot " + last
+          + " (differing keys: " + differingKeys + ", groups: " + differingGroups + "): a"
+          + " consumer that applies it without normalizing per key gets wrong results; see"
+          + " ./changelake advise");
       return 1;
     }
   }
@@ -181,7 +185,8 @@ final class AuditCommand implements Callable<Integer> {
     return differing;
   }
 
-  private void describe(List<String> shown, RowValues key, Map<RowValues, Long> versions, String table) {
+  private void describe(
+      List<String> shown, RowValues key, Map<RowValues, Long> versions, String table) {
     if (shown.size() >= maxMismatches) {
       return;
     }
@@ -238,7 +243,8 @@ final class AuditCommand implements Callable<Integer> {
     Aggregate a = groups.computeIfAbsent(group, g -> new Aggregate());
     a.count += count;
     if (sumIndex >= 0 && row[sumIndex] != null) {
-      a.sum = a.sum.add(new BigDecimal(row[sumIndex].toString()).multiply(BigDecimal.valueOf(count)));
+      BigDecimal value = new BigDecimal(row[sumIndex].toString());
+      a.sum = a.sum.add(value.multiply(BigDecimal.valueOf(count)));
     }
   }
 }

@@ -56,7 +56,8 @@ final class InspectCommand implements Callable<Integer> {
         out.println("  " + field.name() + " " + field.type());
       }
       out.println("primary key   " + schema.primaryKeys());
-      out.println("partitioned   " + (schema.partitionKeys().isEmpty() ? "no" : schema.partitionKeys()));
+      out.println("partitioned   "
+          + (schema.partitionKeys().isEmpty() ? "no" : "by " + schema.partitionKeys()));
       out.println("options");
       for (Map.Entry<String, String> option : schema.options().asMap().entrySet()) {
         out.println("  " + option.getKey() + " = " + option.getValue());

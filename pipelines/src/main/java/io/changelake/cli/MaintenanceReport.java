@@ -18,7 +18,8 @@ final class MaintenanceReport {
         + (removed.isEmpty() ? "" : (dryRun ? " (dry run: nothing deleted)" : "") + ":"));
     String tableFolder = table.path().root();
     for (String path : removed) {
-      out.println("  " + (path.startsWith(tableFolder) ? path.substring(tableFolder.length()) : path));
+      boolean inTable = path.startsWith(tableFolder);
+      out.println("  " + (inTable ? path.substring(tableFolder.length()) : path));
     }
   }
 }

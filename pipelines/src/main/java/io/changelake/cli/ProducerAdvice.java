@@ -23,7 +23,7 @@ final class ProducerAdvice {
   /** A latency target from which "minutes are fine" holds. */
   static final long MINUTES_SECONDS = 60;
 
-  /** The fewest commits between full compactions on a busy table: 1 or 2 rewrite it all too often. */
+  /** The fewest commits between full compactions on a busy table: 1 or 2 rewrite it too often. */
   static final int MIN_DELTA_COMMITS = 3;
 
   /**

@@ -30,7 +30,8 @@ final class TableLocation {
       names = "--database",
       defaultValue = "default",
       paramLabel = "DB",
-      description = "The database, the folder <DB>.db in the warehouse (default: ${DEFAULT-VALUE}).")
+      description = "The database: the folder <DB>.db in the warehouse"
+          + " (default: ${DEFAULT-VALUE}).")
   String database;
 
   @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table.")
@@ -62,7 +63,8 @@ final class TableLocation {
    */
   ObjectStore openStore() throws IOException {
     if (!warehouse.startsWith("s3://")) {
-      Path folder = warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse);
+      Path folder =
+          warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse);
       if (!Files.isDirectory(folder)) {
         throw new IllegalArgumentException(
             "the warehouse " + warehouse + " is not a folder: check --warehouse");

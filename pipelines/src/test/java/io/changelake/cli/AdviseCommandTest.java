@@ -37,7 +37,8 @@ class AdviseCommandTest {
           + " before merging)"), run.out());
       assertTrue(run.out().contains("a 5 s latency target needs retractions within seconds"),
           run.out());
-      assertTrue(run.out().contains("the table uses none: set changelog-producer=lookup"), run.out());
+      assertTrue(run.out().contains("the table uses none: set changelog-producer=lookup"),
+          run.out());
       assertTrue(run.out().endsWith("RECOMMEND changelog-producer=lookup\n"), run.out());
     }
   }

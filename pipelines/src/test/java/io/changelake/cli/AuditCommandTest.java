@@ -35,7 +35,7 @@ class AuditCommandTest {
           + " [1001, 10, 80]; the table has [1001, 10, 80]"), run.out());
       assertTrue(run.out().matches("(?s).*store_id=10\\s+180\\s+80\\s+2\\s+1\n.*"), run.out());
       assertTrue(run.out().contains("FAIL: the changelog does not reproduce the table at"
-          + " snapshot 3"), run.out());
+          + " snapshot 3 (differing keys: 1, groups: 1)"), run.out());
       assertTrue(run.err().contains("reading snapshot 3/3"), run.err());
     }
   }
@@ -51,6 +51,24 @@ class AuditCommandTest {
       assertTrue(run.out().contains("aggregate  SUM(amount), COUNT(*) GROUP BY store_id:"
           + " 1 groups, 0 differ"), run.out());
       assertTrue(run.out().contains("PASS: the changelog reproduces the table"), run.out());
+    }
+  }
+
+  @Test
+  void auditKeysRowsByPartitionAndKeyAcrossBuckets() throws Exception {
+    try (TestWarehouse warehouse = new TestWarehouse(dir)) {
+      warehouse.story(warehouse.createPartitioned("orders",
+          Map.of("changelog-producer", "none")));
+      warehouse.story(warehouse.createPartitioned("fixed",
+          Map.of("changelog-producer", "lookup")));
+
+      CommandRun none = audit(warehouse, "orders");
+      CommandRun lookup = audit(warehouse, "fixed");
+
+      assertEquals(1, none.exitCode(), none.out() + none.err());
+      assertTrue(none.out().contains("key [10, 1001]: the changelog leaves [1001, 10, 100],"
+          + " [1001, 10, 80]"), none.out());
+      assertEquals(0, lookup.exitCode(), lookup.out() + lookup.err());
     }
   }
 

@@ -38,10 +38,21 @@ final class TestWarehouse implements AutoCloseable {
 
   /** Creates shop.{name} with one bucket and the given options. */
   Table create(String name, Map<String, String> options) throws IOException {
-    Map<String, String> all = new LinkedHashMap<>(Map.of("bucket", "1"));
+    return create(name, List.of(), List.of("order_id"), 1, options);
+  }
+
+  /** Creates shop.{name} partitioned by store_id, keyed by (store_id, order_id), two buckets. */
+  Table createPartitioned(String name, Map<String, String> options) throws IOException {
+    return create(name, List.of("store_id"), List.of("store_id", "order_id"), 2, options);
+  }
+
+  private Table create(
+      String name, List<String> partitionKeys, List<String> primaryKeys, int buckets,
+      Map<String, String> options) throws IOException {
+    Map<String, String> all = new LinkedHashMap<>(Map.of("bucket", Integer.toString(buckets)));
     all.putAll(options);
     TableSchema schema =
-        TableSchema.create(ConformanceRun.ORDERS, List.of(), List.of("order_id"), all, null);
+        TableSchema.create(ConformanceRun.ORDERS, partitionKeys, primaryKeys, all, null);
     return Table.create(store, new TablePath("shop", name), schema);
   }
 
@@ -66,7 +77,11 @@ final class TestWarehouse implements AutoCloseable {
    * by an upsert without a before-image; 1002 deleted.
    */
   Table story(String name, String producer) throws IOException {
-    Table table = create(name, Map.of("changelog-producer", producer));
+    return story(create(name, Map.of("changelog-producer", producer)));
+  }
+
+  /** Writes the seed story into a table. */
+  Table story(Table table) throws IOException {
     commit(table, insert(1001, 10, 100), insert(1002, 20, 50));
     commit(table, new Write(RowKind.UPDATE_AFTER, 1001, 10, 80));
     commit(table, new Write(RowKind.DELETE, 1002, 20, 50));
