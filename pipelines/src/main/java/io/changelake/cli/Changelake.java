@@ -12,7 +12,17 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "changelake 0.1.0",
     description = "Primary-key tables with a correct changelog, in Apache Paimon's format.",
-    subcommands = {DemoCommand.class, ConformanceCommand.class, BenchCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      ConformanceCommand.class,
+      BenchCommand.class,
+      InspectCommand.class,
+      ChangelogCommand.class,
+      AuditCommand.class,
+      AdviseCommand.class,
+      ExpireCommand.class,
+      CleanOrphansCommand.class
+    })
 public final class Changelake implements Runnable {
 
   @Override

@@ -1,0 +1,67 @@
+package io.changelake.cli;
+
+import io.changelake.store.ObjectStore;
+import io.changelake.table.Snapshot;
+import io.changelake.table.Table;
+import io.changelake.types.KeyValue;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Prints the changelog of a range of snapshots with row kinds. */
+@Command(
+    name = "changelog",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Prints the changes a streaming reader gets from a range of snapshots, as the conformance"
+          + " runner does: '-- snapshot N (KIND)', then one line per change, '+I[...]',"
+          + " '-U[...]', '+U[...]' or '-D[...]'.",
+      "Which snapshots carry changes depends on the changelog producer: under none, the rows each"
+          + " APPEND snapshot wrote, with no before-images; otherwise the changelog files."
+    })
+final class ChangelogCommand implements Callable<Integer> {
+
+  @Mixin TableLocation location;
+
+  @Option(
+      names = "--from-snapshot",
+      required = true,
+      paramLabel = "A",
+      description = "The first snapshot whose changes are printed.")
+  long from;
+
+  @Option(
+      names = "--to-snapshot",
+      paramLabel = "B",
+      description = "The last snapshot whose changes are printed (default: the latest).")
+  Long to;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    try (ObjectStore store = location.openStore()) {
+      Table table = location.open(store);
+      long last =
+          to != null ? ChangelogWalk.snapshot(table, to).id() : ChangelogWalk.latestId(table);
+      if (from < 1 || from > last) {
+        throw new IllegalArgumentException(
+            "--from-snapshot " + from + " is outside 1 to " + last + ": give the range"
+                + " oldest first, starting at 1 or later");
+      }
+      ChangelogWalk.walk(table, from, last, new ChangelogWalk.Visitor() {
+        @Override
+        public void snapshot(Snapshot snapshot) {
+          out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");
+        }
+
+        @Override
+        public void change(KeyValue change) {
+          out.println(RowText.of(change.kind(), change.value()));
+        }
+      });
+    }
+    return 0;
+  }
+}
