@@ -63,9 +63,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final String createdBy;
   private final ColumnCodec[] keyCodecs;
   private final ColumnCodec[] valueCodecs;
-  private final ColumnCodec sequenceCodec;
-  private final ColumnCodec kindCodec;
   private final ColumnDescriptor[] descriptors;
+  /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
+  private final int[] keyInValue;
 
   private ColumnReader[] readers;
   private long rowsLeftInGroup;
@@ -76,9 +76,14 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     this.file = file;
     this.createdBy = file.getFooter().getFileMetaData().getCreatedBy();
     MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
+    // The key columns repeat table columns; when those are read anyway, the key is taken from
+    // them and the _KEY_ columns are never decoded.
+    this.keyInValue = positionsIn(valueColumns, keyType);
     List<Type> columns = new ArrayList<>();
-    for (DataField key : keyType.fields()) {
-      columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + key.name()));
+    if (keyInValue == null) {
+      for (DataField key : keyType.fields()) {
+        columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + key.name()));
+      }
     }
     columns.add(column(fileSchema, KeyValueFileSchema.SEQUENCE_NUMBER));
     columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
@@ -89,9 +94,18 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
     this.keyCodecs = KeyValueFileSchema.codecs(keyType);
     this.valueCodecs = KeyValueFileSchema.codecs(valueColumns);
-    this.sequenceCodec = ColumnCodec.of(DataType.bigint());
-    this.kindCodec = ColumnCodec.of(DataType.tinyint());
     file.setRequestedSchema(requested);
+  }
+
+  private static int[] positionsIn(RowType valueColumns, RowType keyType) {
+    int[] positions = new int[keyType.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = valueColumns.indexOf(keyType.field(i).name());
+      if (positions[i] < 0) {
+        return null;
+      }
+    }
+    return positions;
   }
 
   private Type column(MessageType fileSchema, String name) {
@@ -168,14 +182,26 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     rowsLeftInGroup--;
     int column = 0;
     Object[] key = new Object[keyCodecs.length];
-    for (int i = 0; i < key.length; i++) {
-      key[i] = read(column++, keyCodecs[i]);
+    if (keyInValue == null) {
+      for (int i = 0; i < key.length; i++) {
+        key[i] = read(column++, keyCodecs[i]);
+      }
     }
-    long sequenceNumber = (Long) read(column++, sequenceCodec);
-    RowKind kind = RowKind.fromByteValue((Byte) read(column++, kindCodec));
+    // Both system columns are required: read them without codec, boxing or level checks.
+    ColumnReader sequenceReader = readers[column++];
+    long sequenceNumber = sequenceReader.getLong();
+    sequenceReader.consume();
+    ColumnReader kindReader = readers[column++];
+    RowKind kind = RowKind.fromByteValue((byte) kindReader.getInteger());
+    kindReader.consume();
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
       value[i] = read(column++, valueCodecs[i]);
+    }
+    if (keyInValue != null) {
+      for (int i = 0; i < key.length; i++) {
+        key[i] = value[keyInValue[i]];
+      }
     }
     return new KeyValue(key, sequenceNumber, kind, value);
   }
