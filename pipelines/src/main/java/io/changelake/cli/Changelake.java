@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "changelake 0.1.0",
     description = "Primary-key tables with a correct changelog, in Apache Paimon's format.",
-    subcommands = {DemoCommand.class, ConformanceCommand.class, BenchCommand.class})
+    subcommands = {DemoCommand.class, RunTemplateCommand.class, ConformanceCommand.class, BenchCommand.class})
 public final class Changelake implements Runnable {
 
   @Override
