@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     description = "Primary-key tables with a correct changelog, in Apache Paimon's format.",
     subcommands = {
       DemoCommand.class,
+      RunTemplateCommand.class,
       ConformanceCommand.class,
       BenchCommand.class,
       InspectCommand.class,

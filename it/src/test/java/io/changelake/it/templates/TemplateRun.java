@@ -1,0 +1,59 @@
+package io.changelake.it.templates;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.changelake.store.ObjectStore;
+import io.changelake.table.Table;
+import io.changelake.table.TablePath;
+import io.changelake.templates.TemplateCatalog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.PipelineResult;
+
+/** Launching a template as {@code ./changelake run} does, and reading what it left. */
+final class TemplateRun {
+
+  private TemplateRun() {}
+
+  static void run(TemplateCatalog template, List<String> args) {
+    List<String> all = new ArrayList<>(args);
+    all.addAll(List.of("--runner=DirectRunner", "--enforceImmutability=false", "--enforceEncodability=false"));
+    assertEquals(PipelineResult.State.DONE, template.run(all.toArray(String[]::new)).waitUntilFinish());
+  }
+
+  /** A table's rows at its latest snapshot, each as its values' text, sorted. */
+  static List<String> rows(ObjectStore store, String table) throws IOException {
+    return Table.open(store, new TablePath("shop", table)).newRead().readAll().stream()
+        .map(Arrays::toString)
+        .sorted()
+        .toList();
+  }
+
+  static long latestSnapshot(ObjectStore store, String table) throws IOException {
+    return Table.open(store, new TablePath("shop", table)).snapshots().latestId().orElseThrow();
+  }
+
+  /** Every dead-letter line under a folder, sorted. */
+  static List<String> deadLetters(Path folder) throws IOException {
+    try (Stream<Path> files = Files.walk(folder)) {
+      return files
+          .filter(f -> f.getFileName().toString().startsWith("dead-letters"))
+          .flatMap(
+              f -> {
+                try {
+                  return Files.readAllLines(f).stream();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              })
+          .sorted()
+          .toList();
+    }
+  }
+}

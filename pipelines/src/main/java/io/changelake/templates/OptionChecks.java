@@ -1,0 +1,156 @@
+package io.changelake.templates;
+
+import io.changelake.store.S3Settings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The checks a template makes on its options before it builds a pipeline, so that a wrong option
+ * fails at launch, not on a worker. Each message starts with the option and says how to fix it.
+ */
+final class OptionChecks {
+
+  static final List<String> PRODUCERS = List.of("none", "input", "lookup", "full-compaction");
+
+  private OptionChecks() {}
+
+  /** Checks the options every template has. */
+  static void checkTemplate(TemplateOptions options) {
+    required("warehouse", options.getWarehouse(), "s3://bucket/prefix or /tmp/lake");
+    required("database", options.getDatabase(), "default");
+    required("deadLetterDir", options.getDeadLetterDir(), "/tmp/lake-dead-letters");
+    positive("commitIntervalSeconds", options.getCommitIntervalSeconds());
+    if (options.getS3Endpoint() != null) {
+      try {
+        URI endpoint = new URI(options.getS3Endpoint());
+        if (endpoint.getScheme() == null || endpoint.getHost() == null) {
+          throw invalid("s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
+        }
+      } catch (URISyntaxException e) {
+        throw invalid("s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
+      }
+    }
+    if ((options.getS3AccessKeyId() == null) != (options.getS3SecretAccessKey() == null)) {
+      throw new IllegalArgumentException(
+          "--s3AccessKeyId and --s3SecretAccessKey go together: give both, or neither to use the"
+              + " default credential chain");
+    }
+  }
+
+  /** Checks the options of reading change events into a table; returns the table's columns. */
+  static TableColumns checkCdc(CdcOptions options) {
+    checkTemplate(options);
+    required("inputFilePattern", options.getInputFilePattern(), "/data/orders/*.json");
+    required("table", options.getTable(), "orders");
+    required("columns", options.getColumns(), "order_id:BIGINT,store_id:BIGINT,amount:BIGINT");
+    required("primaryKeys", options.getPrimaryKeys(), "order_id");
+    if (!PRODUCERS.contains(options.getProducer())) {
+      throw invalid(
+          "producer", options.getProducer(), "use one of " + String.join(", ", PRODUCERS));
+    }
+    positive("buckets", options.getBuckets());
+    positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
+    tableOptions(options);
+    try {
+      return TableColumns.parse(options.getColumns(), primaryKeys(options));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "--columns=" + options.getColumns() + " with --primaryKeys=" + options.getPrimaryKeys()
+              + ": " + e.getMessage());
+    }
+  }
+
+  /** Checks the options of keeping an aggregate table. */
+  static void checkAggregate(AggregateOptions options) {
+    checkTemplate(options);
+    required("groupColumn", options.getGroupColumn(), "store_id");
+    required("valueColumn", options.getValueColumn(), "amount");
+    required("aggregateTable", options.getAggregateTable(), "store_totals");
+    positive("aggregateBuckets", options.getAggregateBuckets());
+    if (options.getGroupColumn().equals(options.getValueColumn())) {
+      throw invalid(
+          "valueColumn", options.getValueColumn(), "sum a column other than --groupColumn");
+    }
+  }
+
+  /** Checks that the aggregate's columns are columns of the table the events are written to. */
+  static void checkAggregateOf(TableColumns columns, AggregateOptions options) {
+    if (columns.column(options.getGroupColumn()) == null) {
+      throw invalid("groupColumn", options.getGroupColumn(), "name one of --columns");
+    }
+    TableColumns.Column value = columns.column(options.getValueColumn());
+    if (value == null) {
+      throw invalid("valueColumn", options.getValueColumn(), "name one of --columns");
+    }
+    if (value.type() != ColumnType.INT
+        && value.type() != ColumnType.BIGINT
+        && value.type() != ColumnType.DOUBLE) {
+      throw invalid(
+          "valueColumn", options.getValueColumn(), "name an INT, BIGINT or DOUBLE column");
+    }
+  }
+
+  static List<String> primaryKeys(CdcOptions options) {
+    return Arrays.stream(options.getPrimaryKeys().split(",")).map(String::trim).toList();
+  }
+
+  /** The options of the table to create: {@code --producer} and {@code --tableOptions}. */
+  static Map<String, String> tableOptions(CdcOptions options) {
+    Map<String, String> table = new LinkedHashMap<>();
+    table.put("changelog-producer", options.getProducer());
+    if (options.getTableOptions() == null || options.getTableOptions().isBlank()) {
+      return table;
+    }
+    for (String pair : options.getTableOptions().split(";")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw invalid("tableOptions", options.getTableOptions(), "write key=value;key=value");
+      }
+      String key = pair.substring(0, eq).trim();
+      if (key.equals("changelog-producer") || key.equals("bucket")) {
+        throw invalid(
+            "tableOptions", options.getTableOptions(),
+            "set '" + key + "' with --" + (key.equals("bucket") ? "buckets" : "producer"));
+      }
+      table.put(key, pair.substring(eq + 1).trim());
+    }
+    return table;
+  }
+
+  /** How to reach S3, from the {@code --s3*} options. */
+  static S3Settings s3Settings(TemplateOptions options) {
+    S3Settings.Builder s3 = S3Settings.builder();
+    if (options.getS3Endpoint() != null) {
+      s3.endpoint(URI.create(options.getS3Endpoint()));
+    }
+    if (options.getS3Region() != null) {
+      s3.region(options.getS3Region());
+    }
+    s3.pathStyleAccess(Boolean.TRUE.equals(options.getS3PathStyleAccess()));
+    if (options.getS3AccessKeyId() != null) {
+      s3.staticCredentials(options.getS3AccessKeyId(), options.getS3SecretAccessKey());
+    }
+    return s3.build();
+  }
+
+  private static void required(String option, String value, String example) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(
+          "--" + option + " is missing: give it, for example --" + option + "=" + example);
+    }
+  }
+
+  static void positive(String option, Integer value) {
+    if (value == null || value < 1) {
+      throw invalid(option, String.valueOf(value), "give a whole number of at least 1");
+    }
+  }
+
+  private static IllegalArgumentException invalid(String option, String value, String fix) {
+    return new IllegalArgumentException("--" + option + "=" + value + " is not valid: " + fix);
+  }
+}
