@@ -22,9 +22,17 @@ final class TemplateRun {
   private TemplateRun() {}
 
   static void run(TemplateCatalog template, List<String> args) {
+    assertEquals(PipelineResult.State.DONE, start(template, args).waitUntilFinish());
+  }
+
+  /**
+   * Starts a template on the DirectRunner and returns its result; it returns before the pipeline
+   * ends only if {@code args} hold {@code --blockOnRun=false}.
+   */
+  static PipelineResult start(TemplateCatalog template, List<String> args) {
     List<String> all = new ArrayList<>(args);
     all.addAll(List.of("--runner=DirectRunner", "--enforceImmutability=false", "--enforceEncodability=false"));
-    assertEquals(PipelineResult.State.DONE, template.run(all.toArray(String[]::new)).waitUntilFinish());
+    return template.run(all.toArray(String[]::new));
   }
 
   /** A table's rows at its latest snapshot, each as its values' text, sorted. */
