@@ -10,7 +10,7 @@ output "region" {
 
 output "pipeline_args" {
   description = "The pipelines' S3 settings as command-line options; on AWS there is no endpoint override, path-style access is off and credentials come from the default provider chain (the worker role)."
-  value       = "--warehouse=${module.warehouse.warehouse_uri} --region=${module.warehouse.region}"
+  value       = "--warehouse=${module.warehouse.warehouse_uri} --s3Region=${module.warehouse.region}"
 }
 
 output "worker_role_arn" {
