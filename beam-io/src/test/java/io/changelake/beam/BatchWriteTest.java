@@ -29,14 +29,13 @@ class BatchWriteTest {
 
   @TempDir Path warehouse;
 
-  // One producer at the full size; the others at 200,000 upserts to keep the default
-  // test run near its budget on two cores. -Dbatch.rows=1000000 runs every producer at full size.
+  // 1,000,000 upserts per producer, about 25 s each on two cores; -Dbatch.rows=N resizes them.
   @ParameterizedTest(name = "{0}: {1} upserts over {2} keys")
   @CsvSource({
     "lookup, 1000000, 100000",
-    "none, 200000, 100000",
-    "input, 200000, 100000",
-    "full-compaction, 200000, 100000"
+    "none, 1000000, 100000",
+    "input, 1000000, 100000",
+    "full-compaction, 1000000, 100000"
   })
   void upsertsReadBackAsTheLastVersionOfEveryKey(String producer, long count, long keys)
       throws Exception {
