@@ -7,11 +7,8 @@ import io.changelake.table.Orders;
 import io.changelake.table.PaimonStreams;
 import io.changelake.table.PaimonTables;
 import io.changelake.table.TableSchema;
-import io.changelake.types.RowKind;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.values.Row;
 import org.apache.paimon.table.FileStoreTable;
@@ -24,32 +21,6 @@ class PaimonWrittenTableTest {
 
   @TempDir java.nio.file.Path warehouse;
 
-  /** Random upserts, updates (as -U, +U) and deletes over 30 keys, 12 per commit. */
-  static void writeRandomChanges(PaimonStreams.Writer writer, long seed, int commits)
-      throws Exception {
-    Random random = new Random(seed);
-    TreeMap<Long, Object[]> state = new TreeMap<>();
-    for (int c = 0; c < commits; c++) {
-      for (int i = 0; i < 12; i++) {
-        long key = random.nextInt(30);
-        Object[] old = state.get(key);
-        Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
-        if (old == null) {
-          writer.write(RowKind.INSERT, row);
-          state.put(key, row);
-        } else if (random.nextInt(4) == 0) {
-          writer.write(RowKind.DELETE, old);
-          state.remove(key);
-        } else {
-          writer.write(RowKind.UPDATE_BEFORE, old);
-          writer.write(RowKind.UPDATE_AFTER, row);
-          state.put(key, row);
-        }
-      }
-      writer.commit();
-    }
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"lookup", "full-compaction"})
   void changelogOfAPaimonWrittenTableIsPaimonsOwnStreamingRead(String producer) throws Exception {
@@ -59,7 +30,7 @@ class PaimonWrittenTableTest {
         PaimonTables.create(warehouse.resolve(SeedTables.ORDERS.root()), schema);
     try (PaimonStreams.Writer writer =
         new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
-      writeRandomChanges(writer, producer.hashCode(), 6);
+      PaimonStreams.writeRandomChanges(writer, producer.hashCode(), 6);
     }
     long latest = paimon.snapshotManager().latestSnapshotId();
     List<String> expected =

@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.TreeMap;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,35 +52,6 @@ class ChangelogScanTest {
     return changes;
   }
 
-  /**
-   * Random upserts, full updates (-U then +U, as a database's CDC gives them) and deletes over 30
-   * keys, in {@code commits} commits; returns the final state by key.
-   */
-  static Map<Long, Object[]> writeRandomChanges(PaimonStreams.Writer writer, long seed, int commits)
-      throws Exception {
-    Random random = new Random(seed);
-    Map<Long, Object[]> state = new TreeMap<>();
-    for (int c = 0; c < commits; c++) {
-      for (int i = 0; i < 12; i++) {
-        long key = random.nextInt(30);
-        Object[] old = state.get(key);
-        Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
-        if (old == null) {
-          writer.write(RowKind.INSERT, row);
-          state.put(key, row);
-        } else if (random.nextInt(4) == 0) {
-          writer.write(RowKind.DELETE, old);
-          state.remove(key);
-        } else {
-          writer.write(RowKind.UPDATE_BEFORE, old);
-          writer.write(RowKind.UPDATE_AFTER, row);
-          state.put(key, row);
-        }
-      }
-      writer.commit();
-    }
-    return state;
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"lookup", "full-compaction", "input"})
@@ -93,7 +62,7 @@ class ChangelogScanTest {
     FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
     try (PaimonStreams.Writer writer =
         new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
-      writeRandomChanges(writer, producer.hashCode(), 6);
+      PaimonStreams.writeRandomChanges(writer, producer.hashCode(), 6);
     }
     List<Change> expected = PaimonStreams.changelog(paimon, schema, 1);
     assertFalse(expected.isEmpty());

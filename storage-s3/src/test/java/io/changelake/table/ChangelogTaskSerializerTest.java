@@ -43,7 +43,7 @@ class ChangelogTaskSerializerTest {
     FileStoreTable paimon = PaimonTables.create(warehouse.resolve(path.root()), schema);
     try (PaimonStreams.Writer writer =
         new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
-      ChangelogScanTest.writeRandomChanges(writer, 7, 4);
+      PaimonStreams.writeRandomChanges(writer, 7, 4);
     }
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.open(store, path);

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -119,5 +121,35 @@ public final class PaimonStreams {
       throws Exception {
     return PaimonTables.readAll(
         table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId))), schema);
+  }
+
+  /**
+   * Random upserts, full updates (-U then +U, as a database's CDC gives them) and deletes over 30
+   * keys, in {@code commits} commits; returns the final state by key.
+   */
+  public static Map<Long, Object[]> writeRandomChanges(Writer writer, long seed, int commits)
+      throws Exception {
+    Random random = new Random(seed);
+    Map<Long, Object[]> state = new TreeMap<>();
+    for (int c = 0; c < commits; c++) {
+      for (int i = 0; i < 12; i++) {
+        long key = random.nextInt(30);
+        Object[] old = state.get(key);
+        Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
+        if (old == null) {
+          writer.write(RowKind.INSERT, row);
+          state.put(key, row);
+        } else if (random.nextInt(4) == 0) {
+          writer.write(RowKind.DELETE, old);
+          state.remove(key);
+        } else {
+          writer.write(RowKind.UPDATE_BEFORE, old);
+          writer.write(RowKind.UPDATE_AFTER, row);
+          state.put(key, row);
+        }
+      }
+      writer.commit();
+    }
+    return state;
   }
 }

@@ -57,7 +57,7 @@ class SnapshotExpiryTest {
     paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
     try (PaimonStreams.Writer writer =
         new PaimonStreams.Writer(paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
-      ChangelogScanTest.writeRandomChanges(writer, 42, 8);
+      PaimonStreams.writeRandomChanges(writer, 42, 8);
     }
   }
 
