@@ -5,6 +5,7 @@ import io.changelake.table.TableOptions;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,7 +30,7 @@ final class ChangelogRule {
 
   /** Receives the changelog records, in order. */
   interface Sink {
-    void accept(KeyValue changelog) throws java.io.IOException;
+    void accept(KeyValue changelog) throws IOException;
   }
 
   private final boolean insertOnly;
@@ -46,7 +47,7 @@ final class ChangelogRule {
     }
   }
 
-  void emit(KeyValue before, KeyValue after, Sink sink) throws java.io.IOException {
+  void emit(KeyValue before, KeyValue after, Sink sink) throws IOException {
     boolean hadRow = before != null && before.kind().isAdd();
     boolean hasRow = after != null && after.kind().isAdd();
     if (!hadRow) {

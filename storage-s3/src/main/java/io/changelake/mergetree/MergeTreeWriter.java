@@ -14,6 +14,7 @@ import io.changelake.mergetree.lookup.LookupFileBuilder;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
+import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -178,14 +179,13 @@ public final class MergeTreeWriter implements Closeable {
   /**
    * Takes one record; it gets the bucket's next sequence number.
    *
-   * @throws MergeException if the merge engine cannot take it (a retraction it cannot undo); the
-   *     record is not kept
-   *
    * @param key the trimmed primary key
    * @param kind the row kind
    * @param row the whole row
+   * @throws MergeException if the merge engine cannot take it (a retraction it cannot undo); the
+   *     record is not kept
    */
-  public void write(Object[] key, io.changelake.types.RowKind kind, Object[] row)
+  public void write(Object[] key, RowKind kind, Object[] row)
       throws IOException {
     if (!kind.isAdd() && options.ignoreDelete()) {
       // ignore-delete drops retractions before any merge, whatever the engine, as Paimon does.
