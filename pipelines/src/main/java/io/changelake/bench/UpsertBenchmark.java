@@ -4,14 +4,15 @@ import io.changelake.conformance.ConformanceRun;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.table.ChangelogScan;
-import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableSchema;
 import io.changelake.table.TableWriter;
+import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,26 @@ public final class UpsertBenchmark {
 
   private UpsertBenchmark() {}
 
+  /** Every change a reader starting at the table's first snapshot reads. */
+  public static long changelogRows(Table table) throws IOException {
+    long[] rows = {0};
+    table
+        .newChangelogScan()
+        .walk(
+            table.snapshots().earliestId().orElse(1),
+            table.snapshots().latestId().orElse(0),
+            new ChangelogScan.ChangeVisitor() {
+              @Override
+              public void snapshot(Snapshot snapshot) {}
+
+              @Override
+              public void change(KeyValue change) {
+                rows[0]++;
+              }
+            });
+    return rows[0];
+  }
+
   /** Writes the workload into a new table under {@code warehouse} and reads its changelog. */
   public static Result run(String producer, UpsertWorkload workload, Path warehouse)
       throws Exception {
@@ -89,20 +110,7 @@ public final class UpsertBenchmark {
       double writeSeconds = (System.nanoTime() - start) / 1e9;
 
       start = System.nanoTime();
-      long changelogRows = 0;
-      ChangelogScan scan = table.newChangelogScan();
-      long latest = table.snapshots().latestId().orElse(0);
-      for (long id = 1; id <= latest; id++) {
-        Snapshot snapshot = table.snapshots().read(id);
-        for (ChangelogTask task : scan.changes(snapshot)) {
-          try (ChangelogScan.ChangelogReader rows = scan.read(task)) {
-            while (rows.hasNext()) {
-              rows.next();
-              changelogRows++;
-            }
-          }
-        }
-      }
+      long changelogRows = changelogRows(table);
       double readSeconds = (System.nanoTime() - start) / 1e9;
       long bytes = 0;
       List<ObjectInfo> objects = store.list(path.root());

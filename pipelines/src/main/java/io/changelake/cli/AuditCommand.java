@@ -1,6 +1,7 @@
 package io.changelake.cli;
 
 import io.changelake.store.ObjectStore;
+import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TableSchema;
@@ -118,7 +119,7 @@ final class AuditCommand implements Callable<Integer> {
           replay.apply(RowKind.INSERT, row);
         }
       }
-      ChangelogWalk.walk(table, from + 1, last, new ChangelogWalk.Visitor() {
+      ChangelogWalk.walk(table, from + 1, last, new ChangelogScan.ChangeVisitor() {
         @Override
         public void snapshot(Snapshot snapshot) {}
 

@@ -1,6 +1,7 @@
 package io.changelake.cli;
 
 import io.changelake.store.ObjectStore;
+import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.types.KeyValue;
@@ -50,7 +51,7 @@ final class ChangelogCommand implements Callable<Integer> {
             "--from-snapshot " + from + " is outside 1 to " + last + ": give the range"
                 + " oldest first, starting at 1 or later");
       }
-      ChangelogWalk.walk(table, from, last, new ChangelogWalk.Visitor() {
+      ChangelogWalk.walk(table, from, last, new ChangelogScan.ChangeVisitor() {
         @Override
         public void snapshot(Snapshot snapshot) {
           out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");

@@ -1,12 +1,10 @@
 package io.changelake.cli;
 
 import io.changelake.table.ChangelogScan;
-import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.types.KeyValue;
 import java.io.IOException;
-import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -15,15 +13,6 @@ import java.util.OptionalLong;
  * {@code audit} replays it; both read it through here so they see the same rows.
  */
 final class ChangelogWalk {
-
-  /** What the walk hands over, in changelog order. */
-  interface Visitor {
-    /** A snapshot begins; its changes follow. */
-    void snapshot(Snapshot snapshot) throws IOException;
-
-    /** One change of the current snapshot. */
-    void change(KeyValue change) throws IOException;
-  }
 
   private ChangelogWalk() {}
 
@@ -62,21 +51,25 @@ final class ChangelogWalk {
    * @throws io.changelake.table.SnapshotNotFoundException if a snapshot of the range has expired
    *     or is not committed yet
    */
-  static void walk(Table table, long first, long last, Visitor visitor) throws IOException {
-    ChangelogScan scan = table.newChangelogScan();
+  static void walk(Table table, long first, long last, ChangelogScan.ChangeVisitor visitor)
+      throws IOException {
     Progress progress = new Progress("reading snapshot", last - first + 1);
-    for (long id = first; id <= last; id++) {
-      progress.at(id - first + 1);
-      // Planning first: it names an expired or future snapshot, where a bare read names a file.
-      List<ChangelogTask> tasks = scan.changes(id);
-      visitor.snapshot(table.snapshots().read(id));
-      for (ChangelogTask task : tasks) {
-        try (ChangelogScan.ChangelogReader changes = scan.read(task)) {
-          while (changes.hasNext()) {
-            visitor.change(changes.next());
-          }
-        }
-      }
-    }
+    table
+        .newChangelogScan()
+        .walk(
+            first,
+            last,
+            new ChangelogScan.ChangeVisitor() {
+              @Override
+              public void snapshot(Snapshot snapshot) throws IOException {
+                progress.at(snapshot.id() - first + 1);
+                visitor.snapshot(snapshot);
+              }
+
+              @Override
+              public void change(KeyValue change) throws IOException {
+                visitor.change(change);
+              }
+            });
   }
 }

@@ -1,10 +1,9 @@
 package io.changelake.cli;
 
+import io.changelake.bench.UpsertBenchmark;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
-import io.changelake.table.ChangelogScan;
-import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
@@ -15,7 +14,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -184,7 +182,7 @@ final class DemoCommand implements Callable<Integer> {
         Table table = Table.open(store, new TablePath(DATABASE, flow.table()));
         Latencies l = latencies.get(flow);
         out.printf("  %-6s %-15s %9d %14d %10d %14d%n", flow.scenario(), flow.producer(),
-            table.snapshots().listIds().size(), changelogRows(table), l.median(l.commit),
+            table.snapshots().listIds().size(), UpsertBenchmark.changelogRows(table), l.median(l.commit),
             l.median(l.aggregate));
       }
       out.println();
@@ -242,22 +240,6 @@ final class DemoCommand implements Callable<Integer> {
   private static long commitTime(ObjectStore store, String table) throws IOException {
     return Table.open(store, new TablePath(DATABASE, table)).snapshots().latest()
         .map(Snapshot::timeMillis).orElseThrow();
-  }
-
-  private static long changelogRows(Table table) throws IOException {
-    ChangelogScan scan = table.newChangelogScan();
-    long rows = 0;
-    for (long id : table.snapshots().listIds()) {
-      for (ChangelogTask task : scan.changes(id)) {
-        try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
-          while (reader.hasNext()) {
-            reader.next();
-            rows++;
-          }
-        }
-      }
-    }
-    return rows;
   }
 
   private static Map<Long, DemoOrders.Totals> aggregate(ObjectStore store, String table)

@@ -1,5 +1,6 @@
 package io.changelake.cli;
 
+import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.types.KeyValue;
@@ -66,7 +67,7 @@ record WriteSample(
   }
 
   /** Counts the rows of a walk by kind, and the commits by time. */
-  private static final class Tally implements ChangelogWalk.Visitor {
+  private static final class Tally implements ChangelogScan.ChangeVisitor {
     /** One commit may publish two snapshots (APPEND, then the COMPACT with its changelog). */
     private record Commit(String user, long identifier) {}
 

@@ -7,7 +7,6 @@ import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
-import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
@@ -147,21 +146,23 @@ public final class ConformanceRun {
   private static void printReport(Table table, PrintStream out) throws IOException {
     out.println("== streaming read (scan.mode=from-snapshot, scan.snapshot-id=1)");
     Map<Long, long[]> fromChangelog = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
-    ChangelogScan scan = table.newChangelogScan();
-    long latestId = table.snapshots().latestId().orElse(0);
-    for (long id = 1; id <= latestId; id++) {
-      Snapshot snapshot = table.snapshots().read(id);
-      out.println("-- snapshot " + id + " (" + snapshot.commitKind() + ")");
-      for (ChangelogTask task : scan.changes(snapshot)) {
-        try (ChangelogScan.ChangelogReader rows = scan.read(task)) {
-          while (rows.hasNext()) {
-            KeyValue kv = rows.next();
-            out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
-            accumulate(fromChangelog, kv.value(), kv.kind().isAdd() ? 1 : -1);
-          }
-        }
-      }
-    }
+    table
+        .newChangelogScan()
+        .walk(
+            1,
+            table.snapshots().latestId().orElse(0),
+            new ChangelogScan.ChangeVisitor() {
+              @Override
+              public void snapshot(Snapshot snapshot) {
+                out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");
+              }
+
+              @Override
+              public void change(KeyValue kv) {
+                out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
+                accumulate(fromChangelog, kv.value(), kv.kind().isAdd() ? 1 : -1);
+              }
+            });
     out.println("== downstream SUM(amount), COUNT(*) GROUP BY store_id fed by the changelog");
     print(fromChangelog, out);
 

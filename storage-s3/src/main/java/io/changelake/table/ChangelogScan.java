@@ -200,6 +200,37 @@ public final class ChangelogScan {
     return tasks;
   }
 
+  /** Receives the changes of a range of snapshots, in changelog order. */
+  public interface ChangeVisitor {
+    /** A snapshot begins; its changes follow. */
+    void snapshot(Snapshot snapshot) throws IOException;
+
+    /** One change of the current snapshot. */
+    void change(KeyValue change) throws IOException;
+  }
+
+  /**
+   * Reads the changes of snapshots {@code first} to {@code last}, both included, in order, as a
+   * streaming reader that started at {@code first} sees them; nothing when {@code first > last}.
+   *
+   * @throws SnapshotNotFoundException if a snapshot of the range has expired or is not committed
+   *     yet
+   */
+  public void walk(long first, long last, ChangeVisitor visitor) throws IOException {
+    for (long id = first; id <= last; id++) {
+      // Planning first: it names an expired or future snapshot, where a bare read names a file.
+      List<ChangelogTask> tasks = changes(id);
+      visitor.snapshot(read(id));
+      for (ChangelogTask task : tasks) {
+        try (ChangelogReader changes = read(task)) {
+          while (changes.hasNext()) {
+            visitor.change(changes.next());
+          }
+        }
+      }
+    }
+  }
+
   /**
    * The records of a task: in key order, a key's records in the order they were made; {@link
    * ChangelogTask.Content#STATE} tasks as +I rows. Close the reader to release its files.
