@@ -8,9 +8,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -19,7 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * An object store on a local (or mounted) file system: the embedded default, {@code file:///...}.
@@ -154,26 +155,32 @@ public final class LocalObjectStore implements ObjectStore {
       return List.of();
     }
     List<ObjectInfo> objects = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(start)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        String relative = root.relativize(file).toString().replace('\\', '/');
-        if (!relative.startsWith(prefix) || file.getFileName().toString().startsWith(TEMP_PREFIX)) {
-          continue;
-        }
-        BasicFileAttributes attributes;
-        try {
-          attributes = Files.readAttributes(file, BasicFileAttributes.class);
-        } catch (NoSuchFileException deletedMeanwhile) {
-          continue;
-        }
-        if (attributes.isRegularFile()) {
-          objects.add(
-              new ObjectInfo(relative, attributes.size(), attributes.lastModifiedTime().toMillis()));
-        }
-      }
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
+    // A file another writer renames or deletes during the walk (a temp file published, an
+    // orphan cleaned) is skipped, not an error: Files.walk would fail the whole listing.
+    Files.walkFileTree(
+        start,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+            String relative = root.relativize(file).toString().replace('\\', '/');
+            if (attributes.isRegularFile()
+                && relative.startsWith(prefix)
+                && !file.getFileName().toString().startsWith(TEMP_PREFIX)) {
+              objects.add(
+                  new ObjectInfo(
+                      relative, attributes.size(), attributes.lastModifiedTime().toMillis()));
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
+        });
     objects.sort(Comparator.comparing(ObjectInfo::path));
     return objects;
   }
