@@ -25,14 +25,14 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * Test fixture: the orders table written at storage level (our TableWriter and committer), the
  * seed story, random change streams, and the downstream aggregate the story is about.
  */
-final class SeedTables {
+public final class SeedTables {
 
-  static final TablePath ORDERS = new TablePath("shop", "orders");
+  public static final TablePath ORDERS = new TablePath("shop", "orders");
 
   private SeedTables() {}
 
   /** Creates the orders table with {@code options} (bucket 2 unless given). */
-  static Table create(LocalObjectStore store, Map<String, String> options) throws IOException {
+  public static Table create(LocalObjectStore store, Map<String, String> options) throws IOException {
     Map<String, String> withBucket = new HashMap<>(options);
     withBucket.putIfAbsent("bucket", "2");
     return Table.create(store, ORDERS, Orders.schema(withBucket));
@@ -42,7 +42,7 @@ final class SeedTables {
    * The order-price-correction story in two commits: order 1001 of store 10 costs 100, then 80.
    * With {@code completeInput} the correction carries its -U, as database CDC gives it.
    */
-  static void writeSeedStory(Table table, boolean completeInput) throws IOException {
+  public static void writeSeedStory(Table table, boolean completeInput) throws IOException {
     try (TableWriter writer = table.newWriter()) {
       writer.write(RowKind.INSERT, Orders.row(1001, 10L, 100L));
       table.newCommit("seed").commit(1, writer.prepareCommit(1));
