@@ -102,8 +102,8 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   void setTopicPattern(String value);
 
   @Description(
-      "Kafka consumer group (group.id); the offsets of events the table holds are committed to"
-          + " it. Required with --bootstrapServers.")
+      "Kafka consumer group (group.id); KafkaIO commits the read offsets to it when the runner"
+          + " finalizes its checkpoint. Required with --bootstrapServers.")
   String getConsumerGroup();
 
   void setConsumerGroup(String value);
