@@ -2,6 +2,7 @@ package io.changelake.beam;
 
 import io.changelake.table.BucketAssigner;
 import io.changelake.table.BucketAssigner.RowBucket;
+import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -15,7 +16,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * not fit (a null primary key, a value of the wrong type, an unknown row kind) becomes a dead
  * letter with the reason.
  *
- * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema.
+ * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema; a write that
+ * names sequence fields fails there if the table orders its keys' versions by other ones.
  */
 final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private static final long serialVersionUID = 1L;
@@ -23,6 +25,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final TableTarget target;
   private final Schema input;
   private final String rowKindField;
+  private final List<String> sequenceFields;
   private final Coder<Row> rowCoder;
   private final TupleTag<KV<String, KindedRow>> rowsTag;
   private final TupleTag<BadRecord> deadLetterTag;
@@ -35,12 +38,14 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       TableTarget target,
       Schema input,
       String rowKindField,
+      List<String> sequenceFields,
       Coder<Row> rowCoder,
       TupleTag<KV<String, KindedRow>> rowsTag,
       TupleTag<BadRecord> deadLetterTag) {
     this.target = target;
     this.input = input;
     this.rowKindField = rowKindField;
+    this.sequenceFields = sequenceFields;
     this.rowCoder = rowCoder;
     this.rowsTag = rowsTag;
     this.deadLetterTag = deadLetterTag;
@@ -49,6 +54,14 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   @Setup
   public void setup() throws Exception {
     opened = target.open();
+    List<String> tableSequence = opened.table.schema().options().sequenceFields();
+    if (sequenceFields != null && !sequenceFields.equals(tableSequence)) {
+      throw new IllegalStateException(
+          "ChangelakeIO.write().withSequenceField(" + String.join(",", sequenceFields) + "): table "
+              + target.location() + " orders its keys' versions by sequence.field "
+              + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
+              + "; name the table's own sequence fields, or write a table that has these");
+    }
     mapping =
         RowMapping.of(input, rowKindField, opened.table.schema().rowType(), opened.table.location());
     assigner = new BucketAssigner(opened.table.schema(), opened.table.location());

@@ -45,6 +45,11 @@ package io.changelake.beam;
  *   <tr><td>{@code withRowKindField(field)}</td><td>none: every row is +I</td><td>a STRING field
  *       holding {@code +I}, {@code -U}, {@code +U} or {@code -D}; other values are dead
  *       letters</td></tr>
+ *   <tr><td>{@code withSequenceField(fields...)}</td><td>none</td><td>the fields that order one
+ *       key's versions (a log position, a version): a created table gets them as {@code
+ *       sequence.field}, an existing table must have exactly these; see Ordering</td></tr>
+ *   <tr><td>{@code withArrivalOrder()}</td><td>off</td><td>state that source and runner keep
+ *       each key's order, so an unbounded write needs no sequence field</td></tr>
  *   <tr><td>{@code withS3Settings(settings)}</td><td>AWS, default credential chain</td>
  *       <td>endpoint, region, path-style access, static credentials, retries for an {@code s3://}
  *       warehouse ({@link io.changelake.store.S3Settings})</td></tr>
@@ -60,6 +65,17 @@ package io.changelake.beam;
  * </table>
  *
  * <p>Settings are checked when the transform is applied; a message names the setting to fix.
+ *
+ * <h3>Ordering</h3>
+ *
+ * <p>Beam promises no order, and Dataflow, Flink and Spark reorder rows after every shuffle, this
+ * write's own included. A table with a sequence field merges each key's versions by it, whatever
+ * order they arrive in. An unbounded write without one is refused when applied if its result
+ * depends on order (any table but an aggregation of plain rows with order-free functions), naming
+ * the fix: {@code withSequenceField(...)}, or {@code withArrivalOrder()} when the source and the
+ * runner keep each key's order (the DirectRunner reading an ordered source, a TestStream; a Kafka
+ * partition keeps its order only up to the first shuffle). The exact guarantee, across commits and
+ * with deletes, is in the package documentation.
  *
  * <h3>Type mapping</h3>
  *

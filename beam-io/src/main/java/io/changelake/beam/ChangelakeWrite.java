@@ -1,6 +1,8 @@
 package io.changelake.beam;
 
 import io.changelake.store.S3Settings;
+import io.changelake.table.MergeEngine;
+import io.changelake.table.TableOptions;
 import io.changelake.table.TablePath;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +52,8 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
   private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
   private String commitUser;
   private int maxBatchRows = DEFAULT_MAX_BATCH_ROWS;
+  private List<String> sequenceFields;
+  private boolean arrivalOrder;
   private transient ErrorHandler<BadRecord, ?> errorHandler;
   private FaultInjection faults = FaultInjection.NONE;
 
@@ -69,6 +73,8 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     c.commitInterval = commitInterval;
     c.commitUser = commitUser;
     c.maxBatchRows = maxBatchRows;
+    c.sequenceFields = sequenceFields;
+    c.arrivalOrder = arrivalOrder;
     c.errorHandler = errorHandler;
     c.faults = faults;
     return c;
@@ -152,6 +158,33 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     return c;
   }
 
+  /**
+   * The input fields that order the versions of one key: the newest by these fields, compared one
+   * after another (nulls first), wins whatever order the rows reach the writer in; equal ones go
+   * by arrival. A table the write creates gets them as its {@code sequence.field}; an existing
+   * table must already have exactly these as its {@code sequence.field}, which the workers check
+   * when they open it (a table's own sequence is what its merge uses). Give a value that grows
+   * with each change of a key at its source: a log position, a version, an offset.
+   */
+  public ChangelakeWrite withSequenceField(String... fields) {
+    ChangelakeWrite c = copy();
+    c.sequenceFields = List.of(fields);
+    return c;
+  }
+
+  /**
+   * States that each key's rows reach the writer in the order they changed, so that an unbounded
+   * write needs no sequence field. True only when both the source and the runner keep per-key
+   * order up to this transform: for example one Kafka partition per key read on the DirectRunner,
+   * or a TestStream. Dataflow, Flink and Spark may reorder elements after every shuffle (the
+   * write's own GroupIntoBatches is one), so on them give {@link #withSequenceField} instead.
+   */
+  public ChangelakeWrite withArrivalOrder() {
+    ChangelakeWrite c = copy();
+    c.arrivalOrder = true;
+    return c;
+  }
+
   /** Also sends the dead letters to this error handler. */
   public ChangelakeWrite withBadRecordErrorHandler(ErrorHandler<BadRecord, ?> handler) {
     ChangelakeWrite c = copy();
@@ -181,8 +214,8 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
                 "AssignBucket",
                 ParDo.of(
                         new AssignBucketFn(
-                            target, input.getSchema(), rowKindField, input.getCoder(), rowsTag,
-                            rejectedTag))
+                            target, input.getSchema(), rowKindField, sequenceFields,
+                            input.getCoder(), rowsTag, rejectedTag))
                     .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
     PCollection<KV<String, KindedRow>> rows =
         assigned.get(rowsTag).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
@@ -253,7 +286,67 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
-    return new TableTarget(warehouse, path, s3, creation(schema));
+    if (sequenceFields != null) {
+      checkSequenceFields(schema);
+    }
+    TableTarget.Creation creation = creation(schema);
+    checkOrdered(input, creation);
+    return new TableTarget(warehouse, path, s3, creation);
+  }
+
+  private void checkSequenceFields(Schema schema) {
+    if (sequenceFields.isEmpty()) {
+      throw invalid("withSequenceField(): name at least one field");
+    }
+    for (String field : sequenceFields) {
+      if (!schema.hasField(field) || field.equals(rowKindField)) {
+        throw invalid(
+            "withSequenceField('" + field + "'): the input has no such column (fields "
+                + schema.getFieldNames() + ", the row-kind field excluded)");
+      }
+    }
+  }
+
+  /**
+   * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it
+   * has a sequence or the user states that arrival order is the change order. A write is
+   * order-free only when it creates an aggregation table of plain inserts whose every value
+   * column has an aggregate that does not care about order (sum, product, count, min, max,
+   * bool_and, bool_or).
+   */
+  private void checkOrdered(PCollection<Row> input, TableTarget.Creation creation) {
+    if (input.isBounded() == PCollection.IsBounded.BOUNDED
+        || arrivalOrder
+        || sequenceFields != null
+        || (creation != null && orderFree(creation))) {
+      return;
+    }
+    throw invalid(
+        "an unbounded write of updates or deletes needs the order of each key's changes, and a"
+            + " runner such as Dataflow or Flink delivers rows in any order: call"
+            + " withSequenceField(<a column that grows with each change of a key, such as a log"
+            + " position>), or withArrivalOrder() if the source and the runner keep each key's"
+            + " order");
+  }
+
+  private static final List<String> ORDER_FREE_AGGREGATES =
+      List.of("sum", "product", "count", "min", "max", "bool_and", "bool_or");
+
+  private boolean orderFree(TableTarget.Creation creation) {
+    TableOptions options = TableOptions.of(creation.options());
+    if (!options.sequenceFields().isEmpty()) {
+      return true;
+    }
+    if (rowKindField != null || options.mergeEngine() != MergeEngine.AGGREGATION) {
+      return false;
+    }
+    for (String column : creation.input().getFieldNames()) {
+      if (!creation.primaryKeys().contains(column)
+          && !ORDER_FREE_AGGREGATES.contains(options.aggregateFunction(column))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private TableTarget.Creation creation(Schema schema) {
@@ -266,6 +359,15 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
       return null;
     }
     Map<String, String> options = new LinkedHashMap<>(tableOptions == null ? Map.of() : tableOptions);
+    if (sequenceFields != null) {
+      String fields = String.join(",", sequenceFields);
+      String given = options.put("sequence.field", fields);
+      if (given != null && !given.equals(fields)) {
+        throw invalid(
+            "withSequenceField(" + fields + ") and table option 'sequence.field'=" + given
+                + " disagree: set one of them");
+      }
+    }
     if (buckets != null) {
       String given = options.put("bucket", Integer.toString(buckets));
       if (given != null && !given.equals(Integer.toString(buckets))) {

@@ -33,6 +33,39 @@
  * end-of-input}); only value, bag and combining state and timers are used, so the write runs on
  * every portable runner.
  *
+ * <h2>Ordering: the contract</h2>
+ *
+ * <p>Beam keeps no order: neither within a bundle nor across bundles, and Dataflow, Flink and
+ * Spark reorder elements after every shuffle (the write's own GroupByKey / GroupIntoBatches is
+ * one). So the write never uses arrival order to decide which of a key's versions is newest when
+ * the table has a {@code sequence.field} ({@code withSequenceField}, or the existing table's own):
+ * the writer sorts each batch by key, then sequence, then arrival, and compactions and reads merge
+ * across batches, files and levels in sequence order. What that guarantees:
+ *
+ * <ul>
+ *   <li><b>Within one batch</b> (one commit interval of a bucket, or the whole bounded input) any
+ *       order gives the same table and the same changelog, for every merge engine and producer.
+ *   <li><b>Across batches</b>, a change that arrives in a later batch than a newer change of its key
+ *       still merges below it: the table is the same; lookup and full-compaction changelogs replay
+ *       to the same rows (an extra -U/+U of the same value may appear); an input changelog holds the
+ *       same rows (so any sum of signed deltas agrees), and a consumer of an input or none changelog
+ *       who keeps, per key, the change with the highest sequence gets the same rows. Two
+ *       exceptions, both Paimon's rules too: no change may arrive in a later batch than a newer
+ *       <i>delete</i> of its key (a delete compacted into the last level is dropped, after which
+ *       the older change brings the key back); and a partial-update table keeps one sequence per
+ *       row, so across batches it needs a sequence group per column group ({@code
+ *       fields.<seq>.sequence-group}) rather than one {@code sequence.field}. A source whose
+ *       retries stay within a commit interval, as Kafka partitions read in order do, meets both.
+ *   <li><b>Without a sequence</b> a key's versions apply in arrival order. An unbounded write whose
+ *       result depends on order (anything but an aggregation table of plain rows with sum, count,
+ *       min, max, product, bool_and or bool_or columns) is refused when applied, unless {@code
+ *       withArrivalOrder()} states that source and runner keep each key's order (true for the
+ *       DirectRunner with an ordered source, or TestStream). A bounded write is not refused, but
+ *       its single GroupByKey gives no order either on a distributed runner: give it a sequence too.
+ *   <li>first-row takes no sequence field: the first version to arrive wins, so its result is
+ *       order-free only when a key's versions are equal (redeliveries of the same row).
+ * </ul>
+ *
  * <h2>Failures and what they leave</h2>
  *
  * <ul>

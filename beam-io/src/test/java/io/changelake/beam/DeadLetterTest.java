@@ -90,7 +90,8 @@ public class DeadLetterTest {
             .apply(
                 ChangelakeIO.write()
                     .to(warehouse, OrderRows.PATH.database(), OrderRows.PATH.table())
-                    .withRowKindField("op"))
+                    .withRowKindField("op")
+                    .withArrivalOrder())
             .getDeadLetters();
     PAssert.that(
             deadLetters.apply(
@@ -130,7 +131,7 @@ public class DeadLetterTest {
     pipeline.enableAbandonedNodeEnforcement(false);
   }
 
-  private static void assertMessage(String expected, Runnable apply) {
+  static void assertMessage(String expected, Runnable apply) {
     try {
       apply.run();
     } catch (IllegalArgumentException e) {

@@ -86,6 +86,7 @@ public class ExactlyOnceTest {
             OrderRows.write(
                     warehouse, Map.of("bucket", "3", "changelog-producer", "lookup"))
                 .withCommitInterval(INTERVAL)
+                .withArrivalOrder()
                 .withFaultInjection(FAIL_EACH_POINT_ONCE));
     PipelineResult result = pipeline.run();
     assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());

@@ -43,7 +43,8 @@ public class StreamingWriteTest {
     PCollection<Row> input = pipeline.apply(events);
     input.apply(
         OrderRows.write(warehouse, Map.of("bucket", "1", "changelog-producer", producer))
-            .withCommitInterval(INTERVAL));
+            .withCommitInterval(INTERVAL)
+            .withArrivalOrder());
     assertEquals(PipelineResult.State.DONE, pipeline.run().waitUntilFinish());
     return OrderRows.changelog(warehouse);
   }

@@ -4,12 +4,16 @@ import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.StreamingOptions;
 
-/** Options of the templates that read change-event files into a table. */
+/**
+ * Options of the templates that read Debezium change events, from files or from Kafka, into a
+ * table. The events come from exactly one of {@code --inputFilePattern} and {@code
+ * --bootstrapServers}.
+ */
 public interface CdcOptions extends TemplateOptions, StreamingOptions {
 
   @Description(
       "Glob of the change-event files, one Debezium JSON event a line (any Beam file system)."
-          + " Required.")
+          + " Give it or --bootstrapServers.")
   String getInputFilePattern();
 
   void setInputFilePattern(String value);
@@ -36,12 +40,16 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
 
   @Description(
       "Columns of the table as name:TYPE, comma-separated; types BOOLEAN, INT, BIGINT, DOUBLE,"
-          + " STRING. Example: order_id:BIGINT,store_id:BIGINT,amount:BIGINT. Required.")
+          + " STRING, DECIMAL(p,s), DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, BYTES. Example:"
+          + " order_id:BIGINT,store_id:BIGINT,amount:DECIMAL(10,2). Without it the columns are"
+          + " read from the first event's schema envelope (JSON converter with schemas.enable).")
   String getColumns();
 
   void setColumns(String value);
 
-  @Description("Primary-key columns of the table, comma-separated. Required.")
+  @Description(
+      "Primary-key columns of the table, comma-separated. Required (Debezium keys its Kafka"
+          + " records by the primary key; name the same columns).")
   String getPrimaryKeys();
 
   void setPrimaryKeys(String value);
@@ -66,4 +74,62 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   String getTableOptions();
 
   void setTableOptions(String value);
+
+  @Description(
+      "Epoch unit of TIME and TIMESTAMP numbers in events without a schema envelope: millis"
+          + " (io.debezium.time.Timestamp, Time), micros (MicroTimestamp, MicroTime) or nanos."
+          + " With an envelope each field's schema names its unit.")
+  @Default.String("micros")
+  String getTimeUnit();
+
+  void setTimeUnit(String value);
+
+  @Description(
+      "Kafka bootstrap servers (host:port,...): read the events from Kafka instead of files."
+          + " The pipeline then runs until cancelled.")
+  String getBootstrapServers();
+
+  void setBootstrapServers(String value);
+
+  @Description("Kafka topics to read, comma-separated (or --topicPattern).")
+  String getTopics();
+
+  void setTopics(String value);
+
+  @Description("A Java regular expression of the Kafka topics to read, instead of --topics.")
+  String getTopicPattern();
+
+  void setTopicPattern(String value);
+
+  @Description(
+      "Kafka consumer group (group.id); KafkaIO commits the read offsets to it when the runner"
+          + " finalizes its checkpoint. Required with --bootstrapServers.")
+  String getConsumerGroup();
+
+  void setConsumerGroup(String value);
+
+  @Description(
+      "Where a consumer group without committed offsets starts: earliest, latest, or a time"
+          + " (ISO-8601 such as 2026-12-01T10:00:00Z, or epoch milliseconds) from which to read.")
+  @Default.String("earliest")
+  String getStartingOffsets();
+
+  void setStartingOffsets(String value);
+
+  @Description(
+      "More Kafka consumer properties as key=value pairs separated by ';', for example"
+          + " security.protocol=SASL_SSL;sasl.mechanism=PLAIN. Secrets belong in"
+          + " --kafkaPropertiesFile; values of security.*, sasl.* and ssl.* keys are never"
+          + " logged or displayed.")
+  String getKafkaProperties();
+
+  void setKafkaProperties(String value);
+
+  @Description(
+      "A Java properties file of Kafka consumer properties (security.protocol, sasl.jaas.config,"
+          + " ssl.truststore.password, ...), read at launch; the secrets it holds are never logged"
+          + " or displayed.")
+  String getKafkaPropertiesFile();
+
+  void setKafkaPropertiesFile(String value);
 }

@@ -63,11 +63,11 @@ public final class CdcToAggregate {
    * @throws IllegalArgumentException naming the option to fix
    */
   public static void addTo(Pipeline pipeline, Options options) {
-    TableColumns columns = OptionChecks.checkCdc(options);
+    OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
     OptionChecks.checkAggregate(options);
-    OptionChecks.checkAggregateOf(columns, options);
+    OptionChecks.checkAggregateOf(cdc.columns(), options);
     pipeline.apply(
-        options.getTable() + " to " + options.getAggregateTable(), new Flow(options, columns));
+        options.getTable() + " to " + options.getAggregateTable(), new Flow(options, cdc));
   }
 
   private static final class Flow extends PTransform<PBegin, PDone> {
@@ -75,16 +75,17 @@ public final class CdcToAggregate {
 
     // Options are only read while the pipeline is built, never on a worker.
     private final transient Options options;
-    private final TableColumns columns;
+    private final transient OptionChecks.Cdc cdc;
 
-    Flow(Options options, TableColumns columns) {
+    Flow(Options options, OptionChecks.Cdc cdc) {
       this.options = options;
-      this.columns = columns;
+      this.cdc = cdc;
     }
 
     @Override
     public PDone expand(PBegin begin) {
-      CdcToTable.WrittenTable table = CdcToTable.eventsToTable(begin, options, columns);
+      CdcToTable.WrittenTable table = CdcToTable.eventsToTable(begin, options, cdc);
+      TableColumns columns = cdc.columns();
       Schema changes =
           Schema.builder()
               .addField(columns.changeSchema().getField(options.getGroupColumn()))

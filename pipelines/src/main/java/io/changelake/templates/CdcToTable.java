@@ -4,26 +4,35 @@ import io.changelake.beam.ChangelakeIO;
 import io.changelake.beam.WriteResult;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.io.TextIO;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.Watch;
+import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 
 /**
- * Template: Debezium-style JSON change events from files into a changelake table.
+ * Template: Debezium JSON change events from files or Kafka into a changelake table.
  *
  * <p>Reads the files matching {@code --inputFilePattern} (one event a line; with {@code
- * --streaming}, new files as they appear), turns each event into change rows ({@code c}/{@code r}
+ * --streaming}, new files as they appear) or, with {@code --bootstrapServers}, the Kafka topics
+ * {@code --topics} ({@link KafkaSource}), turns each event into change rows ({@code c}/{@code r}
  * to +I, {@code u} to -U(before) and +U(after), or +U(after) without a before-image, {@code d} to
- * -D(before)) and writes them into {@code --table}, created with {@code --columns}, {@code
- * --primaryKeys}, {@code --buckets} and the changelog producer {@code --producer}. Bad events
+ * -D(before)) and writes them into {@code --table}, created with {@code --columns} (or the columns
+ * of the first event's schema envelope), {@code --primaryKeys}, {@code --buckets}, the changelog
+ * producer {@code --producer} and the column {@code _sequence} as its {@code sequence.field}. Bad events
  * (unparsable JSON, no key, wrong types) and rows the table refuses go to {@code --deadLetterDir};
  * the pipeline goes on.
  *
@@ -33,8 +42,8 @@ import org.joda.time.Duration;
  *     --primaryKeys=order_id --producer=lookup --deadLetterDir=/tmp/lake-dead-letters
  * </pre>
  *
- * <p>Events are applied in the order they arrive: within one file, line order on the DirectRunner.
- * Metadata: {@code templates/cdc-to-table.json}.
+ * <p>Each change is ordered by its event's source position ({@link EventPosition}), not by the
+ * order it arrives in. Metadata: {@code templates/cdc-to-table.json}.
  */
 public final class CdcToTable {
 
@@ -54,9 +63,9 @@ public final class CdcToTable {
    * @throws IllegalArgumentException naming the option to fix, before anything runs
    */
   public static PipelineResult run(Options options) {
-    TableColumns columns = OptionChecks.checkCdc(options);
+    OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
     Pipeline pipeline = Pipeline.create(options);
-    WrittenTable written = eventsToTable(pipeline.begin(), options, columns);
+    WrittenTable written = eventsToTable(pipeline.begin(), options, cdc);
     PCollectionList.of(written.deadLetters())
         .apply("DeadLetters", new DeadLetterFiles(options.getDeadLetterDir()));
     return pipeline.run();
@@ -65,20 +74,37 @@ public final class CdcToTable {
   /** What {@link #eventsToTable} leaves: the write's result and the dead-letter lines so far. */
   record WrittenTable(WriteResult result, PCollection<String> deadLetters) {}
 
-  /** The events of {@code --inputFilePattern}, parsed and written into {@code --table}. */
-  static WrittenTable eventsToTable(PBegin begin, CdcOptions options, TableColumns columns) {
-    FileIO.Match match = FileIO.match().filepattern(options.getInputFilePattern());
-    if (options.isStreaming()) {
-      match =
-          match.continuously(
-              Duration.standardSeconds(options.getFilePollIntervalSeconds()), Watch.Growth.never());
+  /**
+   * The events of {@code --inputFilePattern} or of Kafka, parsed and written into {@code --table},
+   * ordered by their source position ({@link TableColumns#SEQUENCE} is the table's {@code
+   * sequence.field}).
+   */
+  static WrittenTable eventsToTable(PBegin begin, CdcOptions options, OptionChecks.Cdc cdc) {
+    PCollection<KV<String, Long>> events;
+    if (cdc.kafka() != null) {
+      events = begin.apply("Kafka", cdc.kafka().read());
+    } else {
+      FileIO.Match match = FileIO.match().filepattern(options.getInputFilePattern());
+      if (options.isStreaming()) {
+        match =
+            match.continuously(
+                Duration.standardSeconds(options.getFilePollIntervalSeconds()), Watch.Growth.never());
+      }
+      events =
+          begin
+              .apply("MatchFiles", match)
+              .apply("OpenFiles", FileIO.readMatches())
+              .apply("ReadLines", TextIO.readFiles())
+              .apply(
+                  "NoOffset",
+                  MapElements.into(
+                          TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
+                      .via(line -> KV.of(line, (Long) null)))
+              .setCoder(KvCoder.of(StringUtf8Coder.of(), NullableCoder.of(VarLongCoder.of())));
     }
-    PCollection<String> events =
-        begin
-            .apply("MatchFiles", match)
-            .apply("OpenFiles", FileIO.readMatches())
-            .apply("ReadLines", TextIO.readFiles());
-    PCollectionTuple parsed = events.apply("ParseEvents", new ParseChangeEvents(columns));
+    TableColumns columns = cdc.columns();
+    PCollectionTuple parsed =
+        events.apply("ParseEvents", new ParseChangeEvents(columns, cdc.timeUnit()));
     PCollection<Row> changes = parsed.get(ParseChangeEvents.CHANGES);
     WriteResult result =
         changes.apply(
@@ -89,6 +115,7 @@ public final class CdcToTable {
                 .withBuckets(options.getBuckets())
                 .withTableOptions(OptionChecks.tableOptions(options))
                 .withRowKindField(TableColumns.ROW_KIND)
+                .withSequenceField(TableColumns.SEQUENCE)
                 .withS3Settings(OptionChecks.s3Settings(options))
                 .withCommitInterval(Duration.standardSeconds(options.getCommitIntervalSeconds())));
     PCollection<String> deadLetters =

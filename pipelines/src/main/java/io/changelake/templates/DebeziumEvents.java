@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changelake.templates.TableColumns.Column;
 import java.io.Serializable;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.Row;
 
@@ -27,7 +29,11 @@ import org.apache.beam.sdk.values.Row;
  * <p>Image fields map to columns by name; fields that are not columns are ignored, absent or null
  * fields are null. An event that is not JSON, has no (known) op, lacks the image its op needs,
  * lacks a primary-key value, or carries a value of the wrong type for its column is a {@link
- * BadEvent}. {@code ts_ms} is not stored: the order of changes is the order the events arrive in.
+ * BadEvent}, and so is one with no position to order it by ({@link EventPosition}).
+ *
+ * <p>With an envelope, each value is read as its field's schema names it ({@code
+ * io.debezium.time.MicroTimestamp}, {@code org.apache.kafka.connect.data.Decimal}, ...); without
+ * one, epoch numbers of TIME and TIMESTAMP columns are taken in {@code --timeUnit}.
  */
 final class DebeziumEvents implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -35,10 +41,12 @@ final class DebeziumEvents implements Serializable {
 
   private final TableColumns columns;
   private final Schema schema;
+  private final ColumnType.Unit timeUnit;
 
-  DebeziumEvents(TableColumns columns) {
+  DebeziumEvents(TableColumns columns, ColumnType.Unit timeUnit) {
     this.columns = columns;
     this.schema = columns.changeSchema();
+    this.timeUnit = timeUnit;
   }
 
   /** A change event that cannot become rows, and why. */
@@ -50,8 +58,12 @@ final class DebeziumEvents implements Serializable {
     }
   }
 
-  /** The rows of a change row's schema ({@link TableColumns#changeSchema()}) this event makes. */
-  List<Row> rows(String event) throws BadEvent {
+  /**
+   * The rows of a change row's schema ({@link TableColumns#changeSchema()}) this event makes.
+   *
+   * @param offset the event's Kafka partition offset, or null when it comes from elsewhere
+   */
+  List<Row> rows(String event, Long offset) throws BadEvent {
     JsonNode root;
     try {
       root = JSON.readTree(event);
@@ -61,25 +73,65 @@ final class DebeziumEvents implements Serializable {
     if (root == null || !root.isObject()) {
       throw new BadEvent("not a JSON object");
     }
-    JsonNode change = root.has("op") || !root.path("payload").isObject() ? root : root.get("payload");
+    boolean enveloped = !root.has("op") && root.path("payload").isObject();
+    JsonNode change = enveloped ? root.get("payload") : root;
     JsonNode op = change.get("op");
     if (op == null || !op.isTextual()) {
       throw new BadEvent("missing op: expected \"op\" with c, r, u or d");
     }
+    String position;
+    try {
+      position = EventPosition.of(change, offset);
+    } catch (IllegalArgumentException e) {
+      throw new BadEvent("bad source position: " + e.getMessage());
+    }
+    // The images are read first, so that a wrong value is the reason given, not the position.
+    Image image =
+        new Image(
+            change, position == null ? "" : position,
+            enveloped ? fieldSchemas(root.get("schema")) : Map.of());
+    List<Row> rows;
     switch (op.textValue()) {
       case "c":
       case "r":
-        return List.of(row(change, "after", "+I"));
+        rows = List.of(image.row("after", "+I"));
+        break;
       case "u":
-        Row after = row(change, "after", "+U");
-        return hasImage(change, "before")
-            ? List.of(row(change, "before", "-U"), after)
-            : List.of(after);
+        Row after = image.row("after", "+U");
+        rows =
+            hasImage(change, "before") ? List.of(image.row("before", "-U"), after) : List.of(after);
+        break;
       case "d":
-        return List.of(row(change, "before", "-D"));
+        rows = List.of(image.row("before", "-D"));
+        break;
       default:
         throw new BadEvent("unknown op '" + op.textValue() + "': expected c, r, u or d");
     }
+    if (position == null) {
+      throw new BadEvent(
+          "no position to order the change by: no source position (MySQL file and pos or gtid,"
+              + " PostgreSQL lsn, SQL Server change_lsn, MongoDB ord), no Kafka offset, no ts_ms");
+    }
+    return rows;
+  }
+
+  /** The logical names of the image fields in an envelope's schema: field to name. */
+  private static Map<String, String> fieldSchemas(JsonNode schema) {
+    Map<String, String> names = new HashMap<>();
+    if (schema == null) {
+      return names;
+    }
+    for (JsonNode part : schema.path("fields")) {
+      if (!"after".equals(part.path("field").asText()) && !"before".equals(part.path("field").asText())) {
+        continue;
+      }
+      for (JsonNode field : part.path("fields")) {
+        if (field.hasNonNull("name")) {
+          names.put(field.path("field").asText(), field.get("name").asText());
+        }
+      }
+    }
+    return names;
   }
 
   private static boolean hasImage(JsonNode change, String image) {
@@ -87,28 +139,43 @@ final class DebeziumEvents implements Serializable {
     return node != null && !node.isNull();
   }
 
-  private Row row(JsonNode change, String image, String kind) throws BadEvent {
-    JsonNode values = change.get(image);
-    if (values == null || !values.isObject()) {
-      throw new BadEvent(
-          "op '" + change.get("op").textValue() + "' needs a \"" + image + "\" object");
+  /** One event's images, with its position and its fields' schema names. */
+  private final class Image {
+    private final JsonNode change;
+    private final String position;
+    private final Map<String, String> schemaNames;
+
+    Image(JsonNode change, String position, Map<String, String> schemaNames) {
+      this.change = change;
+      this.position = position;
+      this.schemaNames = schemaNames;
     }
-    Row.Builder row = Row.withSchema(schema);
-    for (Column c : columns.columns()) {
-      JsonNode value = values.get(c.name());
-      if (value == null || value.isNull()) {
-        if (c.key()) {
-          throw new BadEvent("missing primary key '" + c.name() + "' in " + image);
+
+    Row row(String image, String kind) throws BadEvent {
+      JsonNode values = change.get(image);
+      if (values == null || !values.isObject()) {
+        throw new BadEvent(
+            "op '" + change.get("op").textValue() + "' needs a \"" + image + "\" object");
+      }
+      Row.Builder row = Row.withSchema(schema);
+      for (Column c : columns.columns()) {
+        JsonNode value = values.get(c.name());
+        if (value == null || value.isNull()) {
+          if (c.key()) {
+            throw new BadEvent("missing primary key '" + c.name() + "' in " + image);
+          }
+          row.addValue(null);
+          continue;
         }
-        row.addValue(null);
-        continue;
+        try {
+          row.addValue(c.type().fromJson(value, schemaNames.get(c.name()), timeUnit));
+        } catch (IllegalArgumentException e) {
+          throw new BadEvent("wrong type of '" + c.name() + "' in " + image + ": " + e.getMessage());
+        }
       }
-      try {
-        row.addValue(c.type().fromJson(value));
-      } catch (IllegalArgumentException e) {
-        throw new BadEvent("wrong type of '" + c.name() + "' in " + image + ": " + e.getMessage());
-      }
+      return row.addValue(EventPosition.ofImage(position, image.equals("after")))
+          .addValue(kind)
+          .build();
     }
-    return row.addValue(kind).build();
   }
 }

@@ -1,12 +1,21 @@
 package io.changelake.templates;
 
 import io.changelake.store.S3Settings;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
 
 /**
  * The checks a template makes on its options before it builds a pipeline, so that a wrong option
@@ -41,13 +50,29 @@ final class OptionChecks {
     }
   }
 
-  /** Checks the options of reading change events into a table; returns the table's columns. */
-  static TableColumns checkCdc(CdcOptions options) {
+  /** Checked options of reading change events: the table's columns and where the events are. */
+  record Cdc(TableColumns columns, KafkaSource kafka, ColumnType.Unit timeUnit) {}
+
+  /**
+   * Checks the options of reading change events into a table. Without {@code --columns} the
+   * columns come from the first event's schema envelope, read here, at launch.
+   */
+  static Cdc checkCdc(CdcOptions options) {
     checkTemplate(options);
-    required("inputFilePattern", options.getInputFilePattern(), "/data/orders/*.json");
+    KafkaSource kafka = KafkaSource.of(options);
+    if (kafka == null) {
+      required(
+          "inputFilePattern", options.getInputFilePattern(),
+          "/data/orders/*.json (or --bootstrapServers to read Kafka)");
+    }
     required("table", options.getTable(), "orders");
-    required("columns", options.getColumns(), "order_id:BIGINT,store_id:BIGINT,amount:BIGINT");
     required("primaryKeys", options.getPrimaryKeys(), "order_id");
+    ColumnType.Unit timeUnit;
+    try {
+      timeUnit = ColumnType.Unit.valueOf(String.valueOf(options.getTimeUnit()).toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw invalid("timeUnit", options.getTimeUnit(), "use millis, micros or nanos");
+    }
     if (!PRODUCERS.contains(options.getProducer())) {
       throw invalid(
           "producer", options.getProducer(), "use one of " + String.join(", ", PRODUCERS));
@@ -55,13 +80,48 @@ final class OptionChecks {
     positive("buckets", options.getBuckets());
     positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
     tableOptions(options);
+    if (options.getColumns() == null || options.getColumns().isBlank()) {
+      String first = kafka != null ? kafka.firstEvent(Duration.ofSeconds(30)) : firstLine(options.getInputFilePattern());
+      try {
+        return new Cdc(EnvelopeColumns.of(first, primaryKeys(options)), kafka, timeUnit);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--columns is missing and the first event cannot give them: " + e.getMessage()
+                + "; give --columns");
+      }
+    }
     try {
-      return TableColumns.parse(options.getColumns(), primaryKeys(options));
+      return new Cdc(TableColumns.parse(options.getColumns(), primaryKeys(options)), kafka, timeUnit);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "--columns=" + options.getColumns() + " with --primaryKeys=" + options.getPrimaryKeys()
               + ": " + e.getMessage());
     }
+  }
+
+  /** The first non-blank line of the first file the pattern matches. */
+  private static String firstLine(String pattern) {
+    try {
+      MatchResult match = FileSystems.match(pattern);
+      for (MatchResult.Metadata file : match.metadata()) {
+        try (BufferedReader lines =
+            new BufferedReader(
+                new InputStreamReader(
+                    Channels.newInputStream(FileSystems.open(file.resourceId())),
+                    StandardCharsets.UTF_8))) {
+          for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            if (!line.isBlank()) {
+              return line;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw invalid("inputFilePattern", pattern, "cannot read it for the columns: " + e.getMessage());
+    }
+    throw new IllegalArgumentException(
+        "--columns is missing and --inputFilePattern=" + pattern + " has no event to read them"
+            + " from: give --columns");
   }
 
   /** Checks the options of keeping an aggregate table. */
@@ -86,9 +146,8 @@ final class OptionChecks {
     if (value == null) {
       throw invalid("valueColumn", options.getValueColumn(), "name one of --columns");
     }
-    if (value.type() != ColumnType.INT
-        && value.type() != ColumnType.BIGINT
-        && value.type() != ColumnType.DOUBLE) {
+    ColumnType.Kind kind = value.type().kind();
+    if (kind != ColumnType.Kind.INT && kind != ColumnType.Kind.BIGINT && kind != ColumnType.Kind.DOUBLE) {
       throw invalid(
           "valueColumn", options.getValueColumn(), "name an INT, BIGINT or DOUBLE column");
     }
@@ -115,6 +174,12 @@ final class OptionChecks {
         throw invalid(
             "tableOptions", options.getTableOptions(),
             "set '" + key + "' with --" + (key.equals("bucket") ? "buckets" : "producer"));
+      }
+      if (key.equals("sequence.field")) {
+        throw invalid(
+            "tableOptions", options.getTableOptions(),
+            "drop 'sequence.field': the template orders changes by " + TableColumns.SEQUENCE
+                + ", the event's source position");
       }
       table.put(key, pair.substring(eq + 1).trim());
     }

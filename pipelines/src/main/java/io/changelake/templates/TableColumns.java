@@ -9,14 +9,21 @@ import org.apache.beam.sdk.schemas.Schema;
 
 /**
  * The columns of a table a template creates, parsed from {@code --columns} (for example {@code
- * order_id:BIGINT,store_id:BIGINT,amount:BIGINT}) together with {@code --primaryKeys}. Primary-key
- * columns are NOT NULL, the others nullable.
+ * order_id:BIGINT,store_id:BIGINT,amount:BIGINT}) or read from an event's schema envelope, together
+ * with {@code --primaryKeys}. Primary-key columns are NOT NULL, the others nullable. The table also
+ * gets {@link #SEQUENCE}, its {@code sequence.field}.
  */
 final class TableColumns implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The STRING field naming the row kind (+I, -U, +U, -D) of a change row. */
   static final String ROW_KIND = "_row_kind";
+
+  /**
+   * The STRING column holding each change's {@link EventPosition}: the table's {@code
+   * sequence.field}, so a key's changes merge in source order whatever order they arrive in.
+   */
+  static final String SEQUENCE = "_sequence";
 
   /** One column: its name, type and whether it belongs to the primary key. */
   record Column(String name, ColumnType type, boolean key) implements Serializable {}
@@ -45,11 +52,24 @@ final class TableColumns implements Serializable {
       if (!names.add(name)) {
         throw new IllegalArgumentException("column '" + name + "' is declared twice");
       }
-      if (name.equals(ROW_KIND)) {
-        throw new IllegalArgumentException("'" + ROW_KIND + "' is reserved for the row kind");
-      }
       columns.add(
           new Column(name, ColumnType.named(nameAndType[1]), primaryKeys.contains(name)));
+    }
+    return of(columns, primaryKeys);
+  }
+
+  /**
+   * Columns with the primary-key column names.
+   *
+   * @throws IllegalArgumentException for a reserved name or a key that is no column
+   */
+  static TableColumns of(List<Column> columns, List<String> primaryKeys) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Column c : columns) {
+      if (c.name().equals(ROW_KIND) || c.name().equals(SEQUENCE)) {
+        throw new IllegalArgumentException("'" + c.name() + "' is reserved for the template");
+      }
+      names.add(c.name());
     }
     for (String key : primaryKeys) {
       if (!names.contains(key)) {
@@ -74,12 +94,22 @@ final class TableColumns implements Serializable {
     return null;
   }
 
-  /** The Beam schema of a change row: every column, then {@link #ROW_KIND}. */
+  /** The Beam schema of a change row: every column, {@link #SEQUENCE}, then {@link #ROW_KIND}. */
   Schema changeSchema() {
     Schema.Builder builder = Schema.builder();
     for (Column c : columns) {
       builder.addField(Schema.Field.of(c.name(), c.type().fieldType()).withNullable(!c.key()));
     }
-    return builder.addStringField(ROW_KIND).build();
+    return builder.addStringField(SEQUENCE).addStringField(ROW_KIND).build();
+  }
+
+  /** The columns as {@code --columns} would give them, for messages and logs. */
+  @Override
+  public String toString() {
+    List<String> parts = new ArrayList<>();
+    for (Column c : columns) {
+      parts.add(c.name() + ":" + c.type());
+    }
+    return String.join(",", parts);
   }
 }

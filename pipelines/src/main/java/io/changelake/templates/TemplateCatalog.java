@@ -34,10 +34,10 @@ public enum TemplateCatalog {
     this.launcher = launcher;
   }
 
-  /** The template called {@code name}. */
+  /** The template called {@code name}, or whose class is (as {@code CdcToTable}). */
   public static TemplateCatalog named(String name) {
     for (TemplateCatalog t : values()) {
-      if (t.templateName.equals(name)) {
+      if (t.templateName.equals(name) || t.optionsType.getEnclosingClass().getSimpleName().equals(name)) {
         return t;
       }
     }

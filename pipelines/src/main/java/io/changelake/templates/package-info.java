@@ -6,7 +6,7 @@
  *   <caption>Templates</caption>
  *   <tr><th>name</th><th>class</th><th>does</th></tr>
  *   <tr><td>cdc-to-table</td><td>{@link io.changelake.templates.CdcToTable}</td>
- *       <td>Debezium JSON change-event files into a table</td></tr>
+ *       <td>Debezium JSON change events, from files or Kafka, into a table</td></tr>
  *   <tr><td>changelog-to-aggregate</td><td>{@link io.changelake.templates.ChangelogToAggregate}</td>
  *       <td>a table's changelog into grouped SUM, COUNT, AVG with retraction</td></tr>
  *   <tr><td>cdc-to-aggregate</td><td>{@link io.changelake.templates.CdcToAggregate}</td>
@@ -20,9 +20,13 @@
  * reason; the pipeline goes on), and Dataflow Flex Template metadata beside it on the class path,
  * {@code templates/<name>.json}.
  *
- * <p>Known limit: within one commit, the changes of one key are applied in the order they reach
- * the writer. The DirectRunner keeps a file's line order; a distributed runner may not, and the
- * templates do not yet carry a per-event sequence (a {@code sequence.field} from the event's
- * position or LSN) to restore it.
+ * <p>{@code ./changelake run} takes a template's name or its class's simple name ({@code
+ * CdcToTable}).
+ *
+ * <p>Order: every change event's source position (binlog file and position, LSN, ...; see {@code
+ * EventPosition}) is stored in the STRING column {@code _sequence}, which is the {@code
+ * sequence.field} of the tables the CDC templates create, so a key's changes merge in the order
+ * the database made them on any runner, however the runner reorders them. An event without any
+ * position is a dead letter.
  */
 package io.changelake.templates;

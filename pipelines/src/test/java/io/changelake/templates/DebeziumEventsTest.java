@@ -15,10 +15,12 @@ class DebeziumEventsTest {
 
   private final DebeziumEvents debezium =
       new DebeziumEvents(
-          TableColumns.parse("order_id:BIGINT,store_id:BIGINT,amount:BIGINT,note:STRING", List.of("order_id")));
+          TableColumns.parse("order_id:BIGINT,store_id:BIGINT,amount:BIGINT,note:STRING", List.of("order_id")),
+          ColumnType.Unit.MICROS);
 
+  /** The rows of an event read from Kafka at offset 5. */
   private String rows(String event) throws DebeziumEvents.BadEvent {
-    return debezium.rows(event).stream()
+    return debezium.rows(event, 5L).stream()
         .map(r -> r.getString(TableColumns.ROW_KIND) + values(r))
         .collect(Collectors.joining(" "));
   }
@@ -82,8 +84,28 @@ class DebeziumEventsTest {
         "{\"op\":\"c\",\"after\":{\"order_id\":1,\"note\":7}} | wrong type of 'note' in after: expected STRING"
       })
   void badEventsAreRefusedWithTheirReason(String event, String reason) {
-    DebeziumEvents.BadEvent bad = assertThrows(DebeziumEvents.BadEvent.class, () -> debezium.rows(event));
+    DebeziumEvents.BadEvent bad = assertThrows(DebeziumEvents.BadEvent.class, () -> debezium.rows(event, 5L));
     assertTrue(bad.getMessage().startsWith(reason), bad.getMessage());
+  }
+
+  @Test
+  void eachRowCarriesTheEventsPositionBeforeImageFirst() throws Exception {
+    List<Row> rows =
+        debezium.rows(
+            "{\"before\":{\"order_id\":1001,\"amount\":100},\"after\":{\"order_id\":1001,\"amount\":80},"
+                + "\"op\":\"u\",\"source\":{\"connector\":\"postgresql\",\"lsn\":24023128}}",
+            null);
+    assertEquals("1p:00000000016e9058:0", rows.get(0).getString(TableColumns.SEQUENCE));
+    assertEquals("1p:00000000016e9058:1", rows.get(1).getString(TableColumns.SEQUENCE));
+  }
+
+  @Test
+  void anEventWithoutAnyPositionIsADeadLetter() {
+    DebeziumEvents.BadEvent bad =
+        assertThrows(
+            DebeziumEvents.BadEvent.class,
+            () -> debezium.rows("{\"after\":{\"order_id\":1},\"op\":\"c\"}", null));
+    assertTrue(bad.getMessage().startsWith("no position to order the change by"), bad.getMessage());
   }
 
   @Test

@@ -148,6 +148,17 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public List<ObjectInfo> list(String prefix) throws IOException {
+    while (true) {
+      try {
+        return walk(prefix);
+      } catch (NoSuchFileException vanishedDuringWalk) {
+        // Files.walk stats each entry it lists: a temporary file another writer renamed or
+        // deleted in between fails the walk, not just that entry. Walk again.
+      }
+    }
+  }
+
+  private List<ObjectInfo> walk(String prefix) throws IOException {
     // Walk from the deepest folder the prefix names; the rest of the prefix filters names.
     int slash = prefix.lastIndexOf('/');
     Path start = slash < 0 ? root : resolve(prefix.substring(0, slash));

@@ -185,7 +185,10 @@ class CdcToTableStreamingIT {
         try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
           while (reader.hasNext()) {
             KeyValue kv = reader.next();
-            changes.add(new Change(id, kv.kind().shortString() + Arrays.toString(kv.value())));
+            // order_id, store_id, amount; the _sequence column after them is left out.
+            changes.add(
+                new Change(
+                    id, kv.kind().shortString() + Arrays.toString(Arrays.copyOf(kv.value(), 3))));
           }
         }
       }

@@ -1,0 +1,290 @@
+package io.changelake.it.templates;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.store.ObjectStore;
+import io.changelake.store.ObjectStores;
+import io.changelake.table.Table;
+import io.changelake.table.TablePath;
+import io.changelake.templates.TemplateCatalog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import kafka.testkit.KafkaClusterTestKit;
+import kafka.testkit.TestKitNodes;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CDC templates reading Debezium topics from a real Kafka broker (KRaft, started in-process by
+ * the test): events of a PostgreSQL-like source with the schema envelope (no {@code --columns})
+ * into a table and on into an aggregate, and events of a MySQL-like source without an envelope,
+ * delivered in the wrong order across two binlog files, into a table that still ends right.
+ *
+ * <p>Not checked here: the consumer group's committed offsets. KafkaIO commits them when the
+ * runner finalizes its checkpoint; on the DirectRunner none showed within 120 s.
+ */
+class CdcFromKafkaIT {
+
+  private static KafkaClusterTestKit kafka;
+
+  @TempDir Path local;
+
+  @BeforeAll
+  static void startKafka() throws Exception {
+    kafka =
+        new KafkaClusterTestKit.Builder(
+                new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .build())
+            .setConfigProp("offsets.topic.replication.factor", "1")
+            .setConfigProp("offsets.topic.num.partitions", "1")
+            .setConfigProp("group.initial.rebalance.delay.ms", "0")
+            .build();
+    kafka.format();
+    kafka.startup();
+    kafka.waitForReadyBrokers();
+  }
+
+  @AfterAll
+  static void stopKafka() throws Exception {
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  private static Admin admin() {
+    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+  }
+
+  private static void produce(String topic, int partitions, List<String[]> keyedValues) throws Exception {
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+    Map<String, Object> config =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+      for (String[] kv : keyedValues) {
+        producer.send(new ProducerRecord<>(topic, kv[0], kv[1])).get();
+      }
+    }
+  }
+
+  /** A PostgreSQL-like event with the schema envelope: amount BIGINT, price DECIMAL(10,2), placed_at. */
+  private static String[] postgres(String op, long order, long store, long oldAmount, long amount, long lsn) {
+    String schema =
+        "{\"type\":\"struct\",\"fields\":["
+            + image("before") + "," + image("after") + ","
+            + "{\"type\":\"struct\",\"field\":\"source\",\"fields\":[]},"
+            + "{\"type\":\"string\",\"field\":\"op\"},{\"type\":\"int64\",\"field\":\"ts_ms\"}]}";
+    String before = op.equals("c") ? "null" : row(order, store, oldAmount);
+    String after = op.equals("d") ? "null" : row(order, store, amount);
+    String payload =
+        "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\",\"ts_ms\":1,"
+            + "\"source\":{\"connector\":\"postgresql\",\"db\":\"shop\",\"table\":\"orders\",\"lsn\":"
+            + lsn + ",\"snapshot\":\"false\"}}";
+    return new String[] {
+      "{\"schema\":{},\"payload\":{\"order_id\":" + order + "}}",
+      "{\"schema\":" + schema + ",\"payload\":" + payload + "}"
+    };
+  }
+
+  private static String image(String field) {
+    return "{\"type\":\"struct\",\"optional\":true,\"field\":\"" + field + "\",\"fields\":["
+        + "{\"type\":\"int64\",\"optional\":false,\"field\":\"order_id\"},"
+        + "{\"type\":\"int64\",\"field\":\"store_id\"},"
+        + "{\"type\":\"int64\",\"field\":\"amount\"},"
+        + "{\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+        + "\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"10\"},\"field\":\"price\"},"
+        + "{\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTimestamp\",\"field\":\"placed_at\"}]}";
+  }
+
+  private static String row(long order, long store, long amount) {
+    String price = Base64.getEncoder().encodeToString(java.math.BigInteger.valueOf(amount * 100 + 5).toByteArray());
+    return "{\"order_id\":" + order + ",\"store_id\":" + store + ",\"amount\":" + amount
+        + ",\"price\":\"" + price + "\",\"placed_at\":1764596700000000}";
+  }
+
+  private static String[] tombstone(long order) {
+    return new String[] {"{\"order_id\":" + order + "}", null};
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void postgresTopicWithEnvelopeIntoATableThenAnAggregate() throws Exception {
+    produce(
+        "pg.shop.orders",
+        2,
+        List.of(
+            postgres("c", 1001, 10, 0, 100, 100),
+            postgres("c", 1002, 20, 0, 50, 110),
+            postgres("u", 1001, 10, 100, 80, 200),
+            postgres("d", 1002, 20, 50, 50, 300),
+            tombstone(1002),
+            postgres("c", 1003, 20, 0, 70, 310),
+            new String[] {"{\"order_id\":9}", "{not json"}));
+    Path properties = local.resolve("consumer.properties");
+    Files.writeString(
+        properties,
+        "security.protocol=PLAINTEXT\nssl.truststore.password=never-shown-4711\n");
+    String warehouse = local.resolve("lake").toString();
+    Path deadLetters = local.resolve("dead");
+    PipelineResult pipeline =
+        TemplateRun.start(
+            TemplateCatalog.CDC_TO_AGGREGATE,
+            List.of(
+                "--bootstrapServers=" + kafka.bootstrapServers(),
+                "--topics=pg.shop.orders",
+                "--consumerGroup=changelake-pg",
+                "--kafkaPropertiesFile=" + properties,
+                "--warehouse=" + warehouse,
+                "--database=shop",
+                "--table=orders",
+                "--primaryKeys=order_id",
+                "--producer=lookup",
+                "--buckets=2",
+                "--commitIntervalSeconds=2",
+                "--groupColumn=store_id",
+                "--valueColumn=amount",
+                "--aggregateTable=store_totals",
+                "--deadLetterDir=" + deadLetters,
+                "--blockOnRun=false"));
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitRows(store, "store_totals", List.of("[10, 80, 1]", "[20, 70, 1]"));
+      assertEquals(
+          List.of(
+              "[1001, 10, 80, 80.05, 2025-12-01T13:45, 1p:00000000000000c8:1]",
+              "[1003, 20, 70, 70.05, 2025-12-01T13:45, 1p:0000000000000136:1]"),
+          withSequence(store, "orders"));
+      awaitTrue(
+          "a dead letter for the unparsable event",
+          () -> {
+            try {
+              return TemplateRun.deadLetters(deadLetters).stream().anyMatch(l -> l.contains("unparsable JSON"));
+            } catch (java.io.IOException e) {
+              return false;
+            }
+          });
+    } finally {
+      pipeline.cancel();
+    }
+    assertFalse(pipeline.toString().contains("never-shown-4711"));
+  }
+
+  /** A MySQL-like event without envelope at a binlog file and position. */
+  private static String[] mysql(String op, long order, long amountBefore, long amount, String file, long pos) {
+    String before = op.equals("c") ? "null" : "{\"order_id\":" + order + ",\"amount\":" + amountBefore + "}";
+    String after = "{\"order_id\":" + order + ",\"amount\":" + amount + "}";
+    return new String[] {
+      "{\"order_id\":" + order + "}",
+      "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\",\"ts_ms\":5,"
+          + "\"source\":{\"connector\":\"mysql\",\"file\":\"" + file + "\",\"pos\":" + pos
+          + ",\"row\":0,\"snapshot\":\"false\"}}"
+    };
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void mysqlTopicDeliveredOutOfOrderAcrossBinlogFilesStillEndsAtTheNewestChange() throws Exception {
+    // The newest change first: arrival order (and offsets) says 1, position order says 3.
+    produce(
+        "mysql.shop.orders",
+        1,
+        List.of(
+            mysql("u", 2001, 2, 3, "mysql-bin.000010", 4),
+            mysql("u", 2001, 1, 2, "mysql-bin.000009", 999_999),
+            mysql("c", 2001, 0, 1, "mysql-bin.000009", 120)));
+    String warehouse = local.resolve("lake").toString();
+    PipelineResult pipeline =
+        TemplateRun.start(
+            TemplateCatalog.CDC_TO_TABLE,
+            List.of(
+                "--bootstrapServers=" + kafka.bootstrapServers(),
+                "--topicPattern=mysql\\..*",
+                "--consumerGroup=changelake-mysql",
+                "--startingOffsets=earliest",
+                "--kafkaProperties=security.protocol=PLAINTEXT;sasl.jaas.config=secret-jaas-42",
+                "--warehouse=" + warehouse,
+                "--database=shop",
+                "--table=mysql_orders",
+                "--columns=order_id:BIGINT,amount:BIGINT",
+                "--primaryKeys=order_id",
+                "--commitIntervalSeconds=2",
+                "--deadLetterDir=" + local.resolve("dead"),
+                "--blockOnRun=false"));
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitRows(store, "mysql_orders", List.of("[2001, 3]"));
+    } finally {
+      pipeline.cancel();
+    }
+  }
+
+  private static List<String> withSequence(ObjectStore store, String table) throws Exception {
+    List<String> rows = new ArrayList<>();
+    for (Object[] row : Table.open(store, new TablePath("shop", table)).newRead().readAll()) {
+      rows.add(java.util.Arrays.toString(row));
+    }
+    return rows.stream().sorted().toList();
+  }
+
+  private static void awaitRows(ObjectStore store, String table, List<String> expected) throws Exception {
+    awaitTrue(
+        table + " to hold " + expected,
+        () -> {
+          try {
+            return TemplateRun.rows(store, table).equals(expected);
+          } catch (java.io.IOException notYet) {
+            // TableNotFoundException among them: the table is created by the first batch.
+            return false;
+          }
+        });
+  }
+
+  private static void awaitTrue(String what, CheckedCondition condition) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (condition.holds()) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    assertTrue(condition.holds(), "waited 120 s for " + what);
+  }
+
+  /** A condition that may throw. */
+  private interface CheckedCondition {
+    boolean holds() throws Exception;
+  }
+
+  static {
+    // Keep the broker's and the clients' INFO logging out of the test output.
+    Properties quiet = new Properties();
+    quiet.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+    quiet.setProperty("org.slf4j.simpleLogger.log.kafka", "warn");
+    quiet.forEach((k, v) -> System.setProperty((String) k, (String) v));
+  }
+}
