@@ -200,6 +200,8 @@ class DataflowAcceptanceTest {
             ChangelakeIO.write()
                 .to(warehouse, "shop", "streamed")
                 .withPrimaryKeys(List.of("order_id"))
+                // amount is the generator's count: it grows with each change of an order.
+                .withSequenceField("amount")
                 .withTableOptions(Map.of("changelog-producer", "input")));
   }
 
