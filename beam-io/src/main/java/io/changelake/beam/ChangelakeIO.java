@@ -246,4 +246,9 @@ public final class ChangelakeIO {
   public static ReadChangelog readChangelog() {
     return new ReadChangelog();
   }
+
+  /** Dedicated compaction of a write-only table, once or on a schedule; see {@link CompactTable}. */
+  public static CompactTable compact() {
+    return new CompactTable();
+  }
 }

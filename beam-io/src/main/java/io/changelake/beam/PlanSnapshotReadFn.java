@@ -15,7 +15,7 @@ import java.util.function.Predicate;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
- * Plans a batch read: picks the snapshot (latest, by id, or as of a time) and emits one task per
+ * Plans a batch read: picks the snapshot (latest, by id, as of a time, or by tag) and emits one task per
  * (partition, bucket) of its live files that the partition filter accepts. The tasks are {@link
  * ChangelogTask.Content#STATE} tasks, so the reader merges each bucket's files into its rows.
  */
@@ -25,18 +25,25 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
   private final SourceTable source;
   private final Long snapshotId;
   private final Long asOfMillis;
+  private final String tagName;
   private final PartitionFilter partitions;
 
   /**
    * @param snapshotId the snapshot to read, or null
-   * @param asOfMillis read the newest snapshot committed at or before this time, or null; with
-   *     both null the latest snapshot is read
+   * @param asOfMillis read the newest snapshot committed at or before this time, or null
+   * @param tagName read the snapshot with this tag, or null; with all three null the latest
+   *     snapshot is read
    */
   PlanSnapshotReadFn(
-      SourceTable source, Long snapshotId, Long asOfMillis, PartitionFilter partitions) {
+      SourceTable source,
+      Long snapshotId,
+      Long asOfMillis,
+      String tagName,
+      PartitionFilter partitions) {
     this.source = source;
     this.snapshotId = snapshotId;
     this.asOfMillis = asOfMillis;
+    this.tagName = tagName;
     this.partitions = partitions;
   }
 
@@ -66,6 +73,9 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
 
   private Optional<Snapshot> pick(Table table) throws IOException {
     SnapshotLog snapshots = table.snapshots();
+    if (tagName != null) {
+      return Optional.of(table.tags().read(tagName));
+    }
     if (snapshotId != null) {
       try {
         return Optional.of(snapshots.read(snapshotId));

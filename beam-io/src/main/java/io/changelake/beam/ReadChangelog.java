@@ -42,7 +42,8 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
   private static final String INTERNAL_SEQUENCE = "_changelake_sequence_number";
 
   private SourceTable source;
-  private ChangelogStart start = new ChangelogStart(ChangelogStart.Mode.LATEST_FULL, 0, null);
+  private ChangelogStart start =
+      new ChangelogStart(ChangelogStart.Mode.LATEST_FULL, 0, null, null);
   private Long endSnapshot;
   private Duration pollInterval = Duration.ofSeconds(10);
   private List<String> columns = List.of();
@@ -111,6 +112,16 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
   }
 
   /**
+   * The rows of the snapshot tagged {@code tagName} as +I, then the changes of every later
+   * snapshot (Paimon's {@code scan.tag-name} as a starting point).
+   */
+  public ReadChangelog fromTag(String tagName) {
+    ReadChangelog copy = copy();
+    copy.start = new ChangelogStart(ChangelogStart.Mode.FROM_TAG, 0, tagName, start.consumerId());
+    return copy;
+  }
+
+  /**
    * A bounded read of the changes of the snapshots after {@code startExclusive} up to {@code
    * endInclusive}, as Paimon's {@code incremental-between}.
    */
@@ -135,7 +146,7 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
 
   private ReadChangelog startingAt(ChangelogStart.Mode mode, long value) {
     ReadChangelog copy = copy();
-    copy.start = new ChangelogStart(mode, value, start.consumerId());
+    copy.start = new ChangelogStart(mode, value, null, start.consumerId());
     return copy;
   }
 

@@ -28,6 +28,7 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
   private SourceTable source;
   private Long snapshotId;
   private Long asOfMillis;
+  private String tagName;
   private List<String> columns = List.of();
   private SerializableFunction<Row, Boolean> partitionFilter;
 
@@ -38,6 +39,7 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
     copy.source = source;
     copy.snapshotId = snapshotId;
     copy.asOfMillis = asOfMillis;
+    copy.tagName = tagName;
     copy.columns = columns;
     copy.partitionFilter = partitionFilter;
     return copy;
@@ -65,6 +67,7 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
     ReadRows copy = copy();
     copy.snapshotId = id;
     copy.asOfMillis = null;
+    copy.tagName = null;
     return copy;
   }
 
@@ -73,6 +76,19 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
     ReadRows copy = copy();
     copy.asOfMillis = epochMillis;
     copy.snapshotId = null;
+    copy.tagName = null;
+    return copy;
+  }
+
+  /**
+   * Reads the snapshot tagged {@code name} (Paimon's {@code scan.tag-name}), which stays readable
+   * after the snapshot itself expired; a tag that does not exist fails the read.
+   */
+  public ReadRows atTag(String name) {
+    ReadRows copy = copy();
+    copy.tagName = name;
+    copy.snapshotId = null;
+    copy.asOfMillis = null;
     return copy;
   }
 
@@ -117,7 +133,7 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
         .apply(Impulse.create())
         .apply(
             "PlanSnapshotRead",
-            ParDo.of(new PlanSnapshotReadFn(table, snapshotId, asOfMillis, partitions)))
+            ParDo.of(new PlanSnapshotReadFn(table, snapshotId, asOfMillis, tagName, partitions)))
         .setCoder(ChangelogTaskCoder.of())
         .apply("SpreadTasks", Reshuffle.viaRandomKey())
         .apply("ReadTasks", ParDo.of(new ReadTaskFn(table, shape)))

@@ -22,7 +22,10 @@ import picocli.CommandLine.Command;
       AuditCommand.class,
       AdviseCommand.class,
       ExpireCommand.class,
-      CleanOrphansCommand.class
+      CleanOrphansCommand.class,
+      TagCommand.class,
+      RollbackCommand.class,
+      CompactCommand.class
     })
 public final class Changelake implements Runnable {
 
@@ -40,7 +43,9 @@ public final class Changelake implements Runnable {
     CommandLine commandLine = new CommandLine(new Changelake());
     commandLine.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          if (e instanceof IllegalArgumentException || e instanceof java.io.FileNotFoundException) {
+          if (e instanceof IllegalArgumentException
+              || e instanceof java.io.FileNotFoundException
+              || e instanceof io.changelake.table.UnsupportedTableException) {
             cmd.getErr().println("error: " + e.getMessage());
             return 2;
           }

@@ -19,8 +19,11 @@ import picocli.CommandLine.Option;
           + " manifest files only they use, and prints what it removed.",
       "Retention: snapshot.num-retained.min (default 10) are always kept, beyond"
           + " snapshot.num-retained.max the oldest go whatever their age, in between those older"
-          + " than snapshot.time-retained (default 1 h) go; never a snapshot a consumer has yet"
-          + " to read."
+          + " than snapshot.time-retained (default 1 h) go, at most snapshot.expire.limit"
+          + " (default 50) a run; never a snapshot a consumer has yet to read. Consumers idle"
+          + " longer than consumer.expiration-time are removed first. Every commit runs the same"
+          + " expiry (except on write-only tables); this command is for write-only tables and"
+          + " tables no one writes."
     })
 final class ExpireCommand implements Callable<Integer> {
 

@@ -25,6 +25,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.SystemSettingsRegionProvider;
@@ -112,11 +113,22 @@ public final class S3ObjectStore implements ObjectStore {
    * {@code interceptors} see every request and response.
    */
   static S3Client newClient(S3Settings settings, ExecutionInterceptor... interceptors) {
+    // Named, not found on the classpath: with several clients present the SDK's choice depends
+    // on classpath order. Built by the SDK, so closing the S3 client closes it.
+    return builder(settings, interceptors).httpClientBuilder(ApacheHttpClient.builder()).build();
+  }
+
+  /**
+   * An S3 client as these settings describe it, over {@code httpClient} (for tests that put
+   * faults under the SDK's retries); closing the S3 client does not close {@code httpClient}.
+   */
+  static S3Client newClient(S3Settings settings, SdkHttpClient httpClient) {
+    return builder(settings).httpClient(httpClient).build();
+  }
+
+  private static S3ClientBuilder builder(S3Settings settings, ExecutionInterceptor... interceptors) {
     S3ClientBuilder builder =
         S3Client.builder()
-            // Named, not found on the classpath: with several clients present the SDK's choice
-            // depends on classpath order.
-            .httpClientBuilder(ApacheHttpClient.builder())
             .region(region(settings))
             .credentialsProvider(credentials(settings))
             .forcePathStyle(settings.pathStyleAccess())
@@ -129,7 +141,7 @@ public final class S3ObjectStore implements ObjectStore {
                         .apiCallTimeout(settings.apiCallTimeout())
                         .executionInterceptors(List.of(interceptors)));
     settings.endpoint().ifPresent(builder::endpointOverride);
-    return builder.build();
+    return builder;
   }
 
   private static Region region(S3Settings settings) {

@@ -85,6 +85,11 @@ public final class ChangelogScan {
     if (from instanceof StartingPoint.FromSnapshot fromSnapshot) {
       return changesFrom(fromSnapshot.snapshotId());
     }
+    if (from instanceof StartingPoint.FromTag fromTag) {
+      Snapshot tagged = table.tags().read(fromTag.tagName());
+      Start changes = changesFrom(tagged.id() + 1);
+      return new Start(stateOf(tagged), changes.nextSnapshot());
+    }
     OptionalLong latest = snapshots.latestId();
     if (latest.isEmpty()) {
       // Nothing committed yet: the first snapshot is already a change for every starting point.
@@ -95,14 +100,19 @@ public final class ChangelogScan {
       return new Start(List.of(), latestId + 1);
     }
     if (from instanceof StartingPoint.LatestFull) {
-      List<ChangelogTask> state = new ArrayList<>();
-      for (BucketSplit split : tableRead.splits(snapshots.read(latestId), stateLevels())) {
-        state.add(ChangelogTask.of(split, ChangelogTask.Content.STATE));
-      }
-      return new Start(state, latestId + 1);
+      return new Start(stateOf(snapshots.read(latestId)), latestId + 1);
     }
     long millis = ((StartingPoint.FromTimestamp) from).epochMillis();
     return new Start(List.of(), firstCommittedAtOrAfter(millis, latestId));
+  }
+
+  /** The rows of a snapshot as tasks of a full read that a changelog from the next one follows. */
+  private List<ChangelogTask> stateOf(Snapshot snapshot) throws IOException {
+    List<ChangelogTask> state = new ArrayList<>();
+    for (BucketSplit split : tableRead.splits(snapshot, stateLevels())) {
+      state.add(ChangelogTask.of(split, ChangelogTask.Content.STATE));
+    }
+    return state;
   }
 
   private Start changesFrom(long snapshotId) throws IOException {

@@ -6,9 +6,13 @@ import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The progress of a table's changelog readers: {@code consumer/consumer-<id>}, holding {@code
@@ -17,9 +21,12 @@ import java.util.TreeMap;
  *
  * <p>A consumer records the next snapshot it has yet to read; {@link SnapshotExpiry} never removes
  * that snapshot or a later one. A consumer that is abandoned must be deleted, or it holds every
- * snapshot from its position on forever.
+ * snapshot from its position on forever; with {@code consumer.expiration-time} set, expiry deletes
+ * consumers that have not recorded progress for that long.
  */
 public final class Consumers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Consumers.class);
 
   private static final String PREFIX = "consumer-";
   private static final String NEXT_SNAPSHOT = "nextSnapshot";
@@ -79,6 +86,27 @@ public final class Consumers {
       nextSnapshot(id).ifPresent(next -> consumers.put(id, next));
     }
     return consumers;
+  }
+
+  /**
+   * Removes every consumer whose file was last written before {@code olderThanMillis}: Paimon's
+   * {@code consumer.expiration-time}, which frees the snapshots an abandoned reader held.
+   *
+   * @return the ids removed
+   */
+  public List<String> expire(long olderThanMillis) throws IOException {
+    List<String> removed = new ArrayList<>();
+    for (ObjectInfo info : store.list(folder + PREFIX)) {
+      String id = info.path().substring(folder.length() + PREFIX.length());
+      if (!id.contains("/") && info.lastModifiedMillis() < olderThanMillis) {
+        store.delete(info.path());
+        removed.add(id);
+      }
+    }
+    if (!removed.isEmpty()) {
+      LOG.info("removed consumers {} of {}: idle beyond consumer.expiration-time", removed, folder);
+    }
+    return removed;
   }
 
   /** The smallest next snapshot of any consumer: the oldest snapshot some consumer needs. */

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * crashed writers leave behind.
  *
  * <p>Only manifests, manifest lists and files in bucket folders are candidates; schema, snapshot,
- * hint and consumer files never are. A candidate is removed only when it is older than the safety
+ * hint, consumer and tag files never are. Referenced are the files of every snapshot and of every
+ * tagged snapshot ({@link Tags}), expired or not. A candidate is removed only when it is older than the safety
  * age, because a commit in progress has written files that its snapshot does not name yet; the age
  * must exceed the longest a writer may take from writing a file to committing it (default one day).
  */
@@ -36,6 +37,7 @@ public final class OrphanFilesClean {
   private final Table table;
 
   public OrphanFilesClean(Table table) {
+    table.requireSupported("cleaned");
     this.table = table;
   }
 
@@ -55,6 +57,7 @@ public final class OrphanFilesClean {
       if (relative.startsWith("schema/")
           || relative.startsWith("snapshot/")
           || relative.startsWith("consumer/")
+          || relative.startsWith("tag/")
           || referenced.contains(object.path())
           || object.lastModifiedMillis() >= cutoff) {
         continue;
@@ -69,45 +72,63 @@ public final class OrphanFilesClean {
     return removed;
   }
 
-  /** Every file some snapshot still references, as paths relative to the store root. */
+  /** Every file some snapshot or tag still references, as paths relative to the store root. */
   Set<String> referencedFiles() throws IOException {
     SnapshotLog snapshots = table.snapshots();
-    TableScan scan = table.newScan();
-    TablePath path = table.path();
     Set<String> referenced = new HashSet<>();
+    List<Snapshot> holders = new ArrayList<>();
+    List<Snapshot> tagged = table.tags().taggedSnapshots();
     OptionalLong earliest = snapshots.earliestId();
     OptionalLong latest = snapshots.latestId();
-    if (earliest.isEmpty() || latest.isEmpty()) {
-      return referenced;
+    if (earliest.isPresent() && latest.isPresent()) {
+      for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+        holders.add(snapshots.read(id));
+      }
     }
     Map<SerializedRow, String> partitionPaths = new HashMap<>();
     Set<String> seenManifests = new HashSet<>();
-    for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
-      Snapshot s = snapshots.read(id);
+    for (Snapshot s : holders) {
       List<String> lists = new ArrayList<>(List.of(s.baseManifestList(), s.deltaManifestList()));
       if (s.changelogManifestList() != null) {
         lists.add(s.changelogManifestList());
       }
-      for (String list : lists) {
-        referenced.add(path.manifestFolder() + list);
-        List<ManifestFileMeta> manifests = scan.manifestsOf(list, s);
-        List<ManifestFileMeta> unseen = new ArrayList<>();
-        for (ManifestFileMeta m : manifests) {
-          referenced.add(path.manifestFolder() + m.fileName());
-          if (seenManifests.add(m.fileName())) {
-            unseen.add(m);
-          }
+      addReferenced(s, lists, referenced, seenManifests, partitionPaths);
+    }
+    for (Snapshot s : tagged) {
+      // A tag keeps its snapshot's data; its changelog expires with the snapshot, as in Paimon.
+      addReferenced(
+          s, List.of(s.baseManifestList(), s.deltaManifestList()), referenced, seenManifests,
+          partitionPaths);
+    }
+    return referenced;
+  }
+
+  private void addReferenced(
+      Snapshot s,
+      List<String> lists,
+      Set<String> referenced,
+      Set<String> seenManifests,
+      Map<SerializedRow, String> partitionPaths)
+      throws IOException {
+    TableScan scan = table.newScan();
+    TablePath path = table.path();
+    for (String list : lists) {
+      referenced.add(path.manifestFolder() + list);
+      List<ManifestFileMeta> unseen = new ArrayList<>();
+      for (ManifestFileMeta m : scan.manifestsOf(list, s)) {
+        referenced.add(path.manifestFolder() + m.fileName());
+        if (seenManifests.add(m.fileName())) {
+          unseen.add(m);
         }
-        for (ManifestEntry e : scan.entries(unseen)) {
-          String partitionPath = partitionPaths.computeIfAbsent(e.partition(), table::partitionPath);
-          String folder = path.bucketFolder(partitionPath, e.bucket());
-          referenced.add(folder + e.file().fileName());
-          for (String extra : e.file().extraFiles()) {
-            referenced.add(folder + extra);
-          }
+      }
+      for (ManifestEntry e : scan.entries(unseen)) {
+        String partitionPath = partitionPaths.computeIfAbsent(e.partition(), table::partitionPath);
+        String folder = path.bucketFolder(partitionPath, e.bucket());
+        referenced.add(folder + e.file().fileName());
+        for (String extra : e.file().extraFiles()) {
+          referenced.add(folder + extra);
         }
       }
     }
-    return referenced;
   }
 }

@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A commit with both flushed and compacted files produces two snapshots, APPEND then COMPACT,
  * with the same identifier, as Paimon does.
+ *
+ * <p>After a commit that created a snapshot, old snapshots are expired under the table's retention
+ * options ({@link SnapshotExpiry}; not on {@code write-only} tables, as in Paimon).
  */
 public final class SnapshotCommit {
 
@@ -85,7 +88,16 @@ public final class SnapshotCommit {
 
   private long lostRaces;
 
+  private long failedExpiries;
+
+  /**
+   * A committer of the table at {@code path} with schema {@code schema}.
+   *
+   * @throws UnsupportedTableException if the table's options ask for what changelake does not
+   *     implement
+   */
   public SnapshotCommit(ObjectStore store, TablePath path, TableSchema schema, String commitUser) {
+    schema.options().checkSupported(store.root() + path.root(), "written");
     this.store = store;
     this.path = path;
     this.schema = schema;
@@ -162,7 +174,30 @@ public final class SnapshotCommit {
     if (!compactFiles.isEmpty() || !compactChangelog.isEmpty()) {
       created.add(commitOne(identifier, CommitKind.COMPACT, compactFiles, compactChangelog));
     }
+    if (!created.isEmpty() && !schema.options().writeOnly()) {
+      expire();
+    }
     return created;
+  }
+
+  /**
+   * Snapshot expiry after a commit, as Paimon runs it ({@link SnapshotExpiry}). A failure never
+   * fails the commit, which has landed: it is logged and counted, and the next commit tries again.
+   */
+  private void expire() {
+    try {
+      new SnapshotExpiry(new Table(store, path, schema)).expire();
+    } catch (IOException | RuntimeException e) {
+      failedExpiries++;
+      LOG.warn(
+          "snapshot expiry after a commit to {}{} failed ({} so far); the next commit retries it",
+          store.root(), path.root(), failedExpiries, e);
+    }
+  }
+
+  /** How many expiry runs after this committer's commits failed (each was retried by the next). */
+  public synchronized long failedExpiries() {
+    return failedExpiries;
   }
 
   private static void addEntries(

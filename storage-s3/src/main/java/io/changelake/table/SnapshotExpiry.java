@@ -7,6 +7,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,11 +28,22 @@ import org.slf4j.LoggerFactory;
  *       snapshots go whatever their age</td></tr>
  *   <tr><td>snapshot.time-retained</td><td>1 h</td><td>between min and max, snapshots older than
  *       this go</td></tr>
+ *   <tr><td>snapshot.expire.limit</td><td>50</td><td>snapshots one run removes at most; the
+ *       next run goes on</td></tr>
+ *   <tr><td>consumer.expiration-time</td><td>never</td><td>first, consumers whose file was not
+ *       rewritten for this long are removed</td></tr>
  * </table>
  *
  * <p>Never removed: the latest snapshot, and any snapshot at or after the smallest {@code
  * nextSnapshot} of the table's {@link Consumers}, so a changelog read that records its progress
- * always finds what it has yet to read.
+ * always finds what it has yet to read. The data files and manifests of a tagged snapshot ({@link
+ * Tags}) stay after the snapshot goes; its changelog files go with it, as in Paimon.
+ *
+ * <p>{@link SnapshotCommit} runs it after every commit that created a snapshot (except on {@code
+ * write-only} tables, as in Paimon, where the dedicated compaction job's commits do), so a table
+ * that is written keeps within its retention without anyone running {@code ./changelake expire}.
+ * These are Paimon 1.3.1's rules and defaults (its {@code ExpireSnapshotsImpl} and {@code
+ * ConsumerManager.expire}).
  *
  * <p>Expiring the snapshots {@code [from, until)} removes, in this order (Paimon's
  * ExpireSnapshotsImpl):
@@ -76,6 +88,7 @@ public final class SnapshotExpiry {
   private final TableScan scan;
 
   SnapshotExpiry(Table table) {
+    table.requireSupported("expired");
     this.table = table;
     this.store = table.store();
     this.path = table.path();
@@ -102,6 +115,11 @@ public final class SnapshotExpiry {
           "snapshot.num-retained.max (" + retainMax + ") of " + table.location() + " is below"
               + " snapshot.num-retained.min (" + retainMin + "): raise the max or lower the min");
     }
+    Duration consumerExpiration = options.consumerExpirationTime();
+    if (consumerExpiration != null) {
+      // First, as Paimon does, so an abandoned consumer no longer holds snapshots back.
+      table.consumers().expire(nowMillis - consumerExpiration.toMillis());
+    }
     OptionalLong latest = snapshots.latestId();
     OptionalLong earliest = snapshots.earliestId();
     if (latest.isEmpty() || earliest.isEmpty()) {
@@ -116,6 +134,7 @@ public final class SnapshotExpiry {
     if (slowestConsumer.isPresent()) {
       until = Math.min(until, slowestConsumer.getAsLong());
     }
+    until = Math.min(until, earliestId + options.snapshotExpireLimit());
     long olderThan = nowMillis - options.snapshotTimeRetained().toMillis();
     for (long id = firstByAge; id < until; id++) {
       if (snapshots.read(id).timeMillis() >= olderThan) {
@@ -131,8 +150,15 @@ public final class SnapshotExpiry {
       return new Expired(from, from, 0);
     }
     Snapshot kept = snapshots.read(until);
+    // Tags on snapshots after `until` hold only files `kept` or later snapshots hold as well.
+    List<Snapshot> tagged = new ArrayList<>();
+    for (Snapshot s : table.tags().taggedSnapshots()) {
+      if (s.id() < until) {
+        tagged.add(s);
+      }
+    }
     int deleted = 0;
-    deleted += deleteReplacedDataFiles(from, kept);
+    deleted += deleteReplacedDataFiles(from, kept, tagged);
     for (long id = from; id < until; id++) {
       Snapshot s = snapshots.read(id);
       if (s.changelogManifestList() != null) {
@@ -144,6 +170,15 @@ public final class SnapshotExpiry {
       }
     }
     Set<String> retainedManifests = retainedManifests(until);
+    for (Snapshot s : tagged) {
+      // A tag names its snapshot's base and delta lists; its changelog goes, as in Paimon.
+      for (String list : List.of(s.baseManifestList(), s.deltaManifestList())) {
+        retainedManifests.add(list);
+        for (ManifestFileMeta m : scan.manifestsOf(list, s)) {
+          retainedManifests.add(m.fileName());
+        }
+      }
+    }
     Set<String> removedManifests = new HashSet<>();
     for (long id = from; id < until; id++) {
       Snapshot s = snapshots.read(id);
@@ -165,10 +200,15 @@ public final class SnapshotExpiry {
   private record BucketFile(SerializedRow partition, int bucket, String fileName) {}
 
   /** Removes the data files that deltas of the snapshots (from, kept] deleted. */
-  private int deleteReplacedDataFiles(long from, Snapshot kept) throws IOException {
+  private int deleteReplacedDataFiles(long from, Snapshot kept, List<Snapshot> tagged)
+      throws IOException {
     Set<BucketFile> live = new HashSet<>();
-    for (ManifestEntry e : scan.liveFiles(kept)) {
-      live.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
+    List<Snapshot> holders = new ArrayList<>(tagged);
+    holders.add(kept);
+    for (Snapshot holder : holders) {
+      for (ManifestEntry e : scan.liveFiles(holder)) {
+        live.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
+      }
     }
     int deleted = 0;
     for (long id = from + 1; id <= kept.id(); id++) {

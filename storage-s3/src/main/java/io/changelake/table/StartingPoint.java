@@ -16,6 +16,8 @@ import java.util.Objects;
  *       one</td><td>from-snapshot</td></tr>
  *   <tr><td>{@link #fromTimestamp(long)}</td><td>the changes of the first snapshot committed at
  *       or after the time, and every later one</td><td>from-timestamp</td></tr>
+ *   <tr><td>{@link #fromTag(String)}</td><td>the tagged snapshot's rows as +I, then the changes
+ *       of every later snapshot</td><td>scan.tag-name</td></tr>
  *   <tr><td>{@link #resume(String, StartingPoint)}</td><td>where the consumer left off, or the
  *       other starting point if the consumer is unknown</td><td>consumer-id</td></tr>
  * </table>
@@ -40,6 +42,15 @@ public sealed interface StartingPoint {
   /** The changes of snapshots committed at or after {@code epochMillis}. */
   static StartingPoint fromTimestamp(long epochMillis) {
     return new FromTimestamp(epochMillis);
+  }
+
+  /**
+   * The rows of the snapshot tagged {@code tagName} ({@link Tags}) as +I, then the changes of the
+   * snapshots after it: the tagged snapshot must be the earliest or later, or its successors must
+   * still exist.
+   */
+  static StartingPoint fromTag(String tagName) {
+    return new FromTag(tagName);
   }
 
   /**
@@ -76,6 +87,17 @@ public sealed interface StartingPoint {
    * @param epochMillis the earliest commit time read, epoch milliseconds
    */
   record FromTimestamp(long epochMillis) implements StartingPoint {}
+
+  /**
+   * See {@link StartingPoint#fromTag(String)}.
+   *
+   * @param tagName the tag whose snapshot's rows are read first
+   */
+  record FromTag(String tagName) implements StartingPoint {
+    public FromTag {
+      Tags.checkName(tagName);
+    }
+  }
 
   /**
    * See {@link StartingPoint#resume(String, StartingPoint)}.

@@ -30,7 +30,7 @@ public final class Table {
   private final TablePath path;
   private final TableSchema schema;
 
-  private Table(ObjectStore store, TablePath path, TableSchema schema) {
+  Table(ObjectStore store, TablePath path, TableSchema schema) {
     this.store = store;
     this.path = path;
     this.schema = schema;
@@ -142,9 +142,32 @@ public final class Table {
     return new Consumers(store, path);
   }
 
+  /** The table's tags: named snapshots kept past expiry; see {@link Tags}. */
+  public Tags tags() {
+    return new Tags(store, path);
+  }
+
+  /** A run of dedicated compaction, for write-only tables; see {@link DedicatedCompaction}. */
+  public DedicatedCompaction newCompaction() {
+    return new DedicatedCompaction(this);
+  }
+
+  /** Rolls the table back to a snapshot or a tag; see {@link Rollback}. */
+  public Rollback rollback() {
+    return new Rollback(this);
+  }
+
   /** The expiry of old snapshots under the table's retention options; see {@link SnapshotExpiry}. */
   public SnapshotExpiry newSnapshotExpiry() {
     return new SnapshotExpiry(this);
+  }
+
+  /**
+   * Refuses the table, before it is used as {@code use} says, if its options ask for behaviour
+   * changelake does not implement; see {@link TableOptions#checkSupported}.
+   */
+  void requireSupported(String use) {
+    schema.options().checkSupported(location(), use);
   }
 
   /** The folder of a partition's buckets ({@code k=v/.../}, empty if unpartitioned). */

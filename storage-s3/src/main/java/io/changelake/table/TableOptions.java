@@ -8,18 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The options of a table, stored in its schema file, with Paimon's names and defaults.
  *
  * <p>{@link #validate} rejects an unknown option, a value of the wrong form and a combination that
  * cannot work, with a message that names the option and the fix; a table is created only with
- * options that pass it. Options of a table that another engine created are read as they are: keys
- * changelake does not know are kept and ignored.
+ * options that pass it. A table another engine created may hold any Paimon option: {@link
+ * #checkSupported} refuses it, before changelake writes, reads, expires or cleans it, when an
+ * option asks for behaviour changelake does not implement. Which Paimon options are implemented,
+ * accepted as harmless, or refused is decided in one list, {@link OptionRules}, with the reason.
  *
  * <table>
  *   <caption>Options</caption>
@@ -58,6 +57,8 @@ import java.util.regex.Pattern;
  *   <tr><td>snapshot.num-retained.min</td><td>10</td><td>snapshots expiry always keeps</td></tr>
  *   <tr><td>snapshot.num-retained.max</td><td>unlimited</td><td>snapshots beyond which expiry removes the oldest</td></tr>
  *   <tr><td>snapshot.time-retained</td><td>1 h</td><td>age beyond which expiry removes snapshots</td></tr>
+ *   <tr><td>snapshot.expire.limit</td><td>50</td><td>snapshots one expiry run removes at most</td></tr>
+ *   <tr><td>consumer.expiration-time</td><td>never</td><td>consumers not updated for this long are removed by expiry</td></tr>
  *   <tr><td>write-only</td><td>false</td><td>writers never compact on their own (several writers
  *     per bucket; a separate job compacts, and produces the lookup or full-compaction changelog)</td></tr>
  *   <tr><td>commit.max-retries</td><td>10</td><td>attempts a commit makes when another wins the snapshot id</td></tr>
@@ -87,69 +88,13 @@ public final class TableOptions {
           "bool_and",
           "bool_or");
 
-  private static final Pattern FIELD_OPTION =
-      Pattern.compile("fields\\.(.+)\\.(aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
-
   /** {@code ignore-delete} and the keys Paimon reads, in this order, when it is unset. */
-  private static final List<String> IGNORE_DELETE_KEYS =
+  static final List<String> IGNORE_DELETE_KEYS =
       List.of(
           "ignore-delete",
           "first-row.ignore-delete",
           "deduplicate.ignore-delete",
           "partial-update.ignore-delete");
-
-  private static final Map<String, Consumer<String>> CHECKS = new LinkedHashMap<>();
-
-  static {
-    CHECKS.put("bucket", v -> atLeast(OptionValues.integer(v), 1, "bucket"));
-    CHECKS.put("bucket-key", OptionValues::list);
-    CHECKS.put("changelog-producer", ChangelogProducer::fromValue);
-    CHECKS.put("merge-engine", MergeEngine::fromValue);
-    CHECKS.put(
-        "file.format",
-        v -> {
-          if (!v.equals("parquet")) {
-            throw new IllegalArgumentException("only parquet is supported, got '" + v + "'");
-          }
-        });
-    CHECKS.put(
-        "file.compression",
-        v -> {
-          if (!Set.of("zstd", "snappy", "gzip", "lz4", "none").contains(v)) {
-            throw new IllegalArgumentException(
-                "use zstd, snappy, gzip, lz4 or none, got '" + v + "'");
-          }
-        });
-    CHECKS.put("file.compression.zstd-level", OptionValues::integer);
-    CHECKS.put("target-file-size", OptionValues::memorySize);
-    CHECKS.put("write-buffer-size", OptionValues::memorySize);
-    CHECKS.put("write-buffer-spillable", OptionValues::bool);
-    CHECKS.put("num-sorted-run.compaction-trigger", v -> atLeast(OptionValues.integer(v), 2, "num-sorted-run.compaction-trigger"));
-    CHECKS.put("num-sorted-run.stop-trigger", v -> atLeast(OptionValues.integer(v), 2, "num-sorted-run.stop-trigger"));
-    CHECKS.put("num-levels", v -> atLeast(OptionValues.integer(v), 2, "num-levels"));
-    CHECKS.put("compaction.max-size-amplification-percent", OptionValues::integer);
-    CHECKS.put("compaction.size-ratio", OptionValues::integer);
-    CHECKS.put("full-compaction.delta-commits", v -> atLeast(OptionValues.integer(v), 1, "full-compaction.delta-commits"));
-    CHECKS.put("lookup-wait", OptionValues::bool);
-    CHECKS.put("changelog-producer.row-deduplicate", OptionValues::bool);
-    CHECKS.put("changelog-producer.row-deduplicate-ignore-fields", OptionValues::list);
-    CHECKS.put("lookup.cache-max-memory-size", OptionValues::memorySize);
-    CHECKS.put("lookup.cache-max-disk-size", OptionValues::memorySize);
-    CHECKS.put("sequence.field", OptionValues::list);
-    for (String key : IGNORE_DELETE_KEYS) {
-      CHECKS.put(key, OptionValues::bool);
-    }
-    CHECKS.put("partial-update.remove-record-on-delete", OptionValues::bool);
-    CHECKS.put("partial-update.remove-record-on-sequence-group", OptionValues::list);
-    CHECKS.put("aggregation.remove-record-on-delete", OptionValues::bool);
-    CHECKS.put("fields.default-aggregate-function", TableOptions::checkAggregateFunction);
-    CHECKS.put("snapshot.num-retained.min", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.min"));
-    CHECKS.put("snapshot.num-retained.max", v -> atLeast(OptionValues.integer(v), 1, "snapshot.num-retained.max"));
-    CHECKS.put("snapshot.time-retained", OptionValues::duration);
-    CHECKS.put("write-only", OptionValues::bool);
-    CHECKS.put("commit.max-retries", v -> atLeast(OptionValues.integer(v), 0, "commit.max-retries"));
-    CHECKS.put("partition.default-name", v -> {});
-  }
 
   private final Map<String, String> options;
 
@@ -171,24 +116,17 @@ public final class TableOptions {
   public static TableOptions validate(
       Map<String, String> options, RowType rowType, List<String> primaryKeys) {
     for (Map.Entry<String, String> option : options.entrySet()) {
-      String key = option.getKey();
-      String value = option.getValue();
-      Consumer<String> check = CHECKS.get(key);
-      Matcher field = FIELD_OPTION.matcher(key);
-      try {
-        if (check != null) {
-          check.accept(value);
-        } else if (field.matches()) {
-          checkFieldOption(field.group(1), field.group(2), value, rowType);
-        } else {
+      OptionRules.check(option.getKey(), option.getValue());
+      Matcher field = OptionRules.FIELD_OPTION.matcher(option.getKey());
+      if (field.matches()) {
+        try {
+          checkColumns(field.group(1), field.group(2), option.getValue(), rowType);
+        } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
-              "it is not an option changelake knows; check the spelling (options: "
-                  + String.join(", ", CHECKS.keySet())
-                  + ", fields.<column>.aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
+              "table option '" + option.getKey() + "' = '" + option.getValue() + "' is invalid: "
+                  + e.getMessage(),
+              e);
         }
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "table option '" + key + "' = '" + value + "' is invalid: " + e.getMessage(), e);
       }
     }
     TableOptions result = new TableOptions(options);
@@ -197,7 +135,7 @@ public final class TableOptions {
     return result;
   }
 
-  private static void checkFieldOption(String column, String what, String value, RowType rowType) {
+  private static void checkColumns(String column, String what, String value, RowType rowType) {
     // A sequence group may be ordered by several columns: fields.a,b.sequence-group.
     List<String> columns = what.equals("sequence-group") ? OptionValues.list(column) : List.of(column);
     for (String c : columns) {
@@ -206,37 +144,13 @@ public final class TableOptions {
             "the table has no column '" + c + "'; columns are " + rowType.names());
       }
     }
-    switch (what) {
-      case "aggregate-function":
-        checkAggregateFunction(value);
-        break;
-      case "ignore-retract":
-        OptionValues.bool(value);
-        break;
-      case "sequence-group":
-        for (String c : OptionValues.list(value)) {
-          if (rowType.indexOf(c) < 0) {
-            throw new IllegalArgumentException(
-                "the sequence group names no column '" + c + "'; columns are " + rowType.names());
-          }
+    if (what.equals("sequence-group")) {
+      for (String c : OptionValues.list(value)) {
+        if (rowType.indexOf(c) < 0) {
+          throw new IllegalArgumentException(
+              "the sequence group names no column '" + c + "'; columns are " + rowType.names());
         }
-        break;
-      default:
-        break;
-    }
-  }
-
-  private static void checkAggregateFunction(String value) {
-    if (!AGGREGATE_FUNCTIONS.contains(value)) {
-      throw new IllegalArgumentException(
-          "unknown aggregate function; use one of "
-              + String.join(", ", new TreeSet<>(AGGREGATE_FUNCTIONS)));
-    }
-  }
-
-  private static void atLeast(int value, int min, String key) {
-    if (value < min) {
-      throw new IllegalArgumentException(key + " must be at least " + min + ", got " + value);
+      }
     }
   }
 
@@ -266,6 +180,30 @@ public final class TableOptions {
       throw new IllegalArgumentException(
           "table option 'changelog-producer' = '" + producer + "' cannot be used with merge-engine"
               + " 'first-row': use changelog-producer 'lookup' (or 'none')");
+    }
+  }
+
+  /**
+   * Refuses a table whose options ask for behaviour changelake does not implement, before
+   * changelake writes, reads, expires or cleans it: every option must be one {@link OptionRules}
+   * accepts, at a value it accepts, and {@code bucket} must be set (Paimon's default, -1, is
+   * dynamic bucket mode). Tables changelake created always pass.
+   *
+   * @param location the table, named in the message
+   * @param use what was asked, named in the message ("written", "read", ...)
+   * @throws UnsupportedTableException naming the first option refused and the fix
+   */
+  public void checkSupported(String location, String use) {
+    try {
+      if (!options.containsKey("bucket")) {
+        OptionRules.check("bucket", "-1");
+      }
+      for (Map.Entry<String, String> option : options.entrySet()) {
+        OptionRules.check(option.getKey(), option.getValue());
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UnsupportedTableException(
+          "table " + location + " cannot be " + use + " by changelake: " + e.getMessage(), e);
     }
   }
 
@@ -439,7 +377,7 @@ public final class TableOptions {
   public Map<List<String>, List<String>> sequenceGroups() {
     Map<List<String>, List<String>> groups = new LinkedHashMap<>();
     for (Map.Entry<String, String> option : options.entrySet()) {
-      Matcher field = FIELD_OPTION.matcher(option.getKey());
+      Matcher field = OptionRules.FIELD_OPTION.matcher(option.getKey());
       if (field.matches() && field.group(2).equals("sequence-group")) {
         groups.put(OptionValues.list(field.group(1)), OptionValues.list(option.getValue()));
       }
@@ -463,6 +401,17 @@ public final class TableOptions {
   public Duration snapshotTimeRetained() {
     String value = options.get("snapshot.time-retained");
     return value == null ? Duration.ofHours(1) : OptionValues.duration(value);
+  }
+
+  /** The most snapshots one expiry run removes: {@code snapshot.expire.limit}, Paimon's 50. */
+  public int snapshotExpireLimit() {
+    return integer("snapshot.expire.limit", 50);
+  }
+
+  /** How long a consumer may go without recording progress before expiry removes it; or null. */
+  public Duration consumerExpirationTime() {
+    String value = options.get("consumer.expiration-time");
+    return value == null ? null : OptionValues.duration(value);
   }
 
   public boolean writeOnly() {

@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
  *                      snapshot/snapshot-&lt;id&gt;, LATEST, EARLIEST
  *                      manifest/manifest-*, manifest-list-*
  *                      consumer/consumer-&lt;id&gt;
+ *                      tag/tag-&lt;name&gt;
  *                      &lt;k&gt;=&lt;v&gt;/.../bucket-&lt;b&gt;/data-*.parquet, changelog-*.parquet
  * </pre>
  *
@@ -61,6 +62,10 @@ public record TablePath(String database, String table) {
 
   public String consumerFolder() {
     return root() + "consumer/";
+  }
+
+  public String tagFolder() {
+    return root() + "tag/";
   }
 
   /** The folder of a bucket's data and changelog files, ending in {@code /}. */

@@ -37,6 +37,7 @@ public final class TableRead {
   private final Comparator<KeyValue> versionOrder;
 
   TableRead(Table table) {
+    table.requireSupported("read");
     this.table = table;
     this.keyOrder = new RowComparator(table.schema().keyType());
     Comparator<KeyValue> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());

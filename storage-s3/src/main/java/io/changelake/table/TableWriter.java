@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -55,6 +56,7 @@ public final class TableWriter implements AutoCloseable {
   private Path scratch;
 
   TableWriter(Table table, List<CommitMessage> uncommitted) {
+    table.requireSupported("written");
     this.table = table;
     this.schema = table.schema();
     this.keyIndexes = schema.keyIndexes();
@@ -133,6 +135,29 @@ public final class TableWriter implements AutoCloseable {
       }
     }
     return restoredFiles;
+  }
+
+  /**
+   * Opens, for a compaction, every bucket with live files whose partition folder ({@code k=v/...},
+   * empty when unpartitioned) {@code partitions} accepts, without writing to it: what a dedicated
+   * compaction job does before {@link #prepareCommit(long, CompactionRequest)} with {@code NORMAL}
+   * or {@code FULL}.
+   *
+   * @return the number of buckets opened
+   */
+  public int openForCompaction(Predicate<String> partitions) throws IOException {
+    int opened = 0;
+    for (Map.Entry<BucketId, List<DataFileMeta>> e : restoredFiles().entrySet()) {
+      BucketId id = e.getKey();
+      String partitionPath = table.partitionPath(id.partition());
+      if (!e.getValue().isEmpty() && partitions.test(partitionPath)) {
+        if (!writers.containsKey(id)) {
+          writers.put(id, open(id, partitionPath));
+        }
+        opened++;
+      }
+    }
+    return opened;
   }
 
   /** What the commit with this identifier needs, with the producers' own compactions only. */

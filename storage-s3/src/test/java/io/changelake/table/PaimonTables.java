@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.local.LocalFileIO;
@@ -37,16 +38,31 @@ public final class PaimonTables {
 
   /** Creates, with Paimon, a table of our schema's columns, keys and options in {@code folder}. */
   public static FileStoreTable create(Path folder, TableSchema schema) throws Exception {
+    return create(folder, schema, Map.of());
+  }
+
+  /**
+   * Creates, with Paimon, a table of our schema's columns and keys, with its options changed by
+   * {@code changed}: a key mapped to null is left out.
+   */
+  public static FileStoreTable create(Path folder, TableSchema schema, Map<String, String> changed)
+      throws Exception {
+    Map<String, String> options = new TreeMap<>(schema.options().asMap());
+    options.put("file.format", "parquet");
+    for (Map.Entry<String, String> e : changed.entrySet()) {
+      if (e.getValue() == null) {
+        options.remove(e.getKey());
+      } else {
+        options.put(e.getKey(), e.getValue());
+      }
+    }
     Schema.Builder builder = Schema.newBuilder();
     for (DataField f : schema.rowType().fields()) {
       builder.column(f.name(), PaimonTypes.toPaimon(f.type()));
     }
     builder.partitionKeys(schema.partitionKeys());
     builder.primaryKey(schema.primaryKeys());
-    for (Map.Entry<String, String> option : schema.options().asMap().entrySet()) {
-      builder.option(option.getKey(), option.getValue());
-    }
-    builder.option("file.format", "parquet");
+    options.forEach(builder::option);
     new SchemaManager(LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()))
         .createTable(builder.build());
     return open(folder);

@@ -146,6 +146,100 @@ class SnapshotExpiryTest {
     }
   }
 
+  @Test
+  void ourCommitsExpireUnderTheRetentionOptionsAndWhatIsLeftReadsWhole() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          tableWithOptions(
+              store, Map.of("snapshot.num-retained.min", "2", "snapshot.num-retained.max", "4"));
+      SnapshotCommit commit = table.newCommit("ours");
+      for (long id = 1; id <= 3; id++) {
+        commitOneRow(table, commit, id);
+        long latest = table.snapshots().latestId().orElseThrow();
+        assertEquals(latest - 3, table.snapshots().earliestId().orElseThrow());
+        assertRetainedSnapshotsAreWhole(table, store, latest - 3, latest);
+      }
+      assertEquals(0, commit.failedExpiries());
+    }
+  }
+
+  @Test
+  void oneRunRemovesAtMostTheExpireLimit() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          tableWithOptions(
+              store, Map.of("snapshot.num-retained.min", "1", "snapshot.expire.limit", "3"));
+      assertEquals(new SnapshotExpiry.Expired(1, 4, 0).snapshots(),
+          table.newSnapshotExpiry().expire(FAR_FUTURE).snapshots());
+      assertEquals(4, table.snapshots().earliestId().orElseThrow());
+      assertEquals(7, table.newSnapshotExpiry().expire(FAR_FUTURE).until());
+    }
+  }
+
+  @Test
+  void anAbandonedConsumerIsRemovedAfterTheExpirationTimeAndNoLongerHoldsSnapshots()
+      throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          tableWithOptions(
+              store, Map.of("consumer.expiration-time", "1 h", "snapshot.time-retained", "1 s"));
+      long latest = table.snapshots().latestId().orElseThrow();
+      table.consumers().record("abandoned", 2);
+      // Half an hour on, every snapshot is old but the consumer still holds snapshot 2 and later.
+      long halfAnHourOn = System.currentTimeMillis() + 1_800_000;
+      assertEquals(2, table.newSnapshotExpiry().expire(halfAnHourOn).until());
+      assertEquals(Map.of("abandoned", 2L), table.consumers().list());
+      // Far in the future the consumer has been idle too long: it goes, then the snapshots.
+      assertEquals(latest - 3 + 1, table.newSnapshotExpiry().expire(FAR_FUTURE).until());
+      assertEquals(Map.of(), table.consumers().list());
+    }
+  }
+
+  @Test
+  void aFailedExpiryNeverFailsTheCommitAndTheNextCommitFinishesIt() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      tableWithOptions(
+          store, Map.of("snapshot.num-retained.min", "1", "snapshot.num-retained.max", "2"));
+      Table crashing = Table.open(crashOnDelete(store, 0), PATH);
+      SnapshotCommit failing = crashing.newCommit("ours");
+      List<Snapshot> created = commitOneRow(crashing, failing, 1);
+      assertEquals(1, created.size());
+      assertEquals(1, failing.failedExpiries());
+      long latest = created.get(0).id();
+      assertTrue(store.exists(PATH.snapshotFolder() + "snapshot-" + latest));
+      assertEquals(1, Table.open(store, PATH).snapshots().earliestId().orElseThrow());
+
+      Table table = Table.open(store, PATH);
+      SnapshotCommit healthy = table.newCommit("ours");
+      commitOneRow(table, healthy, 2);
+      assertEquals(0, healthy.failedExpiries());
+      assertRetainedSnapshotsAreWhole(table, store, latest, latest + 1);
+    }
+  }
+
+  @Test
+  void writeOnlyCommitsLeaveExpiryToTheCompactionJob() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          tableWithOptions(
+              store,
+              Map.of(
+                  "snapshot.num-retained.min", "1",
+                  "snapshot.num-retained.max", "2",
+                  "write-only", "true"));
+      commitOneRow(table, table.newCommit("ours"), 1);
+      assertEquals(1, table.snapshots().earliestId().orElseThrow());
+    }
+  }
+
+  private static List<Snapshot> commitOneRow(Table table, SnapshotCommit commit, long identifier)
+      throws IOException {
+    try (TableWriter writer = table.newWriter()) {
+      writer.write(io.changelake.types.RowKind.INSERT, Orders.row(900_000L + identifier, 1L, 1L));
+      return commit.commit(identifier, writer.prepareCommit(identifier));
+    }
+  }
+
   /** The store, except that the delete after the first {@code allowed} ones fails. */
   private static ObjectStore crashOnDelete(ObjectStore store, int allowed) {
     AtomicInteger deletes = new AtomicInteger();
