@@ -52,6 +52,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
   private int maxBatchRows = DEFAULT_MAX_BATCH_ROWS;
   private transient ErrorHandler<BadRecord, ?> errorHandler;
   private FaultInjection faults = FaultInjection.NONE;
+  private Duration idleWriterTimeout = Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS);
 
   ChangelakeWrite() {}
 
@@ -71,6 +72,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     c.maxBatchRows = maxBatchRows;
     c.errorHandler = errorHandler;
     c.faults = faults;
+    c.idleWriterTimeout = idleWriterTimeout;
     return c;
   }
 
@@ -159,6 +161,13 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     return c;
   }
 
+  /** Test hook: closes a bucket writer unused this long (default 10 minutes, see WriteBucketFn). */
+  ChangelakeWrite withIdleWriterTimeout(Duration timeout) {
+    ChangelakeWrite c = copy();
+    c.idleWriterTimeout = timeout;
+    return c;
+  }
+
   /** Test hook: see {@link FaultInjection}. */
   ChangelakeWrite withFaultInjection(FaultInjection injection) {
     ChangelakeWrite c = copy();
@@ -199,7 +208,9 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     PCollectionTuple written =
         batches.apply(
             "WriteBuckets",
-            ParDo.of(new WriteBucketFn(target, writtenTag, refusedTag, faults))
+            ParDo.of(
+                    new WriteBucketFn(
+                        target, writtenTag, refusedTag, faults, idleWriterTimeout.getMillis()))
                 .withOutputTags(writtenTag, TupleTagList.of(refusedTag)));
     PCollection<Row> snapshots =
         written
