@@ -53,6 +53,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
   private transient ErrorHandler<BadRecord, ?> errorHandler;
   private FaultInjection faults = FaultInjection.NONE;
   private Duration idleWriterTimeout = Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS);
+  private BucketStage bucketStage = WriteBucketFn::new;
 
   ChangelakeWrite() {}
 
@@ -73,6 +74,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     c.errorHandler = errorHandler;
     c.faults = faults;
     c.idleWriterTimeout = idleWriterTimeout;
+    c.bucketStage = bucketStage;
     return c;
   }
 
@@ -168,6 +170,13 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     return c;
   }
 
+  /** Benchmark hook: another bucket-writer stage in place of {@link WriteBucketFn}. */
+  ChangelakeWrite withBucketStage(BucketStage stage) {
+    ChangelakeWrite c = copy();
+    c.bucketStage = stage;
+    return c;
+  }
+
   /** Test hook: see {@link FaultInjection}. */
   ChangelakeWrite withFaultInjection(FaultInjection injection) {
     ChangelakeWrite c = copy();
@@ -209,7 +218,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
         batches.apply(
             "WriteBuckets",
             ParDo.of(
-                    new WriteBucketFn(
+                    bucketStage.create(
                         target, writtenTag, refusedTag, faults, idleWriterTimeout.getMillis()))
                 .withOutputTags(writtenTag, TupleTagList.of(refusedTag)));
     PCollection<Row> snapshots =
