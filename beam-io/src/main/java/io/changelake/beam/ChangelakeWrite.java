@@ -56,6 +56,8 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
   private boolean arrivalOrder;
   private transient ErrorHandler<BadRecord, ?> errorHandler;
   private FaultInjection faults = FaultInjection.NONE;
+  private Duration idleWriterTimeout = Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS);
+  private BucketStage bucketStage = WriteBucketFn::new;
 
   ChangelakeWrite() {}
 
@@ -77,6 +79,8 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     c.arrivalOrder = arrivalOrder;
     c.errorHandler = errorHandler;
     c.faults = faults;
+    c.idleWriterTimeout = idleWriterTimeout;
+    c.bucketStage = bucketStage;
     return c;
   }
 
@@ -192,6 +196,20 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     return c;
   }
 
+  /** Test hook: closes a bucket writer unused this long (default 10 minutes, see WriteBucketFn). */
+  ChangelakeWrite withIdleWriterTimeout(Duration timeout) {
+    ChangelakeWrite c = copy();
+    c.idleWriterTimeout = timeout;
+    return c;
+  }
+
+  /** Benchmark hook: another bucket-writer stage in place of {@link WriteBucketFn}. */
+  ChangelakeWrite withBucketStage(BucketStage stage) {
+    ChangelakeWrite c = copy();
+    c.bucketStage = stage;
+    return c;
+  }
+
   /** Test hook: see {@link FaultInjection}. */
   ChangelakeWrite withFaultInjection(FaultInjection injection) {
     ChangelakeWrite c = copy();
@@ -232,7 +250,9 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
     PCollectionTuple written =
         batches.apply(
             "WriteBuckets",
-            ParDo.of(new WriteBucketFn(target, writtenTag, refusedTag, faults))
+            ParDo.of(
+                    bucketStage.create(
+                        target, writtenTag, refusedTag, faults, idleWriterTimeout.getMillis()))
                 .withOutputTags(writtenTag, TupleTagList.of(refusedTag)));
     PCollection<Row> snapshots =
         written

@@ -9,6 +9,7 @@ import io.changelake.table.UncommittedMessages;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,6 +47,11 @@ import org.apache.beam.sdk.values.TupleTag;
  * that the state records only if the bundle commits. A failed bundle, a key that moved to another
  * worker and back, a restarted worker: each leaves the ids different, and the writer is rebuilt
  * from the latest snapshot plus the uncommitted batches. Files of a failed attempt are orphans.
+ *
+ * <p>A writer no batch used for the idle timeout ({@link #DEFAULT_IDLE_TIMEOUT_MILLIS}: 10 minutes) is
+ * closed, which frees its buffer, its lookup copies and its share of the worker's budgets; the
+ * bucket's next batch rebuilds it from the table and the state, as after a restart (counted in
+ * {@code writerRebuilds}). A worker hosting many buckets thus keeps only those in use open.
  */
 final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<String, WrittenBatch>> {
   private static final long serialVersionUID = 1L;
@@ -53,10 +59,14 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   /** Uncommitted batches past which each batch checks whether the table holds the oldest. */
   static final int FORGET_CHECK_AFTER = 8;
 
+  /** How long a bucket writer may go unused before it is closed. */
+  static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 10 * 60 * 1000;
+
   private final TableTarget target;
   private final TupleTag<KV<String, WrittenBatch>> writtenTag;
   private final TupleTag<BadRecord> deadLetterTag;
   private final FaultInjection faults;
+  private final long idleTimeoutNanos;
 
   @StateId("sequence")
   private final StateSpec<ValueState<Long>> sequenceSpec = StateSpecs.value(VarLongCoder.of());
@@ -79,6 +89,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   private static final class HostedWriter {
     final TableWriter writer;
     String viewId;
+    long lastUsedNanos = System.nanoTime();
 
     HostedWriter(TableWriter writer) {
       this.writer = writer;
@@ -93,11 +104,13 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       TableTarget target,
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
-      FaultInjection faults) {
+      FaultInjection faults,
+      long idleTimeoutMillis) {
     this.target = target;
     this.writtenTag = writtenTag;
     this.deadLetterTag = deadLetterTag;
     this.faults = faults;
+    this.idleTimeoutNanos = idleTimeoutMillis * 1_000_000;
   }
 
   @Setup
@@ -115,6 +128,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       @StateId("uncommitted-count") CombiningState<Long, long[], Long> uncommittedCount,
       MultiOutputReceiver out)
       throws Exception {
+    closeIdleWriters();
     long written = sequence.read() == null ? 0 : sequence.read();
     Outcome outcome;
     while (true) {
@@ -131,6 +145,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WriteMetrics.DEAD_LETTERS.inc(outcome.deadLetters().size());
     WriteMetrics.ROWS_WRITTEN.inc(outcome.rows());
     WriteMetrics.FLUSH_AND_COMPACTION_MILLIS.update(outcome.millis());
+    WriteMetrics.reportCaches(writers.size());
     if (outcome.written() == null) {
       return;
     }
@@ -142,6 +157,19 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     count(outcome.written().messages());
     if (uncommittedCount.read() >= FORGET_CHECK_AFTER) {
       forgetCommitted(uncommitted, uncommittedCount);
+    }
+  }
+
+  /** Closes the writers unused for the idle timeout; their buckets rebuild on their next batch. */
+  private void closeIdleWriters() throws IOException {
+    long now = System.nanoTime();
+    for (Iterator<HostedWriter> i = writers.values().iterator(); i.hasNext(); ) {
+      HostedWriter hosted = i.next();
+      if (now - hosted.lastUsedNanos >= idleTimeoutNanos) {
+        i.remove();
+        hosted.writer.close();
+        WriteMetrics.IDLE_WRITERS_CLOSED.inc();
+      }
     }
   }
 
@@ -161,6 +189,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       writers.put(bucket, hosted);
     }
     hosted.viewId = null;
+    hosted.lastUsedNanos = System.nanoTime();
     List<BadRecord> deadLetters = new ArrayList<>();
     long accepted = 0;
     for (KindedRow row : rows) {

@@ -1,7 +1,9 @@
 package io.changelake.beam;
 
 import org.apache.beam.sdk.metrics.Counter;
+import io.changelake.mergetree.lookup.LookupCache;
 import org.apache.beam.sdk.metrics.Distribution;
+import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 
 /**
@@ -28,6 +30,25 @@ final class WriteMetrics {
   static final Counter BATCHES_HELD_BACK = Metrics.counter(NAMESPACE, "batchesHeldBack");
   static final Counter DUPLICATE_BATCHES = Metrics.counter(NAMESPACE, "duplicateBatches");
   static final Counter INJECTED_FAULTS = Metrics.counter(NAMESPACE, "injectedFaults");
+  static final Counter IDLE_WRITERS_CLOSED = Metrics.counter(NAMESPACE, "idleWritersClosed");
+  static final Gauge HOSTED_WRITERS = Metrics.gauge(NAMESPACE, "hostedWriters");
+  static final Gauge LOOKUP_CACHE_MEMORY_BYTES = Metrics.gauge(NAMESPACE, "lookupCacheMemoryBytes");
+  static final Gauge LOOKUP_CACHE_DISK_BYTES = Metrics.gauge(NAMESPACE, "lookupCacheDiskBytes");
+  static final Gauge LOOKUP_CACHE_HIT_PERCENT = Metrics.gauge(NAMESPACE, "lookupCacheHitPercent");
+  static final Gauge LOOKUP_CACHE_EVICTIONS = Metrics.gauge(NAMESPACE, "lookupCacheEvictions");
 
   private WriteMetrics() {}
+
+  /**
+   * Sets the gauges of the worker's shared lookup caches (every table's in this JVM) and of the
+   * writers this DoFn instance hosts.
+   */
+  static void reportCaches(int hostedWriters) {
+    HOSTED_WRITERS.set(hostedWriters);
+    LookupCache.Stats cache = LookupCache.sharedStats();
+    LOOKUP_CACHE_MEMORY_BYTES.set(cache.memoryBytes());
+    LOOKUP_CACHE_DISK_BYTES.set(cache.diskBytes());
+    LOOKUP_CACHE_HIT_PERCENT.set(Math.round(100 * cache.hitRate()));
+    LOOKUP_CACHE_EVICTIONS.set(cache.memoryEvictions() + cache.diskEvictions());
+  }
 }

@@ -106,7 +106,24 @@
  *       a growing maximum means compaction falls behind</td></tr>
  *   <tr><td>writerRebuilds</td><td>counter</td><td>bucket writers rebuilt from the table because
  *       the one in memory was stale</td><td>after retries, restarts and rebalancing; a steady
- *       rate means keys keep moving between workers (costly with lookup)</td></tr>
+ *       rate means keys keep moving between workers (costly with lookup), or writers idle
+ *       longer than 10 minutes between batches (closed, then rebuilt)</td></tr>
+ *   <tr><td>idleWritersClosed</td><td>counter</td><td>bucket writers closed after 10 minutes
+ *       without a batch, freeing their buffer, lookup copies and budget share</td><td>only for
+ *       buckets that stop receiving rows</td></tr>
+ *   <tr><td>hostedWriters</td><td>gauge</td><td>bucket writers one DoFn instance holds
+ *       open</td><td>at most the buckets a worker hosts</td></tr>
+ *   <tr><td>lookupCacheMemoryBytes, lookupCacheDiskBytes</td><td>gauge</td><td>the worker's
+ *       shared lookup cache: heap of filters, indexes and blocks, and local disk of the
+ *       copies</td><td>at most {@code lookup.cache-max-memory-size} and {@code
+ *       lookup.cache-max-disk-size}</td></tr>
+ *   <tr><td>lookupCacheHitPercent</td><td>gauge</td><td>lookups of a filter, index or block that
+ *       found it in memory, since the worker started</td><td>high; a falling rate means the
+ *       memory budget is too small for the keys looked up</td></tr>
+ *   <tr><td>lookupCacheEvictions</td><td>gauge</td><td>entries the memory budget dropped plus
+ *       copies the disk budget deleted, since the worker started</td><td>a steadily climbing count
+ *       of disk evictions means data files are downloaded again and again: raise the disk
+ *       budget</td></tr>
  *   <tr><td>commits, snapshots</td><td>counter</td><td>commit rounds made and snapshots
  *       created</td><td>about one commit per interval (one in batch)</td></tr>
  *   <tr><td>commitMillis</td><td>distribution</td><td>time of one commit round</td>

@@ -12,13 +12,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.state.StateSpec;
+import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.ValueState;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
 import org.junit.jupiter.api.Test;
 
 /**
- * Throughput of the Beam write on the DirectRunner per producer, next to the storage-level writer
+ * Throughput of the Beam write on the DirectRunner per producer, next to the same topology with a
+ * bucket writer that does nothing (assign, group per bucket, a stateful DoFn per bucket, the
+ * committer: the runner's and our conversion and coders' share) and to the storage-level writer
  * on the same upserts (one writer, one commit). Prints; asserts nothing about time. Not run by
- * default (its name does not end in Test): {@code mvn -pl beam-io test
- * -Dtest=ChangelakeWriteBenchmark}.
+ * default (its name does not end in Test): {@code mvn -pl beam-io -am test
+ * -Dtest=ChangelakeWriteBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class ChangelakeWriteBenchmark {
 
@@ -28,27 +36,52 @@ class ChangelakeWriteBenchmark {
   @Test
   void printThroughputPerProducer() throws Exception {
     System.out.printf(
-        "%-16s %12s %12s %8s%n", "producer", "beam rows/s", "table rows/s", "ratio");
+        "%-16s %12s %12s %12s %10s %10s%n", "producer", "beam rows/s", "no-op rows/s",
+        "table rows/s", "beam/no-op", "beam/table");
     for (String producer : new String[] {"none", "input", "lookup", "full-compaction"}) {
-      double beam = beamRowsPerSecond(producer);
+      double beam = beamRowsPerSecond(producer, false);
+      double noOp = beamRowsPerSecond(producer, true);
       double storage = storageRowsPerSecond(producer);
       System.out.printf(
-          "%-16s %12.0f %12.0f %8.2f%n", producer, beam, storage, beam / storage);
+          "%-16s %12.0f %12.0f %12.0f %10.2f %10.2f%n", producer, beam, noOp, storage,
+          beam / noOp, beam / storage);
     }
   }
 
-  private static double beamRowsPerSecond(String producer) throws Exception {
+  private static double beamRowsPerSecond(String producer, boolean noOpWriter) throws Exception {
     Path warehouse = Files.createTempDirectory("changelake-bench");
     Pipeline pipeline = Upserts.fastPipeline();
+    ChangelakeWrite write =
+        OrderRows.write(warehouse.toString(), UPSERTS.options(producer, BUCKETS));
     UPSERTS
         .input(pipeline)
-        .apply(OrderRows.write(warehouse.toString(), UPSERTS.options(producer, BUCKETS)));
+        .apply(noOpWriter ? write.withBucketStage((t, w, d, f, i) -> new DiscardBucketFn()) : write);
     long start = System.nanoTime();
     PipelineResult.State state = pipeline.run().waitUntilFinish();
     if (state != PipelineResult.State.DONE) {
       throw new IllegalStateException("the write ended " + state);
     }
     return UPSERTS.count / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** A bucket writer that only reads its batch and keeps a counter in state, as the real one. */
+  private static final class DiscardBucketFn
+      extends DoFn<KV<String, Iterable<KindedRow>>, KV<String, WrittenBatch>> {
+    @StateId("sequence")
+    private final StateSpec<ValueState<Long>> sequenceSpec = StateSpecs.value(VarLongCoder.of());
+
+    @ProcessElement
+    public void process(
+        @Element KV<String, Iterable<KindedRow>> batch,
+        @StateId("sequence") ValueState<Long> sequence) {
+      long rows = 0;
+      for (KindedRow row : batch.getValue()) {
+        rows += row.values().length > 0 ? 1 : 0;
+      }
+      Long before = sequence.read();
+      sequence.write((before == null ? 0 : before) + 1);
+      WriteMetrics.ROWS_WRITTEN.inc(rows);
+    }
   }
 
   private static double storageRowsPerSecond(String producer) throws Exception {

@@ -1,6 +1,7 @@
 package io.changelake.bench;
 
 import io.changelake.conformance.ConformanceRun;
+import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.table.ChangelogScan;
@@ -10,16 +11,21 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableSchema;
 import io.changelake.table.TableWriter;
+import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Runs an {@link UpsertWorkload} against a changelake table on local disk (one bucket) and
- * measures the write rate, the changelog read rate, what is left on disk and the peak heap.
+ * Runs an {@link UpsertWorkload} against a changelake table on local disk and measures the write
+ * rate, the changelog read rate, what is left on disk, the peak heap ({@link HeapPeak}) and the
+ * peak local disk of the lookup cache. The table has one bucket by default; with more buckets or
+ * partitions, one {@link TableWriter} in this JVM hosts a writer per bucket, as a worker does, and
+ * they share the worker's budgets.
  */
 public final class UpsertBenchmark {
 
@@ -33,7 +39,8 @@ public final class UpsertBenchmark {
    * @param readSeconds time to read the changelog from snapshot 1
    * @param bytes bytes of the table folder
    * @param files files in the table folder
-   * @param peakHeapBytes peak heap during the run
+   * @param peakHeapBytes peak heap during the run, after garbage collections
+   * @param lookupDiskPeakBytes peak local disk of the lookup copies, -1 if not measured
    */
   public record Result(
       String producer,
@@ -43,17 +50,28 @@ public final class UpsertBenchmark {
       double readSeconds,
       long bytes,
       long files,
-      long peakHeapBytes) {
+      long peakHeapBytes,
+      long lookupDiskPeakBytes) {
 
     /** The line a script reads. */
     public String resultLine() {
       return String.format(
           "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f bytes=%d files=%d"
-              + " changelog_rows=%d peak_heap_mb=%d",
+              + " changelog_rows=%d peak_heap_mb=%d lookup_disk_peak_mb=%d",
           producer, rows, rows / writeSeconds, changelogRows / Math.max(readSeconds, 1e-9),
-          bytes, files, changelogRows, peakHeapBytes >> 20);
+          bytes, files, changelogRows, peakHeapBytes >> 20,
+          lookupDiskPeakBytes < 0 ? -1 : lookupDiskPeakBytes >> 20);
     }
   }
+
+  /** The orders table with the partition column {@code part}. */
+  private static final RowType PARTITIONED_ORDERS =
+      RowType.of(
+          new String[] {"order_id", "store_id", "amount", "part"},
+          new DataType[] {
+            DataType.bigint().notNull(), DataType.bigint(), DataType.bigint(),
+            DataType.bigint().notNull()
+          });
 
   private UpsertBenchmark() {}
 
@@ -77,18 +95,33 @@ public final class UpsertBenchmark {
     return rows[0];
   }
 
-  /** Writes the workload into a new table under {@code warehouse} and reads its changelog. */
+  /** {@link #run(String, UpsertWorkload, Path, int, int)} into one bucket, unpartitioned. */
   public static Result run(String producer, UpsertWorkload workload, Path warehouse)
       throws Exception {
+    return run(producer, workload, warehouse, 1, 1);
+  }
+
+  /**
+   * Writes the workload into a new table under {@code warehouse} and reads its changelog.
+   *
+   * @param buckets buckets per partition
+   * @param partitions 1 for an unpartitioned table; more adds a column {@code part} ({@code
+   *     order_id} modulo the count) that partitions the table and joins the primary key
+   */
+  public static Result run(
+      String producer, UpsertWorkload workload, Path warehouse, int buckets, int partitions)
+      throws Exception {
     TablePath path = new TablePath("bench", "orders_" + producer.replace('-', '_'));
+    Map<String, String> options =
+        Map.of("bucket", Integer.toString(buckets), "changelog-producer", producer);
     TableSchema schema =
-        TableSchema.create(
-            ConformanceRun.ORDERS,
-            List.of(),
-            List.of("order_id"),
-            Map.of("bucket", "1", "changelog-producer", producer),
-            null);
+        partitions == 1
+            ? TableSchema.create(
+                ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null)
+            : TableSchema.create(
+                PARTITIONED_ORDERS, List.of("part"), List.of("part", "order_id"), options, null);
     HeapPeak.reset();
+    LookupCache.resetSharedPeaks();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.create(store, path, schema);
       SnapshotCommit commit = table.newCommit("bench");
@@ -98,7 +131,11 @@ public final class UpsertBenchmark {
             new UpsertWorkload.Sink() {
               @Override
               public void row(long orderId, long storeId, long amount) throws Exception {
-                writer.write(RowKind.INSERT, new Object[] {orderId, storeId, amount});
+                writer.write(
+                    RowKind.INSERT,
+                    partitions == 1
+                        ? new Object[] {orderId, storeId, amount}
+                        : new Object[] {orderId, storeId, amount, orderId % partitions});
               }
 
               @Override
@@ -119,7 +156,7 @@ public final class UpsertBenchmark {
       }
       return new Result(
           producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes,
-          objects.size(), HeapPeak.bytes());
+          objects.size(), HeapPeak.bytes(), LookupCache.sharedStats().peakDiskBytes());
     }
   }
 }

@@ -8,14 +8,19 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The write-and-read benchmark of one changelog producer on local disk. */
+/**
+ * The write-and-read benchmark of one changelog producer on local disk, in one JVM: with {@code
+ * --buckets} and {@code --partitions}, one writer per bucket, as a worker hosts them.
+ */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes N upserts over K uniformly random keys into a one-bucket table on local disk,"
-          + " committing every C rows, then reads the changelog from snapshot 1.",
+      "Writes N upserts over K uniformly random keys into a table on local disk (one bucket"
+          + " unless --buckets, unpartitioned unless --partitions), committing every C rows, then"
+          + " reads the changelog from snapshot 1.",
       "Ends with: RESULT producer=P rows=N write_rows_per_s=X read_rows_per_s=Y bytes=B files=F"
+          + " changelog_rows=R peak_heap_mb=H lookup_disk_peak_mb=D"
     })
 final class BenchCommand implements Callable<Integer> {
 
@@ -35,6 +40,14 @@ final class BenchCommand implements Callable<Integer> {
       description = "Rows per commit (default: ${DEFAULT-VALUE}).")
   long commitEvery;
 
+  @Option(names = "--buckets", paramLabel = "B", defaultValue = "1",
+      description = "Buckets per partition (default: ${DEFAULT-VALUE}).")
+  int buckets;
+
+  @Option(names = "--partitions", paramLabel = "P", defaultValue = "1",
+      description = "Partitions, by order_id modulo P (default: ${DEFAULT-VALUE}: unpartitioned).")
+  int partitions;
+
   @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -46,13 +59,21 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Path root = warehouse != null ? warehouse : Files.createTempDirectory("changelake-bench");
     try {
+      if (buckets < 1 || partitions < 1) {
+        throw new IllegalArgumentException(
+            "--buckets and --partitions must be at least 1, got " + buckets + " and " + partitions);
+      }
       UpsertBenchmark.Result result =
-          UpsertBenchmark.run(producer, new UpsertWorkload(rows, keys, commitEvery, seed), root);
+          UpsertBenchmark.run(
+              producer, new UpsertWorkload(rows, keys, commitEvery, seed), root, buckets,
+              partitions);
       System.out.printf(
-          "producer=%s rows=%d keys=%d commit-every=%d: write %.1f s, changelog read %.1f s"
-              + " (%d rows), %d files, %d bytes, peak heap %d MiB%n",
-          producer, rows, keys, commitEvery, result.writeSeconds(), result.readSeconds(),
-          result.changelogRows(), result.files(), result.bytes(), result.peakHeapBytes() >> 20);
+          "producer=%s rows=%d keys=%d commit-every=%d buckets=%d partitions=%d: write %.1f s,"
+              + " changelog read %.1f s (%d rows), %d files, %d bytes, peak heap %d MiB,"
+              + " lookup disk peak %d MiB%n",
+          producer, rows, keys, commitEvery, buckets, partitions, result.writeSeconds(),
+          result.readSeconds(), result.changelogRows(), result.files(), result.bytes(),
+          result.peakHeapBytes() >> 20, result.lookupDiskPeakBytes() >> 20);
       System.out.println(result.resultLine());
       return 0;
     } finally {

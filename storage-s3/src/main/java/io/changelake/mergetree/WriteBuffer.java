@@ -12,9 +12,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The records a bucket writer has received since its last flush, bounded in memory by {@code
- * write-buffer-size}: past the budget, the records in memory are sorted and spilled to a local file
- * as one sorted run ({@code write-buffer-spillable}, the default), or the writer is told to flush.
+ * The records a bucket writer has received since its last flush, bounded in memory by the
+ * worker's {@link WriteBudget} ({@code write-buffer-size}, shared by every bucket writer in the
+ * JVM): when the budget says so, the records in memory are sorted and spilled to a local file as
+ * one sorted run ({@code write-buffer-spillable}, the default), or the writer is told to flush.
  *
  * <p>A flush reads {@link #sortedRuns()}, merges them and writes the result; then {@link #clear()}.
  */
@@ -28,18 +29,21 @@ final class WriteBuffer implements Closeable {
   private final RowType keyType;
   private final RowType valueType;
   private final Comparator<KeyValue> order;
-  private final long budget;
+  private final WriteBudget budget;
   private final boolean spillable;
   private final Path spillFolder;
   private final boolean integralKeyOnly;
   private final List<KeyValue> memory = new ArrayList<>();
   private final List<KeyValueSpill> spills = new ArrayList<>();
   private long memoryBytes;
+  private long reportedBytes;
 
   /**
    * @param order the order of a sorted run: key, then version; the sort is stable
    * @param sortsByKeyAlone whether {@code order} compares keys only (versions keep arrival
    *     order), which lets an integral key sort on primitives
+   * @param budget {@code write-buffer-size}: the JVM's shared budget of that size bounds the
+   *     buffer
    */
   WriteBuffer(
       RowType keyType,
@@ -52,7 +56,7 @@ final class WriteBuffer implements Closeable {
     this.keyType = keyType;
     this.valueType = valueType;
     this.order = order;
-    this.budget = budget;
+    this.budget = WriteBudget.shared(budget);
     this.spillable = spillable;
     this.spillFolder = spillFolder;
     this.integralKeyOnly = sortsByKeyAlone && IntegralKeySort.applies(keyType);
@@ -66,7 +70,11 @@ final class WriteBuffer implements Closeable {
   boolean add(KeyValue kv) throws IOException {
     memory.add(kv);
     memoryBytes += estimate(kv);
-    if (memoryBytes < budget) {
+    if (memoryBytes - reportedBytes < budget.reportStep()) {
+      return false;
+    }
+    reportedBytes = memoryBytes;
+    if (!budget.report(this, memoryBytes)) {
       return false;
     }
     if (!spillable) {
@@ -75,7 +83,7 @@ final class WriteBuffer implements Closeable {
     sortMemory();
     spills.add(KeyValueSpill.write(spillFolder, keyType, valueType, memory.iterator()));
     memory.clear();
-    memoryBytes = 0;
+    release();
     return false;
   }
 
@@ -116,11 +124,17 @@ final class WriteBuffer implements Closeable {
   /** Empties the buffer and deletes its spill files. */
   void clear() throws IOException {
     memory.clear();
-    memoryBytes = 0;
+    release();
     for (KeyValueSpill s : spills) {
       s.close();
     }
     spills.clear();
+  }
+
+  private void release() {
+    memoryBytes = 0;
+    reportedBytes = 0;
+    budget.report(this, 0);
   }
 
   @Override

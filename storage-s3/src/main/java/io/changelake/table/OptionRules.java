@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -80,6 +82,17 @@ final class OptionRules {
     implemented("changelog-producer.row-deduplicate-ignore-fields", "columns left out of that equality", OptionValues::list);
     implemented("lookup.cache-max-memory-size", "heap for looked-up values", OptionValues::memorySize);
     implemented("lookup.cache-max-disk-size", "local disk for looked-up values", OptionValues::memorySize);
+    implemented(
+        "lookup.cache-spill-compression",
+        "compression of the local lookup copies' blocks",
+        v -> {
+          if (!Set.of("zstd", "none").contains(v.trim().toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException(
+                "use zstd or none, got '" + v + "' (Paimon's lz4 and lzo are not implemented)");
+          }
+        });
+    implemented("lookup.cache-file-retention", "unused local lookup copies are deleted after this", OptionValues::duration);
+    implemented("local-dir", "changelake's own: the folder for spills and lookup copies", v -> {});
     implemented("sequence.field", "columns that order versions of a key", OptionValues::list);
     implemented("sequence.field.sort-order", "only ascending", only("ascending", "a descending sequence.field"));
     for (String key : TableOptions.IGNORE_DELETE_KEYS) {
@@ -189,8 +202,6 @@ final class OptionRules {
     harmless("zorder.var-length-contribution", "Paimon's sort compaction action");
     harmless("lookup.local-file-type", "lookup cache file layout");
     harmless("lookup.hash-load-factor", "lookup cache");
-    harmless("lookup.cache-file-retention", "lookup cache");
-    harmless("lookup.cache-spill-compression", "lookup cache");
     harmless("lookup.cache.high-priority-pool-ratio", "lookup cache");
     harmless("lookup.cache.bloom.filter.enabled", "lookup cache");
     harmless("lookup.cache.bloom.filter.fpp", "lookup cache");

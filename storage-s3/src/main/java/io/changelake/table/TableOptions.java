@@ -31,7 +31,7 @@ import java.util.regex.Matcher;
  *   <tr><td>file.compression</td><td>zstd</td><td>zstd, snappy, gzip, lz4, none</td></tr>
  *   <tr><td>file.compression.zstd-level</td><td>1</td><td>zstd level</td></tr>
  *   <tr><td>target-file-size</td><td>128 mb</td><td>size at which a compaction starts a new file</td></tr>
- *   <tr><td>write-buffer-size</td><td>256 mb</td><td>memory a bucket writer buffers before it spills or flushes</td></tr>
+ *   <tr><td>write-buffer-size</td><td>256 mb</td><td>memory the bucket writers of a worker (JVM) buffer together before the largest spills or flushes</td></tr>
  *   <tr><td>write-buffer-spillable</td><td>true</td><td>spill sorted runs to local disk when the buffer is full</td></tr>
  *   <tr><td>num-sorted-run.compaction-trigger</td><td>5</td><td>sorted runs that trigger a compaction</td></tr>
  *   <tr><td>num-sorted-run.stop-trigger</td><td>trigger + 3</td><td>sorted runs at which writes wait for compaction</td></tr>
@@ -42,8 +42,11 @@ import java.util.regex.Matcher;
  *   <tr><td>lookup-wait</td><td>true</td><td>a lookup commit waits for its changelog</td></tr>
  *   <tr><td>changelog-producer.row-deduplicate</td><td>false</td><td>emit nothing for an update to an equal row</td></tr>
  *   <tr><td>changelog-producer.row-deduplicate-ignore-fields</td><td></td><td>columns left out of that equality</td></tr>
- *   <tr><td>lookup.cache-max-memory-size</td><td>256 mb</td><td>heap for looked-up values</td></tr>
- *   <tr><td>lookup.cache-max-disk-size</td><td>unlimited</td><td>local disk for looked-up values</td></tr>
+ *   <tr><td>lookup.cache-max-memory-size</td><td>256 mb</td><td>heap for looked-up values, shared by the bucket writers of a worker</td></tr>
+ *   <tr><td>lookup.cache-max-disk-size</td><td>10 gb (Paimon: unlimited)</td><td>local disk for lookup copies, shared by the bucket writers of a worker</td></tr>
+ *   <tr><td>lookup.cache-spill-compression</td><td>zstd</td><td>compression of the lookup copies' blocks on local disk: zstd or none</td></tr>
+ *   <tr><td>lookup.cache-file-retention</td><td>1 h</td><td>a lookup copy unused this long is deleted (rebuilt from its data file when needed again)</td></tr>
+ *   <tr><td>local-dir</td><td>java.io.tmpdir</td><td>local folder for spilled write buffers and lookup copies (changelake's own option)</td></tr>
  *   <tr><td>sequence.field</td><td></td><td>columns that order versions of a key instead of arrival</td></tr>
  *   <tr><td>ignore-delete</td><td>false</td><td>drop retractions; Paimon's fallback keys first-row.ignore-delete, deduplicate.ignore-delete, partial-update.ignore-delete are read when it is unset</td></tr>
  *   <tr><td>partial-update.remove-record-on-delete</td><td>false</td><td>a -D removes the row</td></tr>
@@ -323,8 +326,27 @@ public final class TableOptions {
     return memory("lookup.cache-max-memory-size", 256L << 20);
   }
 
+  /**
+   * Bounded by default, unlike Paimon: unlimited, the copies of a large bucket fill the worker's
+   * disk before anything evicts them.
+   */
   public long lookupCacheMaxDiskSize() {
-    return memory("lookup.cache-max-disk-size", Long.MAX_VALUE);
+    return memory("lookup.cache-max-disk-size", 10L << 30);
+  }
+
+  /** Whether lookup copies store their blocks zstd-compressed. */
+  public boolean lookupCacheSpillCompressed() {
+    return !"none".equals(options.getOrDefault("lookup.cache-spill-compression", "zstd"));
+  }
+
+  public Duration lookupCacheFileRetention() {
+    String value = options.get("lookup.cache-file-retention");
+    return value == null ? Duration.ofHours(1) : OptionValues.duration(value);
+  }
+
+  /** The local folder for spills and lookup copies, or null for {@code java.io.tmpdir}. */
+  public String localDir() {
+    return options.get("local-dir");
   }
 
   public List<String> sequenceFields() {

@@ -6,6 +6,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.Levels;
 import io.changelake.mergetree.MergeTreeWriter;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.types.RowKind;
@@ -41,7 +42,9 @@ import java.util.stream.Stream;
  * <p>Rows are checked as they arrive: a null primary-key value, a wrong Java class or a wrong
  * column count is an {@link IllegalArgumentException} naming the column, and nothing of that row
  * is kept. Not thread-safe. Local scratch space (spilled buffers, lookup caches) lives in a
- * temporary folder removed by {@link #close()}.
+ * temporary folder under {@code local-dir} removed by {@link #close()}. The lookup cache's budgets
+ * and the write buffer's are the worker's: every writer in the JVM shares them ({@link
+ * LookupCache#shared}, {@code write-buffer-size}).
  */
 public final class TableWriter implements AutoCloseable {
 
@@ -98,8 +101,10 @@ public final class TableWriter implements AutoCloseable {
               schema.rowType(),
               files::open,
               folder.resolve("lookup"),
-              options.lookupCacheMaxMemorySize(),
-              options.lookupCacheMaxDiskSize());
+              LookupCache.shared(
+                  options.lookupCacheMaxMemorySize(), options.lookupCacheMaxDiskSize()),
+              options.lookupCacheFileRetention(),
+              options.lookupCacheSpillCompressed());
       lookups.add(lookup);
     }
     return new MergeTreeWriter(
@@ -117,7 +122,12 @@ public final class TableWriter implements AutoCloseable {
 
   private Path scratch() throws IOException {
     if (scratch == null) {
-      scratch = Files.createTempDirectory("changelake-writer");
+      String localDir = schema.options().localDir();
+      scratch =
+          localDir == null
+              ? Files.createTempDirectory("changelake-writer")
+              : Files.createTempDirectory(
+                  Files.createDirectories(Path.of(localDir)), "changelake-writer");
     }
     return scratch;
   }

@@ -2,11 +2,10 @@ package io.changelake.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.changelake.bench.HeapPeak;
+import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.types.RowKind;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,13 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
  * The lookup producer over millions of distinct keys in one bucket, through {@link TableWriter}
  * and with default options: every commit looks up each of its keys in everything written before,
  * so this is where a lookup that held the bucket on the heap would run out of memory. Prints the
- * time, rows/s and peak heap; asserts only that the changelog has one +I per key.
+ * time, rows/s, peak heap (the most heap in use after a garbage collection, {@link HeapPeak}) and
+ * the peak local disk of the lookup copies;
+ * asserts only that the changelog has one +I per key.
  *
  * <p>Skipped unless {@code lookup.keys} is set (empty means 10,000,000). To run it as the issue
  * asks, with a 1 GiB heap:
  *
  * <pre>
- * mvn -B -o test -pl storage-s3 -Dtest=LookupScaleTest -Dlookup.keys=10000000 -DargLine=-Xmx1g
+ * mvn -B -o test -pl storage-s3 -Dtest=LookupScaleTest -Dlookup.keys=30000000 -DargLine=-Xmx1g
  * </pre>
  */
 class LookupScaleTest {
@@ -38,7 +39,7 @@ class LookupScaleTest {
   void lookupOverManyDistinctKeysFinishesWithinTheHeap() throws Exception {
     String property = System.getProperty("lookup.keys");
     long keys = property.isEmpty() ? 10_000_000L : Long.parseLong(property);
-    resetHeapPeaks();
+    HeapPeak.reset();
     long start = System.nanoTime();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table =
@@ -57,20 +58,17 @@ class LookupScaleTest {
           commit.commit(id, writer.prepareCommit(id));
           System.out.printf(
               "commit %d: %,d keys in total, %.1f s for this commit, heap peak so far %d MiB%n",
-              id, written, (System.nanoTime() - commitStart) / 1e9, heapPeakBytes() >> 20);
+              id, written, (System.nanoTime() - commitStart) / 1e9, HeapPeak.bytes() >> 20);
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       System.out.printf(
-          "RESULT lookup keys=%d seconds=%.1f rows_per_s=%.0f heap_peak_mib=%d max_heap_mib=%d%n",
-          keys, seconds, keys / seconds, heapPeakBytes() >> 20,
-          Runtime.getRuntime().maxMemory() >> 20);
-      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-        if (pool.getType() == MemoryType.HEAP) {
-          System.out.printf(
-              "  %s peak %d MiB%n", pool.getName(), pool.getPeakUsage().getUsed() >> 20);
-        }
-      }
+          "RESULT lookup keys=%d seconds=%.1f rows_per_s=%.0f heap_peak_mib=%d max_heap_mib=%d"
+              + " lookup_disk_peak_mib=%d%n",
+          keys, seconds, keys / seconds, HeapPeak.bytes() >> 20,
+          Runtime.getRuntime().maxMemory() >> 20,
+          LookupCache.sharedStats().peakDiskBytes() >> 20);
+      System.out.println("  lookup cache: " + LookupCache.sharedStats());
       assertEquals(keys, insertsInChangelog(table));
     }
   }
@@ -96,24 +94,5 @@ class LookupScaleTest {
       }
     }
     return inserts;
-  }
-
-  private static void resetHeapPeaks() {
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        pool.resetPeakUsage();
-      }
-    }
-  }
-
-  /** The sum of the heap pools' peaks: an upper bound, since pools peak at different times. */
-  private static long heapPeakBytes() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    return peak;
   }
 }

@@ -115,6 +115,6 @@ final class PaimonUpsertRun {
     }
     return new UpsertBenchmark.Result(
         producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes, files,
-        HeapPeak.bytes());
+        HeapPeak.bytes(), -1);
   }
 }

@@ -2,6 +2,7 @@ package io.changelake.mergetree.lookup;
 
 import io.changelake.format.BinaryRowOrder;
 
+import com.github.luben.zstd.Zstd;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -22,7 +23,9 @@ import java.nio.file.StandardOpenOption;
  * writes it (all numbers big-endian):
  *
  * <pre>
- * block*      records, then one int offset per record (from the block's start), then the count
+ * block*      records, then one int offset per record (from the block's start), then the count;
+ *             compressed (lookup.cache-spill-compression zstd), an int of its raw length, then
+ *             the zstd frame of it
  *   record    int keyLength, key BinaryRow, int valueLength, value BinaryRow,
  *             long sequenceNumber, byte kind
  * index       int blocks, then per block: int length, int keyLength, the block's last key
@@ -44,7 +47,9 @@ final class LookupFile implements Closeable {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+  private final long owner;
   private final long id;
+  private final boolean compressed;
   private final Path path;
   private final long size;
   private final FileChannel channel;
@@ -54,9 +59,12 @@ final class LookupFile implements Closeable {
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
   private long blocksRead;
+  private long lastUsedNanos = System.nanoTime();
 
   LookupFile(
+      long owner,
       long id,
+      boolean compressed,
       Path path,
       long size,
       BinaryRowCodec keyCodec,
@@ -64,7 +72,9 @@ final class LookupFile implements Closeable {
       BinaryRowOrder keyOrder,
       MemoryCache memory)
       throws IOException {
+    this.owner = owner;
     this.id = id;
+    this.compressed = compressed;
     this.path = path;
     this.size = size;
     this.keyCodec = keyCodec;
@@ -91,7 +101,8 @@ final class LookupFile implements Closeable {
    * @param hash the key's hash, as {@link BinaryRowCodec#hash} gives it
    */
   KeyValue get(byte[] key, int hash) throws IOException {
-    FileIndex index = memory.get(indexKey, this::readIndex, FileIndex::retainedBytes);
+    lastUsedNanos = System.nanoTime();
+    FileIndex index = memory.get(owner, indexKey, this::readIndex, FileIndex::retainedBytes);
     if (!index.bloom().mightContain(hash)) {
       return null;
     }
@@ -100,7 +111,8 @@ final class LookupFile implements Closeable {
       return null;
     }
     byte[] block =
-        memory.get(new MemoryCache.Key(id, b), () -> readBlock(index, b), bytes -> bytes.length);
+        memory.get(
+            owner, new MemoryCache.Key(id, b), () -> readBlock(index, b), bytes -> bytes.length);
     return find(block, key);
   }
 
@@ -133,7 +145,22 @@ final class LookupFile implements Closeable {
 
   private byte[] readBlock(FileIndex index, int b) throws IOException {
     blocksRead++;
-    return read(index.blockOffset(b), index.blockLength(b));
+    byte[] stored = read(index.blockOffset(b), index.blockLength(b));
+    if (!compressed) {
+      return stored;
+    }
+    byte[] raw = new byte[(int) INTS.get(stored, 0)];
+    long n = Zstd.decompressByteArray(raw, 0, raw.length, stored, 4, stored.length - 4);
+    if (Zstd.isError(n) || n != raw.length) {
+      throw new IOException(
+          path + ": block " + b + " does not decompress: " + Zstd.getErrorName(n));
+    }
+    return raw;
+  }
+
+  /** When a lookup last used the file, by {@link System#nanoTime}. */
+  long lastUsedNanos() {
+    return lastUsedNanos;
   }
 
   private FileIndex readIndex() throws IOException {
@@ -173,7 +200,7 @@ final class LookupFile implements Closeable {
   /** Closes and deletes the local file. */
   @Override
   public void close() throws IOException {
-    memory.invalidate(id);
+    memory.invalidate(owner, id);
     try {
       channel.close();
     } finally {

@@ -1,5 +1,6 @@
 package io.changelake.mergetree.lookup;
 
+import com.github.luben.zstd.Zstd;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.types.KeyValue;
@@ -31,9 +32,11 @@ import java.util.Arrays;
  * }
  * }</pre>
  *
- * <p>Heap use is one block and the block index, whatever the file's size: the key hashes for the
- * bloom filter wait in a side file until {@link #finish}, which sizes the filter by the final
- * count. Not thread-safe, but independent of lookups running on another thread.
+ * <p>Heap use is one block, whatever the file's size: the block index and the key hashes for the
+ * bloom filter wait in side files until {@link #finish}, which appends the index and sizes the
+ * filter by the final count (the filter, 1.2 bytes a key, is then the only part of the file on
+ * the heap, and only while it is built). Not thread-safe, but independent of lookups running on
+ * another thread.
  */
 public final class LookupFileBuilder implements Closeable {
 
@@ -48,6 +51,9 @@ public final class LookupFileBuilder implements Closeable {
   private static final double BLOOM_FALSE_POSITIVE_RATE = 0.01;
   private static final int STREAM_BUFFER_BYTES = 64 * 1024;
 
+  /** Paimon's {@code spill-compression.zstd-level} default: fast, and most of zstd's gain. */
+  private static final int SPILL_ZSTD_LEVEL = 1;
+
   /** What to do with a finished file: the owner registers it. */
   @FunctionalInterface
   interface Registry {
@@ -55,17 +61,18 @@ public final class LookupFileBuilder implements Closeable {
   }
 
   private final Path path;
+  private final boolean compress;
   private final Path hashesPath;
+  private final Path indexPath;
   private final Registry registry;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final RowComparator keyOrder;
   private final DataOutputStream out;
   private final DataOutputStream hashes;
+  private final DataOutputStream index;
   private final ByteArrayOutputStream blockBytes = new ByteArrayOutputStream(2 * BLOCK_BYTES);
   private final DataOutputStream block = new DataOutputStream(blockBytes);
-  private final ByteArrayOutputStream indexBytes = new ByteArrayOutputStream();
-  private final DataOutputStream index = new DataOutputStream(indexBytes);
 
   private int[] recordOffsets = new int[1024];
   private int recordsInBlock;
@@ -76,16 +83,20 @@ public final class LookupFileBuilder implements Closeable {
   private byte[] lastKeyBytes;
   private boolean done;
 
-  LookupFileBuilder(Path path, RowType keyType, RowType valueType, Registry registry)
+  LookupFileBuilder(
+      Path path, RowType keyType, RowType valueType, boolean compress, Registry registry)
       throws IOException {
     this.path = path;
+    this.compress = compress;
     this.hashesPath = path.resolveSibling(path.getFileName() + ".hashes");
+    this.indexPath = path.resolveSibling(path.getFileName() + ".index");
     this.registry = registry;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
     this.out = open(path);
     this.hashes = open(hashesPath);
+    this.index = open(indexPath);
   }
 
   private static DataOutputStream open(Path file) throws IOException {
@@ -138,9 +149,18 @@ public final class LookupFileBuilder implements Closeable {
       block.writeInt(recordOffsets[i]);
     }
     block.writeInt(recordsInBlock);
-    blockBytes.writeTo(out);
-    position += blockBytes.size();
-    index.writeInt(blockBytes.size());
+    int stored;
+    if (compress) {
+      byte[] frame = Zstd.compress(blockBytes.toByteArray(), SPILL_ZSTD_LEVEL);
+      out.writeInt(blockBytes.size());
+      out.write(frame);
+      stored = 4 + frame.length;
+    } else {
+      blockBytes.writeTo(out);
+      stored = blockBytes.size();
+    }
+    position += stored;
+    index.writeInt(stored);
     index.writeInt(lastKeyBytes.length);
     index.write(lastKeyBytes);
     blocks++;
@@ -166,8 +186,9 @@ public final class LookupFileBuilder implements Closeable {
     }
     long indexOffset = position;
     out.writeInt(blocks);
-    indexBytes.writeTo(out);
-    long bloomOffset = indexOffset + 4 + indexBytes.size();
+    index.close();
+    Files.copy(indexPath, out);
+    long bloomOffset = indexOffset + 4 + Files.size(indexPath);
     BloomFilter bloom = BloomFilter.forKeys(rowCount, BLOOM_FALSE_POSITIVE_RATE);
     hashes.close();
     try (DataInputStream in =
@@ -184,6 +205,7 @@ public final class LookupFileBuilder implements Closeable {
     out.writeInt(LookupFile.MAGIC);
     out.close();
     Files.delete(hashesPath);
+    Files.delete(indexPath);
     done = true;
     registry.register(file, path, Files.size(path));
   }
@@ -198,9 +220,11 @@ public final class LookupFileBuilder implements Closeable {
     try {
       out.close();
       hashes.close();
+      index.close();
     } finally {
       Files.deleteIfExists(path);
       Files.deleteIfExists(hashesPath);
+      Files.deleteIfExists(indexPath);
     }
   }
 }

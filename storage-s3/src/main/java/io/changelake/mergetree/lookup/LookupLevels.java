@@ -16,7 +16,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.time.Duration;
 
 /**
  * Finds the current version of a key in the levels above 0 of one bucket, without holding the
@@ -36,6 +36,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>Budgets</h2>
  *
+ * <p>The budgets belong to a {@link LookupCache}: a table writer passes the worker's {@linkplain
+ * LookupCache#shared shared} one, so every bucket in the JVM spends from the same memory and disk,
+ * with fair eviction between buckets; a copy unused for {@code lookup.cache-file-retention} is
+ * deleted. Blocks on disk are zstd-compressed unless {@code lookup.cache-spill-compression} is
+ * {@code none}; the memory cache holds them raw.
+ *
  * <table>
  *   <caption>What the cache spends</caption>
  *   <tr><th>budget</th><th>option</th><th>holds</th><th>cost per key</th><th>when full</th></tr>
@@ -46,10 +52,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       bytes per key for rows of 100 bytes</td>
  *       <td>the least recently used block, filter or index is dropped; it is read again from the
  *       local file when needed (a filter and index: one read of the file's tail)</td></tr>
- *   <tr><td>disk</td><td>{@code lookup.cache-max-disk-size} (unlimited)</td>
+ *   <tr><td>disk</td><td>{@code lookup.cache-max-disk-size} (10 gb)</td>
  *       <td>the local copies</td>
  *       <td>the key and value as BinaryRow, 17 bytes of sequence number, kind and lengths, 4 of
- *       block offset; uncompressed, so usually larger than the Parquet file</td>
+ *       block offset, before compression</td>
  *       <td>the least recently used whole copy is deleted; the next lookup that needs it reads
  *       the data file from the object store again</td></tr>
  * </table>
@@ -84,19 +90,23 @@ public final class LookupLevels implements Closeable {
   private final BinaryRowOrder keyOrder;
   private final DataFileOpener<?> opener;
   private final Path folder;
-  private final long maxDiskBytes;
-  private final MemoryCache memory;
+  private final LookupCache cache;
+  private final long owner;
+  private final long retentionNanos;
+  private final boolean compress;
 
   /** Local copies by data file name, least recently used first. */
   private final LinkedHashMap<String, LookupFile> localFiles = new LinkedHashMap<>(16, 0.75f, true);
 
   private long diskBytes;
-  /** Names local files; a writer's output thread takes names too, hence atomic. */
-  private final AtomicLong nextFileId = new AtomicLong();
   private long filesBuilt;
+  private long lastRetentionSweepNanos = System.nanoTime();
   private long blocksReadByClosedFiles;
 
   /**
+   * A bucket's lookups with a cache of their own, uncompressed copies kept for as long as their
+   * files are in the levels.
+   *
    * @param levels the bucket's levels; read at each lookup, so updates to them take effect at once
    * @param keyType the trimmed primary key
    * @param valueType every table column
@@ -114,12 +124,30 @@ public final class LookupLevels implements Closeable {
       long maxMemoryBytes,
       long maxDiskBytes)
       throws IOException {
-    if (maxMemoryBytes <= 0 || maxDiskBytes <= 0) {
-      throw new IllegalArgumentException(
-          "lookup cache budgets must be positive, got memory " + maxMemoryBytes + " and disk "
-              + maxDiskBytes + " bytes: set lookup.cache-max-memory-size and "
-              + "lookup.cache-max-disk-size to a size such as 256 mb");
-    }
+    this(
+        levels, keyType, valueType, opener, folder, new LookupCache(maxMemoryBytes, maxDiskBytes),
+        null, false);
+  }
+
+  /**
+   * A bucket's lookups in a cache shared with other buckets.
+   *
+   * @param cache the budgets, usually {@link LookupCache#shared} the worker's
+   * @param retention how long a local copy no lookup used is kept ({@code
+   *     lookup.cache-file-retention}), or null for as long as its file is in the levels
+   * @param compress whether blocks are stored zstd-compressed ({@code
+   *     lookup.cache-spill-compression}); the memory cache holds them raw
+   */
+  public <R extends Iterator<KeyValue> & Closeable> LookupLevels(
+      Levels levels,
+      RowType keyType,
+      RowType valueType,
+      DataFileOpener<R> opener,
+      Path folder,
+      LookupCache cache,
+      Duration retention,
+      boolean compress)
+      throws IOException {
     this.levels = levels;
     this.keyType = keyType;
     this.valueType = valueType;
@@ -128,8 +156,10 @@ public final class LookupLevels implements Closeable {
     this.keyOrder = new BinaryRowOrder(keyType);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
-    this.maxDiskBytes = maxDiskBytes;
-    this.memory = new MemoryCache(maxMemoryBytes);
+    this.cache = cache;
+    this.owner = cache.newId();
+    this.retentionNanos = retention == null ? Long.MAX_VALUE : retention.toNanos();
+    this.compress = compress;
   }
 
   /**
@@ -144,6 +174,7 @@ public final class LookupLevels implements Closeable {
       throw new IllegalArgumentException(
           "lookups start at level 1 or above, got " + startLevel + ": level 0 is merged, not looked up");
     }
+    settle();
     byte[] binaryKey = keyCodec.encodeRow(key);
     int hash = keyCodec.hash(key);
     for (int level = startLevel; level <= levels.maxLevel(); level++) {
@@ -165,25 +196,51 @@ public final class LookupLevels implements Closeable {
    * never looked up, and a file moved up a level keeps its name, hence its copy.
    */
   public LookupFileBuilder newFile() throws IOException {
-    Path path = folder.resolve("lookup-" + nextFileId.getAndIncrement() + ".tmp");
-    return new LookupFileBuilder(path, keyType, valueType, this::register);
+    Path path = folder.resolve("lookup-" + cache.newId() + ".tmp");
+    return new LookupFileBuilder(path, keyType, valueType, compress, this::register);
   }
 
   private void register(DataFileMeta file, Path built, long size) throws IOException {
     drop(file.fileName());
-    long id = nextFileId.getAndIncrement();
+    long id = cache.newId();
     Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
     localFiles.put(
         file.fileName(),
-        new LookupFile(id, path, size, keyCodec, valueCodec, keyOrder, memory));
+        new LookupFile(
+            owner, id, compress, path, size, keyCodec, valueCodec, keyOrder, cache.memory()));
     diskBytes += size;
+    cache.addDisk(owner, size);
+    settle();
+  }
+
+  /**
+   * Deletes this bucket's least recently used copies while the shared disk budget is exceeded and
+   * this bucket holds more than its share (the newest copy stays: a lookup needs it), and every
+   * copy unused for longer than the retention.
+   */
+  private void settle() throws IOException {
     Iterator<Map.Entry<String, LookupFile>> eldest = localFiles.entrySet().iterator();
-    while (diskBytes > maxDiskBytes && localFiles.size() > 1) {
+    while (localFiles.size() > 1 && cache.overDiskShare(owner)) {
       LookupFile evicted = eldest.next().getValue();
       eldest.remove();
-      release(evicted);
+      release(evicted, true);
+    }
+    long now = System.nanoTime();
+    if (retentionNanos == Long.MAX_VALUE || now - lastRetentionSweepNanos < RETENTION_SWEEP_NANOS) {
+      return;
+    }
+    lastRetentionSweepNanos = now;
+    for (Iterator<LookupFile> i = localFiles.values().iterator(); i.hasNext(); ) {
+      LookupFile local = i.next();
+      if (now - local.lastUsedNanos() > retentionNanos) {
+        i.remove();
+        release(local, true);
+      }
     }
   }
+
+  /** How often lookups look for copies past their retention. */
+  private static final long RETENTION_SWEEP_NANOS = 1_000_000_000L;
 
   private LookupFile localFile(DataFileMeta file) throws IOException {
     LookupFile local = localFiles.get(file.fileName());
@@ -212,12 +269,13 @@ public final class LookupLevels implements Closeable {
   private void drop(String fileName) throws IOException {
     LookupFile local = localFiles.remove(fileName);
     if (local != null) {
-      release(local);
+      release(local, false);
     }
   }
 
-  private void release(LookupFile local) throws IOException {
+  private void release(LookupFile local, boolean evicted) throws IOException {
     diskBytes -= local.size();
+    cache.removeDisk(owner, local.size(), evicted);
     blocksReadByClosedFiles += local.blocksRead();
     local.close();
   }
@@ -228,15 +286,16 @@ public final class LookupLevels implements Closeable {
     for (LookupFile f : localFiles.values()) {
       blocksRead += f.blocksRead();
     }
-    return new CacheStats(memory.used(), diskBytes, localFiles.size(), filesBuilt, blocksRead);
+    return new CacheStats(
+        cache.memory().used(owner), diskBytes, localFiles.size(), filesBuilt, blocksRead);
   }
 
   /**
    * The state of a lookup cache.
    *
-   * @param memoryBytes heap held by filters, indexes and blocks, by accounting; at most the memory
-   *     budget unless one entry alone exceeds it
-   * @param diskBytes the size of the local copies
+   * @param memoryBytes heap held by this bucket's filters, indexes and blocks, by accounting; at
+   *     most the memory budget unless one entry alone exceeds it
+   * @param diskBytes the size of this bucket's local copies
    * @param localFiles how many data files have a local copy
    * @param filesBuilt local copies built by reading a data file (not from a writer's hand-over)
    * @param blocksRead blocks read from local disk because the memory cache lacked them
@@ -252,7 +311,7 @@ public final class LookupLevels implements Closeable {
     IOException failure = null;
     for (LookupFile local : all) {
       try {
-        release(local);
+        release(local, false);
       } catch (IOException e) {
         if (failure == null) {
           failure = e;

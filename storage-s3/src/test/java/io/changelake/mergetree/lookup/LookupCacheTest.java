@@ -1,0 +1,127 @@
+package io.changelake.mergetree.lookup;
+
+import static io.changelake.mergetree.lookup.LocalBucket.row;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.format.DataFileMeta;
+import io.changelake.mergetree.Levels;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One lookup cache shared by several buckets: fair eviction, compression, retention. */
+class LookupCacheTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aBusyOwnerEvictsItsOwnEntriesWhileAnotherHoldsLessThanItsShare() throws IOException {
+    long entry = 1000 + MemoryCache.ENTRY_OVERHEAD_BYTES;
+    MemoryCache cache = new MemoryCache(10 * entry);
+    for (int b = 0; b < 3; b++) {
+      cache.get(1, new MemoryCache.Key(1, b), () -> new byte[1000], bytes -> bytes.length);
+    }
+    for (int b = 0; b < 50; b++) {
+      cache.get(2, new MemoryCache.Key(2, b), () -> new byte[1000], bytes -> bytes.length);
+    }
+    assertEquals(3 * entry, cache.used(1), "the quiet owner keeps what it holds below its share");
+    assertEquals(7 * entry, cache.used(2));
+    assertEquals(43, cache.evictions());
+    assertEquals(53, cache.misses());
+    cache.get(1, new MemoryCache.Key(1, 0), () -> new byte[1000], bytes -> bytes.length);
+    assertEquals(1, cache.hits());
+  }
+
+  @Test
+  void bucketsSharingOneCacheAnswerAsWithTheirOwnAndKeepTheDiskNearTheBudget()
+      throws IOException {
+    LocalBucket first = new LocalBucket(dir.resolve("first"));
+    LocalBucket second = new LocalBucket(dir.resolve("second"));
+    Levels firstLevels = new Levels(LocalBucket.KEY, 2, first.writeRun(1, rows(0, 30_000), 3_000));
+    Levels secondLevels =
+        new Levels(LocalBucket.KEY, 2, second.writeRun(1, rows(0, 30_000), 3_000));
+    List<KeyValue> expected = new ArrayList<>();
+    long oneBucketDisk;
+    try (LookupLevels own = first.lookupLevels(firstLevels, 64L << 20, Long.MAX_VALUE)) {
+      for (long id = 0; id < 30_000; id += 11) {
+        expected.add(own.lookup(new Object[] {id}, 1));
+      }
+      oneBucketDisk = own.stats().diskBytes();
+    }
+    // Compressed copies of one bucket take less than that; the budget holds about half of them.
+    long budget = oneBucketDisk / 4;
+    LookupCache shared = new LookupCache(1L << 20, budget);
+    try (LookupLevels a = shared(first, firstLevels, shared, null);
+        LookupLevels b = shared(second, secondLevels, shared, null)) {
+      for (int pass = 0; pass < 2; pass++) {
+        int i = 0;
+        for (long id = 0; id < 30_000; id += 11) {
+          assertSame(expected.get(i), a.lookup(new Object[] {id}, 1));
+          assertSame(expected.get(i), b.lookup(new Object[] {id}, 1));
+          i++;
+        }
+      }
+      LookupCache.Stats stats = shared.stats();
+      long largestCopy = oneBucketDisk / 10;
+      assertTrue(
+          stats.diskBytes() <= budget + 2 * largestCopy,
+          "disk " + stats.diskBytes() + " of " + budget);
+      assertTrue(stats.diskEvictions() > 0);
+      assertTrue(stats.memoryBytes() <= (1L << 20) + 64 * 1024, "memory " + stats.memoryBytes());
+      assertTrue(stats.hitRate() > 0 && stats.hitRate() < 1, "hit rate " + stats.hitRate());
+    }
+    assertEquals(0, shared.stats().diskBytes(), "closing the buckets deletes their copies");
+  }
+
+  @Test
+  void aCopyUnusedPastItsRetentionIsDeletedAndRebuiltWhenNeeded() throws Exception {
+    LocalBucket bucket = new LocalBucket(dir);
+    List<DataFileMeta> files = new ArrayList<>(bucket.writeRun(1, rows(0, 1_000), 1_000));
+    files.addAll(bucket.writeRun(2, rows(1_000, 2_000), 1_000));
+    Levels levels = new Levels(LocalBucket.KEY, 3, files);
+    LookupCache cache = new LookupCache(1L << 20, Long.MAX_VALUE);
+    try (LookupLevels lookup = shared(bucket, levels, cache, Duration.ofMillis(500))) {
+      lookup.lookup(new Object[] {1_500L}, 1);
+      assertEquals(1, lookup.stats().filesBuilt());
+      Thread.sleep(1_100);
+      lookup.lookup(new Object[] {5L}, 1);
+      assertEquals(1, lookup.stats().localFiles(), "the level-2 copy expired");
+      lookup.lookup(new Object[] {1_500L}, 1);
+      assertEquals(3, lookup.stats().filesBuilt());
+    }
+  }
+
+  private LookupLevels shared(
+      LocalBucket bucket, Levels levels, LookupCache cache, Duration retention)
+      throws IOException {
+    return new LookupLevels(
+        levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(),
+        dir.resolve("cache-" + System.identityHashCode(levels)), cache, retention, true);
+  }
+
+  private static List<KeyValue> rows(long from, long to) {
+    List<KeyValue> rows = new ArrayList<>();
+    for (long id = from; id < to; id++) {
+      rows.add(row(id, 1, RowKind.INSERT, id * 10));
+    }
+    return rows;
+  }
+
+  private static void assertSame(KeyValue expected, KeyValue actual) {
+    assertEquals(expected == null, actual == null);
+    if (expected != null) {
+      assertArrayEquals(expected.key(), actual.key());
+      assertEquals(expected.sequenceNumber(), actual.sequenceNumber());
+      assertEquals(expected.kind(), actual.kind());
+      assertArrayEquals(expected.value(), actual.value());
+    }
+  }
+}
