@@ -172,8 +172,9 @@ public final class MergeTreeWriter implements Closeable {
     this.forcesUpLevel0 = forcesUpLevel0(options);
     this.nextSequence = restored.maxSequenceNumber() + 1;
     this.writtenSinceFullCompaction = !restored.level0().isEmpty();
-    if (producer == ChangelogProducer.LOOKUP && lookup == null) {
-      throw new IllegalArgumentException("the lookup producer needs a before-image lookup");
+    if (forcesUpLevel0 && lookup == null) {
+      throw new IllegalArgumentException(
+          "the lookup producer and the first-row engine need a lookup of the levels");
     }
   }
 
@@ -334,7 +335,8 @@ public final class MergeTreeWriter implements Closeable {
    * lifts; full-compaction tables emit when a compaction writes the top level.
    */
   private ChangelogMode modeFor(CompactUnit unit) {
-    if (producer == ChangelogProducer.LOOKUP) {
+    if (forcesUpLevel0) {
+      // Lookup tables emit; first-row tables look up too, to drop rows of keys already above.
       return ChangelogMode.LOOKUP;
     }
     if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == levels.maxLevel()) {
@@ -569,8 +571,16 @@ public final class MergeTreeWriter implements Closeable {
           lookedUp = lookup.lookup(versions.key(), outputLevel + 1);
           before = lookedUp;
         }
+        if (lookedUp != null && options.mergeEngine() == MergeEngine.FIRST_ROW) {
+          // The key's first row is in a level above: the newer rows are dropped, not written
+          // below it (Paimon's FirstRowMergeFunctionWrapper), as its readers do not merge
+          // levels of first-row tables.
+          return null;
+        }
         KeyValue after = keyMerge.merge(versions, lookedUp);
-        changelogRule.emit(before, after, changelog::write);
+        if (producer == ChangelogProducer.LOOKUP) {
+          changelogRule.emit(before, after, changelog::write);
+        }
         return after;
       case FULL_COMPACTION:
         KeyValue top = versions.atLevel(levels.maxLevel());

@@ -56,6 +56,12 @@
  * <ul>
  *   <li>A batch read of a first-row table skips level 0, as Paimon's scan does (its writer lifts
  *       level 0 at every commit, so a reader finds every committed first row above it).
+ *   <li>A retraction the merge engine cannot take is refused when it is written (so that a
+ *       pipeline can dead-letter it); Paimon refuses it only when a merge meets it with another
+ *       version of its key, and keeps it while it stays alone. This is the one deliberate
+ *       difference.
+ *   <li>The lookup changelog of a first-row table emits a new key's row with the kind it was
+ *       written with (+I or +U), as Paimon does; other engines emit +I.
  *   <li>The changelog each producer emits is in {@link io.changelake.mergetree.ChangelogRule} and
  *       {@code shared/design/SEMANTICS.md}.
  * </ul>

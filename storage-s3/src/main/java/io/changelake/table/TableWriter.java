@@ -88,7 +88,7 @@ public final class TableWriter implements AutoCloseable {
     BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
     LookupLevels lookup = null;
-    if (options.changelogProducer() == ChangelogProducer.LOOKUP) {
+    if (MergeTreeWriter.forcesUpLevel0(options)) {
       lookup =
           new LookupLevels(
               levels,

@@ -63,15 +63,19 @@ abstract class FieldAggregator {
    *
    * @param function a name from {@link TableOptions#AGGREGATE_FUNCTIONS} or {@link #PRIMARY_KEY}
    * @throws IllegalArgumentException naming the column, option and fix when the function is
-   *     unknown or does not fit the column type
+   *     unknown, does not fit the column type, or conflicts with another option
    */
   static FieldAggregator create(
       RowType rowType, int index, String function, TableOptions options) {
     String column = rowType.field(index).name();
     DataType type = rowType.type(index);
-    // With aggregation.remove-record-on-delete a -D removes the row before any column's
-    // ignore-retract is asked, as in Paimon: the two options do not conflict.
     boolean ignoreRetract = options.ignoreRetract(column);
+    if (ignoreRetract && options.aggregationRemoveRecordOnDelete()) {
+      throw new IllegalArgumentException(
+          "table options 'aggregation.remove-record-on-delete' and 'fields." + column
+              + ".ignore-retract' conflict: a -D cannot both remove the row and be ignored;"
+              + " unset one of them");
+    }
     FieldAggregator aggregator = forFunction(rowType, index, column, type, function, options);
     return ignoreRetract ? new IgnoreRetract(aggregator) : aggregator;
   }

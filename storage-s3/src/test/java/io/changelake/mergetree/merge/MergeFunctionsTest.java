@@ -211,16 +211,9 @@ class MergeFunctionsTest {
     assertThrows(IllegalArgumentException.class,
         () -> engine(Map.of("merge-engine", "partial-update", "ignore-delete", "true",
             "partial-update.remove-record-on-delete", "true")));
-  }
-
-  @Test
-  void aggregationRemoveRecordOnDeleteWinsOverIgnoreRetract() {
-    MergeFunction aggregation =
-        engine(Map.of("merge-engine", "aggregation", "aggregation.remove-record-on-delete", "true",
-            "fields.amount.aggregate-function", "sum", "fields.amount.ignore-retract", "true"));
-    assertEquals(RowKind.DELETE, merge(aggregation, orders("+I 1001 10 100", "-D 1001 10 100")).kind());
-    // A -U is still only a retraction, which the amount ignores.
-    assertEquals(100L, merge(aggregation, orders("+I 1001 10 100", "-U 1001 10 100")).value()[2]);
+    assertThrows(IllegalArgumentException.class,
+        () -> engine(Map.of("merge-engine", "aggregation", "aggregation.remove-record-on-delete", "true",
+            "fields.amount.ignore-retract", "true")));
   }
 
   @Test
