@@ -167,6 +167,6 @@ record RandomScript(long seed, String producer, String engine, List<String> line
 
   /** The file-name stem of a kept case: {@code <name>__<producer>__<engine>}. */
   String caseName() {
-    return "fuzz_" + seed + "__" + producer + "__" + engine;
+    return "fuzz2_" + seed + "__" + producer + "__" + engine;
   }
 }
