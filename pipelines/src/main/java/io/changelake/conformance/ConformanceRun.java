@@ -20,12 +20,9 @@ import io.changelake.types.RowType;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -75,6 +72,11 @@ public final class ConformanceRun {
     all.putAll(script.options());
     all.putAll(extraOptions);
     this.options = all;
+  }
+
+  /** The table's options: the defaults, the script's, then those given on the command line. */
+  public Map<String, String> options() {
+    return options;
   }
 
   /**
@@ -144,8 +146,7 @@ public final class ConformanceRun {
   }
 
   private static void printReport(Table table, PrintStream out) throws IOException {
-    out.println("== streaming read (scan.mode=from-snapshot, scan.snapshot-id=1)");
-    Map<Long, long[]> fromChangelog = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+    ConformanceReport report = new ConformanceReport();
     table
         .newChangelogScan()
         .walk(
@@ -154,58 +155,26 @@ public final class ConformanceRun {
             new ChangelogScan.ChangeVisitor() {
               @Override
               public void snapshot(Snapshot snapshot) {
-                out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");
+                report.snapshot(snapshot.id(), snapshot.commitKind().toString());
               }
 
               @Override
               public void change(KeyValue kv) {
-                out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
-                accumulate(fromChangelog, kv.value(), kv.kind().isAdd() ? 1 : -1);
+                report.change(kv.kind(), kv.value());
               }
             });
-    out.println("== downstream SUM(amount), COUNT(*) GROUP BY store_id fed by the changelog");
-    print(fromChangelog, out);
-
-    out.println("== final table state (batch read of latest snapshot)");
-    Map<Long, long[]> fromState = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
     Snapshot latest = table.snapshots().latest().orElse(null);
     if (latest != null) {
       for (BucketSplit split : table.newRead().splits(latest)) {
         try (TableRead.MergedRows rows = table.newRead().read(split)) {
           while (rows.hasNext()) {
             KeyValue kv = rows.nextKeyValue();
-            out.println(kv.kind().shortString() + Arrays.toString(kv.value()));
-            accumulate(fromState, kv.value(), 1);
+            report.stateRow(kv.kind(), kv.value());
           }
         }
       }
     }
-    out.println("== SUM(amount), COUNT(*) GROUP BY store_id over the final table state");
-    print(fromState, out);
-
-    fromChangelog.values().removeIf(v -> v[0] == 0 && v[1] == 0);
-    boolean matches = fromChangelog.size() == fromState.size();
-    for (Map.Entry<Long, long[]> e : fromState.entrySet()) {
-      long[] other = fromChangelog.get(e.getKey());
-      matches &= other != null && Arrays.equals(other, e.getValue());
-    }
-    out.println(
-        "== changelog-derived aggregate "
-            + (matches ? "MATCHES" : "DIFFERS FROM")
-            + " final-state aggregate");
+    report.print(out);
   }
 
-  private static void accumulate(Map<Long, long[]> groups, Object[] row, int sign) {
-    long[] sumAndCount = groups.computeIfAbsent((Long) row[1], k -> new long[2]);
-    sumAndCount[0] += sign * (row[2] == null ? 0 : (Long) row[2]);
-    sumAndCount[1] += sign;
-  }
-
-  private static void print(Map<Long, long[]> groups, PrintStream out) {
-    for (Map.Entry<Long, long[]> e : groups.entrySet()) {
-      out.println(
-          "store_id=" + Objects.toString(e.getKey()) + " sum=" + e.getValue()[0]
-              + " count=" + e.getValue()[1]);
-    }
-  }
 }

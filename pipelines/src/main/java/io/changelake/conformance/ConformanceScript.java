@@ -43,9 +43,19 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
    *     the format
    */
   public static ConformanceScript read(Path file) throws IOException {
+    return parse(file.toString(), Files.readAllLines(file));
+  }
+
+  /**
+   * Parses a script's lines.
+   *
+   * @param source where the lines come from, for messages
+   * @throws IllegalArgumentException naming the source and line of the first line that is not in
+   *     the format
+   */
+  public static ConformanceScript parse(String source, List<String> lines) {
     Map<String, String> options = new LinkedHashMap<>();
     List<Action> actions = new ArrayList<>();
-    List<String> lines = Files.readAllLines(file);
     for (int i = 0; i < lines.size(); i++) {
       int lineNumber = i + 1;
       String line = lines.get(i);
@@ -82,10 +92,10 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
-            file + " line " + lineNumber + ": '" + line + "' has a value that is not a number");
+            source + " line " + lineNumber + ": '" + line + "' has a value that is not a number");
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            file + " line " + lineNumber + ": '" + line + "': " + e.getMessage(), e);
+            source + " line " + lineNumber + ": '" + line + "': " + e.getMessage(), e);
       }
     }
     return new ConformanceScript(options, actions);

@@ -24,7 +24,8 @@ import java.util.Objects;
  *   <tr><td>add</td><td>add, equal, row-deduplicate on</td><td>nothing</td></tr>
  * </table>
  *
- * <p>The first-row engine is insert-only: a key that already had a row emits nothing.
+ * <p>The first-row engine is insert-only: a key that already had a row emits nothing, a new key
+ * its first row with the kind it was written with.
  */
 final class ChangelogRule {
 
@@ -52,7 +53,9 @@ final class ChangelogRule {
     boolean hasRow = after != null && after.kind().isAdd();
     if (!hadRow) {
       if (hasRow) {
-        sink.accept(withKind(after, RowKind.INSERT));
+        // first-row emits the new row as it is stored (a +U stays +U), as Paimon's
+        // FirstRowMergeFunctionWrapper does; the other engines emit +I.
+        sink.accept(insertOnly ? after : withKind(after, RowKind.INSERT));
       }
       return;
     }

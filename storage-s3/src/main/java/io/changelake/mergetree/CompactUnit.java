@@ -7,9 +7,8 @@ import java.util.List;
  *
  * @param outputLevel the level the merged files go to
  * @param runs the sorted runs to merge, newest first
- * @param includesBuffer whether the writer's unflushed records join the merge as the newest run
  */
-public record CompactUnit(int outputLevel, List<SortedRun> runs, boolean includesBuffer) {
+public record CompactUnit(int outputLevel, List<SortedRun> runs) {
 
   public CompactUnit {
     runs = List.copyOf(runs);

@@ -8,6 +8,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.table.BucketFiles;
 import io.changelake.table.ChangelogProducer;
 import io.changelake.table.CommitMessage;
+import io.changelake.table.MergeEngine;
 import io.changelake.table.TableOptions;
 import io.changelake.table.TableSchema;
 import io.changelake.mergetree.lookup.LookupFileBuilder;
@@ -33,27 +34,24 @@ import java.util.Set;
 
 /**
  * The LSM tree of one bucket: takes records, and at each commit turns them into files and a
- * changelog as the table's producer says.
+ * changelog as the table's producer says. Every commit first flushes the buffer to level 0 (one
+ * record per key, the merge engine over that flush's records), then compacts as Paimon's writer
+ * does (the rules are in the package documentation):
  *
  * <table>
- *   <caption>What a commit does, by producer</caption>
- *   <tr><th>producer</th><th>at each commit</th></tr>
- *   <tr><td>none</td><td>flush the buffer to level 0 (merged per key); compact when the sorted
- *     runs exceed the trigger</td></tr>
- *   <tr><td>input</td><td>the same, and write every input record to a changelog file beside the
- *     level-0 file</td></tr>
- *   <tr><td>lookup</td><td>merge the buffer (and any level-0 files) straight into a level above 0,
- *     looking up each key's current value to emit -U/+U; with {@code lookup-wait=false}, flush to
- *     level 0 now and do that merge at the next commit</td></tr>
- *   <tr><td>full-compaction</td><td>every {@code full-compaction.delta-commits} commits, merge the
- *     buffer and every run into the top level, emitting the difference from the previous top
- *     level; flush to level 0 in between</td></tr>
+ *   <caption>What a commit does after the flush</caption>
+ *   <tr><th>table</th><th>compaction at each commit</th></tr>
+ *   <tr><td>none, input (input also writes every input record to a changelog file beside the
+ *     level-0 file)</td><td>a universal pick, which does nothing below the sorted-run
+ *     trigger</td></tr>
+ *   <tr><td>lookup producer, first-row engine</td><td>lift every level-0 file above level 0;
+ *     lookup tables emit -U/+U from the key's current value; with {@code lookup-wait=false} the
+ *     files flushed now are lifted at the next commit</td></tr>
+ *   <tr><td>{@code full-compaction.delta-commits} = N (1 for the full-compaction producer)</td>
+ *     <td>at a commit whose identifier is a multiple of N, if the bucket was written since the
+ *     last one, a full compaction into the top level; the full-compaction producer emits the
+ *     difference from the previous top level</td></tr>
  * </table>
- *
- * <p>Merging the buffer straight into a compaction (lookup, full compaction) skips writing and
- * reading back a level-0 file; the changelog is the same as Paimon's, and Paimon reads the table,
- * since the files and levels it leaves are a valid LSM tree. A commit then yields one COMPACT
- * snapshot instead of an APPEND and a COMPACT.
  *
  * <p>With {@code write-only}, a commit only flushes: several writers may then append to one
  * bucket, and a separate job compacts (and produces the lookup or full-compaction changelog) by
@@ -67,7 +65,11 @@ public final class MergeTreeWriter implements Closeable {
   public enum CompactionRequest {
     /** Only what the producer and the triggers call for. */
     AUTO,
-    /** A universal compaction pick, even below the sorted-run trigger. */
+    /**
+     * The compaction the table's strategy picks now (Paimon's {@code compact(full=false)}): the
+     * universal pick, or for lookup and first-row tables the lift of level 0; never a
+     * delta-commits full compaction.
+     */
     NORMAL,
     /** Everything into the top level. */
     FULL
@@ -96,6 +98,7 @@ public final class MergeTreeWriter implements Closeable {
   private final LookupLevels lookup;
   private final ChangelogRule changelogRule;
   private final Integer fullCompactionDeltaCommits;
+  private final boolean forcesUpLevel0;
   private long nextSequence;
   private boolean writtenSinceFullCompaction;
 
@@ -104,6 +107,8 @@ public final class MergeTreeWriter implements Closeable {
   private final List<DataFileMeta> compactBefore = new ArrayList<>();
   private final List<DataFileMeta> compactAfter = new ArrayList<>();
   private final List<DataFileMeta> compactChangelog = new ArrayList<>();
+  /** Names of the files compactions wrote since the last commit: in no snapshot yet. */
+  private final Set<String> writtenThisCommit = new HashSet<>();
 
   /**
    * @param schema the table schema
@@ -164,11 +169,23 @@ public final class MergeTreeWriter implements Closeable {
     this.lookup = lookup;
     this.changelogRule = new ChangelogRule(options, schema.rowType());
     this.fullCompactionDeltaCommits = options.fullCompactionDeltaCommits();
+    this.forcesUpLevel0 = forcesUpLevel0(options);
     this.nextSequence = restored.maxSequenceNumber() + 1;
     this.writtenSinceFullCompaction = !restored.level0().isEmpty();
-    if (producer == ChangelogProducer.LOOKUP && lookup == null) {
-      throw new IllegalArgumentException("the lookup producer needs a before-image lookup");
+    if (forcesUpLevel0 && lookup == null) {
+      throw new IllegalArgumentException(
+          "the lookup producer and the first-row engine need a lookup of the levels");
     }
+  }
+
+  /**
+   * Whether every commit lifts the level-0 files above level 0 (Paimon's "needs lookup" tables):
+   * the lookup producer, whose changelog comes from that compaction, and the first-row engine,
+   * whose readers skip level 0.
+   */
+  public static boolean forcesUpLevel0(TableOptions options) {
+    return options.changelogProducer() == ChangelogProducer.LOOKUP
+        || options.mergeEngine() == MergeEngine.FIRST_ROW;
   }
 
   /** The bucket's levels as this writer sees them. */
@@ -230,78 +247,41 @@ public final class MergeTreeWriter implements Closeable {
    */
   public CommitMessage prepareCommit(CompactionRequest request, long commitIdentifier)
       throws IOException {
-    if (options.writeOnly() && request == CompactionRequest.AUTO) {
-      flushToLevel0();
-      return drainMessage();
-    }
     boolean full =
         request == CompactionRequest.FULL
-            || (fullCompactionDeltaCommits != null
+            || (request == CompactionRequest.AUTO
+                && fullCompactionDeltaCommits != null
                 && commitIdentifier % fullCompactionDeltaCommits == 0
-                && (writtenSinceFullCompaction || !buffer.isEmpty()));
-    boolean mergeBufferDirectly =
-        producer == ChangelogProducer.FULL_COMPACTION
-            || (producer == ChangelogProducer.LOOKUP && options.lookupWait());
-
-    if (full) {
-      List<SortedRun> runs = runs(mergeBufferDirectly);
-      if (!mergeBufferDirectly) {
-        flushToLevel0();
-        runs = runs(false);
-      }
-      if (!runs.isEmpty()) {
-        CompactUnit unit = compaction.full(levels.maxLevel(), runs);
-        compact(unit, modeFor(unit));
-      }
+                && writtenSinceFullCompaction);
+    if (options.writeOnly() && request == CompactionRequest.AUTO) {
+      flushToLevel0();
+    } else if (full) {
+      flushToLevel0();
+      compaction
+          .full(levels.maxLevel(), levels.sortedRuns())
+          .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
       writtenSinceFullCompaction = false;
-    } else if (producer == ChangelogProducer.LOOKUP) {
-      if (!options.lookupWait()) {
-        // The changelog of the files flushed at the previous commit lands now.
-        compaction
-            .pickForcingUpLevel0(levels.maxLevel(), runs(false))
-            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
-        flushToLevel0();
-      } else {
-        compaction
-            .pickForcingUpLevel0(levels.maxLevel(), runs(true))
-            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
-      }
+    } else if (forcesUpLevel0 && !options.lookupWait()) {
+      // The level-0 files flushed at the previous commit are lifted (with their changelog) now,
+      // this commit's at the next one, unless a compaction is asked for, which lifts them too.
+      compaction
+          .pickForcingUpLevel0(levels.maxLevel(), levels.sortedRuns())
+          .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
+      flushToLevel0();
       if (request == CompactionRequest.NORMAL) {
         compaction
-            .pick(levels.maxLevel(), runs(false))
+            .pickForcingUpLevel0(levels.maxLevel(), levels.sortedRuns())
             .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
       }
     } else {
       flushToLevel0();
-      List<SortedRun> runs = runs(false);
-      if (request == CompactionRequest.NORMAL || runs.size() > options.sortedRunCompactionTrigger()) {
-        compaction
-            .pick(levels.maxLevel(), runs)
-            .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
-      }
+      List<SortedRun> runs = levels.sortedRuns();
+      (forcesUpLevel0
+              ? compaction.pickForcingUpLevel0(levels.maxLevel(), runs)
+              : compaction.pick(levels.maxLevel(), runs))
+          .ifPresent(unit -> compactUnchecked(unit, modeFor(unit)));
     }
     return drainMessage();
-  }
-
-  private List<SortedRun> runs(boolean withBuffer) {
-    List<SortedRun> runs = new ArrayList<>();
-    if (withBuffer && !buffer.isEmpty()) {
-      runs.add(SortedRun.buffer(bufferSizeEstimate()));
-    }
-    runs.addAll(levels.sortedRuns());
-    return runs;
-  }
-
-  /** The bytes the buffer would take as a file, from the bucket's bytes per record so far. */
-  private long bufferSizeEstimate() {
-    long bytes = 0;
-    long rows = 0;
-    for (DataFileMeta f : levels.allFiles()) {
-      bytes += f.fileSize();
-      rows += f.rowCount();
-    }
-    long perRow = rows == 0 ? 16 : Math.max(1, bytes / rows);
-    return buffer.size() * perRow;
   }
 
   private CommitMessage drainMessage() {
@@ -314,6 +294,7 @@ public final class MergeTreeWriter implements Closeable {
     compactBefore.clear();
     compactAfter.clear();
     compactChangelog.clear();
+    writtenThisCommit.clear();
     return message;
   }
 
@@ -354,7 +335,8 @@ public final class MergeTreeWriter implements Closeable {
    * lifts; full-compaction tables emit when a compaction writes the top level.
    */
   private ChangelogMode modeFor(CompactUnit unit) {
-    if (producer == ChangelogProducer.LOOKUP) {
+    if (forcesUpLevel0) {
+      // Lookup tables emit; first-row tables look up too, to drop rows of keys already above.
       return ChangelogMode.LOOKUP;
     }
     if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == levels.maxLevel()) {
@@ -371,26 +353,127 @@ public final class MergeTreeWriter implements Closeable {
     }
   }
 
-  /** Merges a unit's runs (and the buffer, if it takes it) into files at its output level. */
+  /**
+   * Carries out a compaction as Paimon's compact task does: the unit's files are split into
+   * sections of overlapping key ranges; a section of several files is merged; a lone file is
+   * merged with its small neighbours (below 70% of {@code target-file-size}) or, if large, or if
+   * it is all there is to merge, moved to the output level as it is (with its changelog, if the
+   * producer owes one). A file moved to the top level is rewritten instead if it may hold
+   * retractions, which the top level drops.
+   */
   private void compact(CompactUnit unit, ChangelogMode mode) throws IOException {
-    List<Iterator<KeyValue>> inputs = new ArrayList<>();
-    List<Integer> inputLevels = new ArrayList<>();
-    List<KeyValueFileReader> readers = new ArrayList<>();
-    List<DataFileMeta> consumed = new ArrayList<>();
     int outputLevel = unit.outputLevel();
     // Deletes can go only when no older run is left outside the merge to be shadowed.
     boolean dropDeletes = unit.runs().size() == levels.sortedRuns().size();
-    try {
-      if (unit.includesBuffer()) {
-        for (Iterator<KeyValue> run : buffer.sortedRuns()) {
-          inputs.add(run);
-          inputLevels.add(SortedRun.BUFFER_LEVEL);
-        }
+    List<DataFileMeta> unitFiles = new ArrayList<>();
+    for (SortedRun run : unit.runs()) {
+      unitFiles.addAll(run.files());
+    }
+    long smallFile = options.targetFileSize() / 10 * 7;
+    List<List<DataFileMeta>> pending = new ArrayList<>();
+    for (List<DataFileMeta> section : sections(unitFiles)) {
+      if (section.size() > 1 || section.get(0).fileSize() < smallFile) {
+        pending.add(section);
+      } else {
+        mergePending(pending, outputLevel, dropDeletes, mode);
+        move(section.get(0), outputLevel, dropDeletes, mode);
       }
-      for (SortedRun run : unit.runs()) {
+    }
+    mergePending(pending, outputLevel, dropDeletes, mode);
+  }
+
+  /** The files grouped into runs of key-overlapping files, in key order (Paimon's sections). */
+  private List<List<DataFileMeta>> sections(List<DataFileMeta> unitFiles) {
+    List<DataFileMeta> sorted = new ArrayList<>(unitFiles);
+    sorted.sort(
+        (a, b) -> {
+          int byMin = keyOrder.compare(levels.minKey(a), levels.minKey(b));
+          return byMin != 0 ? byMin : keyOrder.compare(levels.maxKey(a), levels.maxKey(b));
+        });
+    List<List<DataFileMeta>> sections = new ArrayList<>();
+    Object[] bound = null;
+    for (DataFileMeta f : sorted) {
+      if (bound == null || keyOrder.compare(levels.minKey(f), bound) > 0) {
+        sections.add(new ArrayList<>());
+        bound = null;
+      }
+      sections.get(sections.size() - 1).add(f);
+      if (bound == null || keyOrder.compare(levels.maxKey(f), bound) > 0) {
+        bound = levels.maxKey(f);
+      }
+    }
+    return sections;
+  }
+
+  /** Merges the sections gathered so far; a lone file among them is moved instead. */
+  private void mergePending(
+      List<List<DataFileMeta>> pending, int outputLevel, boolean dropDeletes, ChangelogMode mode)
+      throws IOException {
+    if (pending.size() == 1 && pending.get(0).size() == 1) {
+      move(pending.get(0).get(0), outputLevel, dropDeletes, mode);
+    } else if (!pending.isEmpty()) {
+      List<DataFileMeta> all = new ArrayList<>();
+      pending.forEach(all::addAll);
+      merge(all, outputLevel, dropDeletes, mode, true);
+    }
+    pending.clear();
+  }
+
+  /**
+   * Moves one file to the output level (Paimon's upgrade): as it is, with the changelog its
+   * records owe (a lookup table's level-0 file, or any file reaching the top level of a
+   * full-compaction table); rewritten when it goes to the top level and may hold retractions, or
+   * when it is a lookup table's level-0 file whose records must merge with the key's current value
+   * (every engine but deduplicate without {@code sequence.field}, below the top level).
+   */
+  private void move(DataFileMeta file, int outputLevel, boolean dropDeletes, ChangelogMode mode)
+      throws IOException {
+    boolean top = outputLevel == levels.maxLevel();
+    if (top && (file.deleteRowCount() == null || file.deleteRowCount() > 0)) {
+      merge(List.of(file), outputLevel, dropDeletes, mode, true);
+      return;
+    }
+    if (file.level() == outputLevel) {
+      return;
+    }
+    boolean lookupLevel0 = mode == ChangelogMode.LOOKUP && file.level() == 0;
+    if (lookupLevel0 && !top && !lastRecordAlone()) {
+      merge(List.of(file), outputLevel, false, mode, true);
+    } else if (lookupLevel0 || mode == ChangelogMode.FULL_COMPACTION) {
+      merge(List.of(file), outputLevel, false, mode, false);
+    } else {
+      record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+    }
+  }
+
+  /** Whether the streaming read of this table reads changelog files only, never data files. */
+  private boolean producerStreamsChangelogFilesOnly() {
+    return producer == ChangelogProducer.LOOKUP || producer == ChangelogProducer.FULL_COMPACTION;
+  }
+
+  /** Whether a key's newest record alone is its merged value: deduplicate by arrival order. */
+  private boolean lastRecordAlone() {
+    return options.mergeEngine() == MergeEngine.DEDUPLICATE && options.sequenceFields().isEmpty();
+  }
+
+  /**
+   * Merges files into files at the output level, with the mode's changelog; with {@code
+   * writeData} false only the changelog is written and the lone file moves up as it is.
+   */
+  private void merge(
+      List<DataFileMeta> mergedFiles,
+      int outputLevel,
+      boolean dropDeletes,
+      ChangelogMode mode,
+      boolean writeData)
+      throws IOException {
+    List<Iterator<KeyValue>> inputs = new ArrayList<>();
+    List<Integer> inputLevels = new ArrayList<>();
+    List<KeyValueFileReader> readers = new ArrayList<>();
+    try {
+      for (SortedRun run : runsOf(mergedFiles)) {
         inputs.add(new RunReader(run.files(), readers));
         inputLevels.add(run.level());
-        consumed.addAll(run.files());
       }
       SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
       int[] runLevels = inputLevels.stream().mapToInt(Integer::intValue).toArray();
@@ -399,12 +482,16 @@ public final class MergeTreeWriter implements Closeable {
           RollingOutput changelog = new RollingOutput(outputLevel, true)) {
         while (versions.fill(merged, runLevels)) {
           KeyValue result = mergeWithChangelog(versions, mode, outputLevel, changelog);
-          if (result != null && (result.kind().isAdd() || !dropDeletes)) {
+          if (writeData && result != null && (result.kind().isAdd() || !dropDeletes)) {
             out.write(result);
           }
         }
-        List<DataFileMeta> written = out.finish();
-        record(consumed, written);
+        if (writeData) {
+          record(mergedFiles, out.finish(), false);
+        } else {
+          DataFileMeta file = mergedFiles.get(0);
+          record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+        }
         compactChangelog.addAll(changelog.finish());
       }
     } finally {
@@ -412,30 +499,59 @@ public final class MergeTreeWriter implements Closeable {
         r.close();
       }
     }
-    if (unit.includesBuffer()) {
-      buffer.clear();
-    }
   }
 
-  /** Records a compaction's files in the levels and in the pending commit. */
-  private void record(List<DataFileMeta> consumed, List<DataFileMeta> written) throws IOException {
+  /** Files as sorted runs: each level-0 file alone, newest first, then each level's files. */
+  private List<SortedRun> runsOf(List<DataFileMeta> someFiles) {
+    List<SortedRun> runs = new ArrayList<>();
+    for (SortedRun run : levels.sortedRuns()) {
+      List<DataFileMeta> taken = run.files().stream().filter(someFiles::contains).toList();
+      if (!taken.isEmpty()) {
+        runs.add(SortedRun.of(run.level(), taken));
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * Records a compaction's files in the levels and in the pending commit.
+   *
+   * @param moved whether {@code written} are the {@code consumed} files at another level
+   */
+  private void record(List<DataFileMeta> consumed, List<DataFileMeta> written, boolean moved)
+      throws IOException {
     levels.update(consumed, written);
-    if (lookup != null) {
+    if (lookup != null && !moved) {
       for (DataFileMeta f : consumed) {
         lookup.remove(f);
       }
     }
-    Set<String> writtenThisCommit = new HashSet<>();
-    for (DataFileMeta f : compactAfter) {
-      writtenThisCommit.add(f.fileName());
-    }
     for (DataFileMeta f : consumed) {
-      if (writtenThisCommit.contains(f.fileName())) {
-        // Written and consumed before any snapshot named it: nobody will ever read it.
-        compactAfter.removeIf(a -> a.fileName().equals(f.fileName()));
-        files.delete(f);
+      boolean unpublished;
+      if (producerStreamsChangelogFilesOnly() && newFiles.remove(f)) {
+        // Flushed and lifted by this commit, and no reader of this producer's stream reads
+        // level-0 data: one COMPACT snapshot carries the files and the changelog, and a second
+        // writer of the bucket is refused as a whole (its compaction conflicts), not after its
+        // flush has landed.
+        unpublished = true;
+      } else if (compactAfter.remove(f)) {
+        // Not in any snapshot at this level: written by this commit, or moved here by it (then
+        // compactBefore already holds it as the last snapshot has it).
+        unpublished = writtenThisCommit.contains(f.fileName());
       } else {
         compactBefore.add(f);
+        continue;
+      }
+      if (unpublished && moved) {
+        writtenThisCommit.add(f.fileName());
+      } else if (unpublished) {
+        // Written and consumed before any snapshot named it: nobody will ever read it.
+        files.delete(f);
+      }
+    }
+    if (!moved) {
+      for (DataFileMeta f : written) {
+        writtenThisCommit.add(f.fileName());
       }
     }
     compactAfter.addAll(written);
@@ -455,8 +571,16 @@ public final class MergeTreeWriter implements Closeable {
           lookedUp = lookup.lookup(versions.key(), outputLevel + 1);
           before = lookedUp;
         }
+        if (lookedUp != null && options.mergeEngine() == MergeEngine.FIRST_ROW) {
+          // The key's first row is in a level above: the newer rows are dropped, not written
+          // below it (Paimon's FirstRowMergeFunctionWrapper), as its readers do not merge
+          // levels of first-row tables.
+          return null;
+        }
         KeyValue after = keyMerge.merge(versions, lookedUp);
-        changelogRule.emit(before, after, changelog::write);
+        if (producer == ChangelogProducer.LOOKUP) {
+          changelogRule.emit(before, after, changelog::write);
+        }
         return after;
       case FULL_COMPACTION:
         KeyValue top = versions.atLevel(levels.maxLevel());

@@ -1,14 +1,15 @@
 package io.changelake.mergetree;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Which sorted runs of a bucket to merge, by RocksDB's universal compaction, as Paimon picks them.
- * Runs are ordered newest first (the unflushed buffer, level-0 files, then levels 1 up); a
+ * Runs are ordered newest first (level-0 files, then levels 1 up); a
  * compaction always takes a prefix of them and writes it one level below the first run it leaves
  * (or at the top level if it takes all). Three numbers decide:
+ *
+ * <p>With fewer runs than the sorted-run trigger nothing is picked; from the trigger on:
  *
  * <ol>
  *   <li><b>Size amplification</b> ({@code compaction.max-size-amplification-percent}, 200): when
@@ -43,10 +44,11 @@ public final class UniversalCompaction {
    * A compaction by the three rules, or empty when none fires.
    *
    * @param maxLevel the top level
-   * @param runs the sorted runs, newest first, starting with the buffer if it is to be merged
+   * @param runs the sorted runs, newest first
    */
   public Optional<CompactUnit> pick(int maxLevel, List<SortedRun> runs) {
-    if (runs.size() < 2) {
+    // Below the trigger neither size rule looks at the runs: Paimon's UniversalCompaction.
+    if (runs.size() < 2 || runs.size() < runTrigger) {
       return Optional.empty();
     }
     if (sizeAmplified(runs)) {
@@ -81,9 +83,15 @@ public final class UniversalCompaction {
     return pickBySizeRatio(maxLevel, runs, level0Runs, true);
   }
 
-  /** Everything into the top level. */
-  public CompactUnit full(int maxLevel, List<SortedRun> runs) {
-    return unit(maxLevel, runs, runs.size());
+  /**
+   * Everything into the top level, or empty when there is nothing to merge: no run, or one run
+   * already at the top level (Paimon's full compaction leaves it as it is).
+   */
+  public Optional<CompactUnit> full(int maxLevel, List<SortedRun> runs) {
+    if (runs.isEmpty() || (runs.size() == 1 && runs.get(0).level() == maxLevel)) {
+      return Optional.empty();
+    }
+    return Optional.of(unit(maxLevel, runs, runs.size()));
   }
 
   private boolean sizeAmplified(List<SortedRun> runs) {
@@ -135,11 +143,6 @@ public final class UniversalCompaction {
     if (taken == runs.size()) {
       outputLevel = maxLevel;
     }
-    List<SortedRun> picked = new ArrayList<>(runs.subList(0, taken));
-    boolean includesBuffer = !picked.isEmpty() && picked.get(0).isBuffer();
-    if (includesBuffer) {
-      picked.remove(0);
-    }
-    return new CompactUnit(outputLevel, picked, includesBuffer);
+    return new CompactUnit(outputLevel, runs.subList(0, taken));
   }
 }

@@ -45,9 +45,15 @@ public final class TableRead {
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
   }
 
-  /** One split per (partition, bucket) with live files in the snapshot. */
+  /**
+   * One split per (partition, bucket) with live files in the snapshot. A first-row table's level-0
+   * files are left out, as Paimon's batch scan leaves them out: its writer lifts them above level
+   * 0 at every commit, and until then they hold nothing a reader should see.
+   */
   public List<BucketSplit> splits(Snapshot snapshot) throws IOException {
-    return splits(snapshot, level -> true);
+    return splits(
+        snapshot,
+        table.options().mergeEngine() == MergeEngine.FIRST_ROW ? level -> level > 0 : level -> true);
   }
 
   /** One split per (partition, bucket) with live files at the levels {@code levels} accepts. */

@@ -93,7 +93,7 @@ public final class TableWriter implements AutoCloseable {
     BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
     LookupLevels lookup = null;
-    if (options.changelogProducer() == ChangelogProducer.LOOKUP) {
+    if (MergeTreeWriter.forcesUpLevel0(options)) {
       lookup =
           new LookupLevels(
               levels,
@@ -181,8 +181,7 @@ public final class TableWriter implements AutoCloseable {
    */
   public List<CommitMessage> prepareCommit(long commitIdentifier, CompactionRequest request)
       throws IOException {
-    if (schema.options().changelogProducer() == ChangelogProducer.LOOKUP
-        && !schema.options().writeOnly()) {
+    if (MergeTreeWriter.forcesUpLevel0(schema.options()) && !schema.options().writeOnly()) {
       openBucketsWithPendingChangelog();
     }
     List<CommitMessage> messages = new ArrayList<>();
@@ -196,9 +195,10 @@ public final class TableWriter implements AutoCloseable {
   }
 
   /**
-   * A lookup table's level-0 files owe their changelog (written with {@code lookup-wait=false},
-   * or by a writer that stopped before compacting): open their buckets so this commit lifts them
-   * and emits it, even if nothing new is written there.
+   * A lookup or first-row table's level-0 files wait to be lifted above level 0 (written with
+   * {@code lookup-wait=false}, or by a writer that stopped before compacting), lookup tables' with
+   * their changelog: open their buckets so this commit lifts them, even if nothing new is written
+   * there.
    */
   private void openBucketsWithPendingChangelog() throws IOException {
     for (Map.Entry<BucketId, List<DataFileMeta>> e : restoredFiles().entrySet()) {

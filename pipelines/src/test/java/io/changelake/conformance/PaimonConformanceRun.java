@@ -1,0 +1,187 @@
+package io.changelake.conformance;
+
+import io.changelake.conformance.ConformanceScript.Action;
+import io.changelake.conformance.ConformanceScript.Commit;
+import io.changelake.conformance.ConformanceScript.Write;
+import io.changelake.format.PaimonRows;
+import io.changelake.table.PaimonStreams;
+import io.changelake.table.PaimonStreams.Change;
+import io.changelake.table.PaimonTables;
+import io.changelake.table.TableSchema;
+import io.changelake.types.RowKind;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.StreamTableCommit;
+import org.apache.paimon.table.sink.StreamTableWrite;
+import org.apache.paimon.table.sink.StreamWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataTypes;
+
+/**
+ * Test fixture: Apache Paimon 1.3.1 runs a conformance script as the reference driver of {@code
+ * shared/conformance/README.md} does, and reads a table (its own, or one changelake wrote) into a
+ * {@link ConformanceReport}.
+ *
+ * <p>The driver: commit identifiers 1, 2, 3, ... one per COMMIT, COMPACT or COMPACT_FULL; a COMMIT
+ * waits for compaction when Paimon's writer would (lookup tables and first-row tables with {@code
+ * lookup-wait}); with {@code full-compaction.delta-commits} = N (1 for the full-compaction
+ * producer by default) a COMMIT whose identifier is a multiple of N first fully compacts each
+ * bucket written since the last full compaction, and waits; COMPACT and COMPACT_FULL compact every
+ * bucket (normal or full) and wait.
+ */
+final class PaimonConformanceRun {
+
+  /** Our schema of the conformance table, used only to convert Paimon's rows. */
+  private static final TableSchema ROWS =
+      TableSchema.create(
+          ConformanceRun.ORDERS, List.of(), List.of("order_id"), Map.of("bucket", "1"), null);
+
+  private PaimonConformanceRun() {}
+
+  /**
+   * Runs the script on a new Paimon table in {@code tableDir} and returns the report Paimon's
+   * reader gives, or {@code ERROR <message>} when Paimon rejects the table or a write.
+   */
+  static String run(ConformanceScript script, Map<String, String> options, Path tableDir, Path ioTemp) {
+    FileStoreTable table;
+    try {
+      table = create(tableDir, options);
+    } catch (Exception e) {
+      return "ERROR " + e;
+    }
+    try {
+      drive(table, script, options, ioTemp);
+    } catch (Exception e) {
+      return "ERROR " + e;
+    }
+    return report(tableDir);
+  }
+
+  /** What Paimon's streaming read from snapshot 1 and its batch read return for a table. */
+  static String report(Path tableDir) {
+    try {
+      FileStoreTable table = PaimonTables.open(tableDir);
+      ConformanceReport report = new ConformanceReport();
+      Long latest = table.snapshotManager().latestSnapshotId();
+      if (latest != null) {
+        long snapshot = -1;
+        for (Change c : PaimonStreams.changelog(table, ROWS, 1)) {
+          if (c.snapshotId() != snapshot) {
+            snapshot = c.snapshotId();
+            report.snapshot(
+                snapshot, table.snapshotManager().snapshot(snapshot).commitKind().toString());
+          }
+          report.change(c.kind(), c.row().toArray());
+        }
+        PaimonRows rows = new PaimonRows(ROWS.rowType());
+        ReadBuilder read = table.newReadBuilder();
+        try (RecordReader<InternalRow> reader =
+            read.newRead().createReader(read.newScan().plan().splits())) {
+          reader.forEachRemaining(
+              row ->
+                  report.stateRow(
+                      RowKind.fromByteValue(row.getRowKind().toByteValue()), rows.toJava(row)));
+        }
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      report.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+      return out.toString(StandardCharsets.UTF_8);
+    } catch (Exception e) {
+      return "ERROR reading " + tableDir + ": " + e;
+    }
+  }
+
+  private static FileStoreTable create(Path folder, Map<String, String> options) throws Exception {
+    Schema.Builder builder =
+        Schema.newBuilder()
+            .column("order_id", DataTypes.BIGINT().notNull())
+            .column("store_id", DataTypes.BIGINT())
+            .column("amount", DataTypes.BIGINT())
+            .primaryKey("order_id");
+    options.forEach(builder::option);
+    new SchemaManager(LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()))
+        .createTable(builder.build());
+    return PaimonTables.open(folder);
+  }
+
+  private static void drive(
+      FileStoreTable table, ConformanceScript script, Map<String, String> options, Path ioTemp)
+      throws Exception {
+    String producer = options.get("changelog-producer");
+    String engine = options.get("merge-engine");
+    boolean lookupWait = !"false".equals(options.get("lookup-wait"));
+    boolean waitOnCommit =
+        lookupWait && (producer.equals("lookup") || engine.equals("first-row"));
+    Integer deltaCommits =
+        options.containsKey("full-compaction.delta-commits")
+            ? Integer.valueOf(options.get("full-compaction.delta-commits"))
+            : producer.equals("full-compaction") ? Integer.valueOf(1) : null;
+    int buckets = table.coreOptions().bucket();
+    StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser("conformance");
+    try (StreamTableWrite write = builder.newWrite();
+        StreamTableCommit commit = builder.newCommit()) {
+      write.withIOManager(IOManager.create(ioTemp.toString()));
+      TreeSet<Integer> writtenSinceFull = new TreeSet<>();
+      long identifier = 0;
+      for (Action action : withFinalCommit(script.actions())) {
+        if (action instanceof Write w) {
+          GenericRow row =
+              GenericRow.ofKind(
+                  org.apache.paimon.types.RowKind.fromByteValue(w.kind().toByteValue()),
+                  w.orderId(),
+                  w.storeId(),
+                  w.amount());
+          writtenSinceFull.add(write.getBucket(row));
+          write.write(row);
+          continue;
+        }
+        Commit.Kind kind = ((Commit) action).kind();
+        identifier++;
+        boolean wait = waitOnCommit;
+        if (kind == Commit.Kind.COMMIT) {
+          if (deltaCommits != null && identifier % deltaCommits == 0) {
+            for (int bucket : writtenSinceFull) {
+              write.compact(BinaryRow.EMPTY_ROW, bucket, true);
+            }
+            wait = wait || !writtenSinceFull.isEmpty();
+            writtenSinceFull.clear();
+          }
+        } else {
+          for (int bucket = 0; bucket < buckets; bucket++) {
+            write.compact(BinaryRow.EMPTY_ROW, bucket, kind == Commit.Kind.COMPACT_FULL);
+          }
+          if (kind == Commit.Kind.COMPACT_FULL) {
+            writtenSinceFull.clear();
+          }
+          wait = true;
+        }
+        commit.commit(identifier, write.prepareCommit(wait, identifier));
+      }
+    }
+  }
+
+  /** The actions, with the COMMIT that rows left uncommitted at the end get. */
+  private static List<Action> withFinalCommit(List<Action> actions) {
+    if (actions.isEmpty() || actions.get(actions.size() - 1) instanceof Commit) {
+      return actions;
+    }
+    List<Action> all = new ArrayList<>(actions);
+    all.add(new Commit(-1, Commit.Kind.COMMIT));
+    return all;
+  }
+}
