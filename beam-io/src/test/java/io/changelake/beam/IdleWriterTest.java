@@ -53,6 +53,8 @@ public class IdleWriterTest {
         .apply(
             OrderRows.write(warehouse, Map.of("bucket", "2", "changelog-producer", "lookup"))
                 .withCommitInterval(INTERVAL)
+                // amount grows with each round, so it orders a key's versions.
+                .withSequenceField("amount")
                 .withIdleWriterTimeout(Duration.ZERO));
     PipelineResult result = pipeline.run();
     assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());
