@@ -64,7 +64,11 @@ final class S3Faults implements SdkHttpClient {
     this.delegate = delegate;
   }
 
-  /** From now on, each request fails with probability {@code rate}, with a random kind. */
+  /**
+   * From now on, each request fails with probability {@code rate}, with a random kind; the first
+   * request of each operation fails whatever the draw, so every operation a run makes is faulted
+   * at least once.
+   */
   synchronized S3Faults randomly(long seed, double rate) {
     this.random = new Random(seed);
     this.rate = rate;
@@ -140,7 +144,8 @@ final class S3Faults implements SdkHttpClient {
       nextCount.decrementAndGet();
       return nextKind;
     }
-    if (random != null && random.nextDouble() < rate) {
+    boolean firstOfItsOperation = requests.get(operation).get() == 1;
+    if (random != null && (random.nextDouble() < rate || firstOfItsOperation)) {
       Kind[] kinds = Kind.values();
       return kinds[random.nextInt(kinds.length)];
     }
