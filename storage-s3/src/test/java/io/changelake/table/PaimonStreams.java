@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import io.changelake.format.PaimonRows;
 import io.changelake.types.RowKind;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -121,6 +122,25 @@ public final class PaimonStreams {
       throws Exception {
     return PaimonTables.readAll(
         table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId))), schema);
+  }
+
+  /** Options of a lookup table whose expiry keeps few snapshots: 2 buckets, at least 3 retained. */
+  public static final Map<String, String> EXPIRING_LOOKUP =
+      Map.of("bucket", "2", "changelog-producer", "lookup", "snapshot.num-retained.min", "3");
+
+  /**
+   * Creates, with Paimon, the table {@code path} of {@code schema} under {@code warehouse} and
+   * writes {@link #writeRandomChanges} of {@code seed} into it in 8 commits: for a lookup table,
+   * APPEND and COMPACT snapshots 1 to 16.
+   */
+  public static FileStoreTable writeEightCommits(
+      Path warehouse, TablePath path, TableSchema schema, long seed) throws Exception {
+    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(path.root()), schema);
+    try (Writer writer =
+        new Writer(paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
+      writeRandomChanges(writer, seed, 8);
+    }
+    return paimon;
   }
 
   /**

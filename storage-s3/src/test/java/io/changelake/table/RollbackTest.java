@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.store.LocalObjectStore;
 import io.changelake.types.RowKind;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,17 +33,8 @@ class RollbackTest {
   /** A lookup table Paimon wrote in 8 commits: snapshots 1 to 16. */
   @BeforeEach
   void writeWithPaimon() throws Exception {
-    schema =
-        Orders.schema(
-            Map.of(
-                "bucket", "2",
-                "changelog-producer", "lookup",
-                "snapshot.num-retained.min", "3"));
-    paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
-    try (PaimonStreams.Writer writer =
-        new PaimonStreams.Writer(paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
-      PaimonStreams.writeRandomChanges(writer, 11, 8);
-    }
+    schema = Orders.schema(PaimonStreams.EXPIRING_LOOKUP);
+    paimon = PaimonStreams.writeEightCommits(warehouse, PATH, schema, 11);
   }
 
   @Test

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,17 +47,8 @@ class SnapshotExpiryTest {
   /** A lookup table Paimon wrote in 8 commits: APPEND and COMPACT snapshots 1 to 16. */
   @BeforeEach
   void writeWithPaimon() throws Exception {
-    schema =
-        Orders.schema(
-            Map.of(
-                "bucket", "2",
-                "changelog-producer", "lookup",
-                "snapshot.num-retained.min", "3"));
-    paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
-    try (PaimonStreams.Writer writer =
-        new PaimonStreams.Writer(paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
-      PaimonStreams.writeRandomChanges(writer, 42, 8);
-    }
+    schema = Orders.schema(PaimonStreams.EXPIRING_LOOKUP);
+    paimon = PaimonStreams.writeEightCommits(warehouse, PATH, schema, 42);
   }
 
   @Test
