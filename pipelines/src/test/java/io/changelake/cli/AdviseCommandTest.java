@@ -13,12 +13,7 @@ class AdviseCommandTest {
   @TempDir Path dir;
 
   private static CommandRun advise(TestWarehouse warehouse, String... flags) {
-    String[] args = {"advise", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + flags.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(flags, 0, all, args.length, flags.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("advise", flags);
   }
 
   @Test

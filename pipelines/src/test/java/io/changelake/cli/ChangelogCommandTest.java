@@ -12,12 +12,7 @@ class ChangelogCommandTest {
   @TempDir Path dir;
 
   private static CommandRun changelog(TestWarehouse warehouse, String... range) {
-    String[] args = {"changelog", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + range.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(range, 0, all, args.length, range.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("changelog", range);
   }
 
   @Test

@@ -25,12 +25,7 @@ class CleanOrphansCommandTest {
   }
 
   private static CommandRun clean(TestWarehouse warehouse, String... flags) {
-    String[] args = {"clean-orphans", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + flags.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(flags, 0, all, args.length, flags.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("clean-orphans", flags);
   }
 
   @Test

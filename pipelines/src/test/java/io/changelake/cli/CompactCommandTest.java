@@ -23,12 +23,7 @@ class CompactCommandTest {
   @TempDir Path dir;
 
   private static CommandRun compact(TestWarehouse warehouse, String... flags) {
-    String[] args = {"compact", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + flags.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(flags, 0, all, args.length, flags.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("compact", flags);
   }
 
   @Test

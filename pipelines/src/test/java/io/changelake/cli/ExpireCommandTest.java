@@ -27,12 +27,7 @@ class ExpireCommandTest {
   }
 
   private static CommandRun expire(TestWarehouse warehouse, String... flags) {
-    String[] args = {"expire", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + flags.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(flags, 0, all, args.length, flags.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("expire", flags);
   }
 
   @Test

@@ -16,12 +16,7 @@ class TagCommandTest {
   @TempDir Path dir;
 
   private static CommandRun tag(TestWarehouse warehouse, String... flags) {
-    String[] args = {"tag", "--warehouse", warehouse.location(), "--database", "shop",
-        "--table", "orders"};
-    String[] all = new String[args.length + flags.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(flags, 0, all, args.length, flags.length);
-    return CommandRun.of(all);
+    return warehouse.onOrders("tag", flags);
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.changelake.table.TableWriter;
 import io.changelake.types.RowKind;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,14 @@ final class TestWarehouse implements AutoCloseable {
   /** The location to pass as --warehouse. */
   String location() {
     return root.toString();
+  }
+
+  /** Runs the table command {@code command} on shop.orders of this warehouse, then {@code flags}. */
+  CommandRun onOrders(String command, String... flags) {
+    String[] table = {command, "--warehouse", location(), "--database", "shop", "--table", "orders"};
+    String[] all = Arrays.copyOf(table, table.length + flags.length);
+    System.arraycopy(flags, 0, all, table.length, flags.length);
+    return CommandRun.of(all);
   }
 
   /** Creates shop.{name} with one bucket and the given options. */
