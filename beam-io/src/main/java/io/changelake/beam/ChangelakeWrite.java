@@ -1,8 +1,8 @@
 package io.changelake.beam;
 
 import io.changelake.store.S3Settings;
-import io.changelake.table.MergeEngine;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.MergeEngine;
+import io.changelake.schema.TableOptions;
 import io.changelake.table.TablePath;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.changelake.beam;
 
 import io.changelake.store.S3Settings;
-import io.changelake.table.ChangelogProducer;
+import io.changelake.schema.ChangelogProducer;
 import io.changelake.table.ChangelogTask;
-import io.changelake.table.MergeEngine;
+import io.changelake.schema.MergeEngine;
 import io.changelake.table.Table;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.TableOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
@@ -35,11 +35,13 @@ final class TableTarget implements Serializable {
      * The first schema of the table.
      *
      * @throws IllegalArgumentException naming what is wrong: a field without a column type, a
-     *     key that is no column, an option with a bad value
+     *     key that is no column, an option with a bad value, an aggregate function that does not
+     *     fit its column
      */
     TableSchema schema() {
-      return TableSchema.create(
-          RowMapping.tableType(input, rowKindField), partitionKeys, primaryKeys, options, null);
+      return Table.checkMergeEngine(
+          TableSchema.create(
+              RowMapping.tableType(input, rowKindField), partitionKeys, primaryKeys, options, null));
     }
   }
 

@@ -4,7 +4,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.table.Orders;
 import io.changelake.types.RowKind;

@@ -13,7 +13,7 @@ import org.apache.beam.sdk.schemas.Schema;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.table.Table;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataType;
 import io.changelake.types.RowType;
 import org.apache.beam.sdk.testing.PAssert;

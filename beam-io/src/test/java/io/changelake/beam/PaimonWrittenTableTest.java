@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.changelake.table.Orders;
 import io.changelake.table.PaimonStreams;
 import io.changelake.table.PaimonTables;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;

@@ -6,7 +6,7 @@ import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Rows;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;

@@ -3,7 +3,7 @@ package io.changelake.cli;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.TableOptions;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;

@@ -45,7 +45,7 @@ public final class Changelake implements Runnable {
         (e, cmd, parsed) -> {
           if (e instanceof IllegalArgumentException
               || e instanceof java.io.FileNotFoundException
-              || e instanceof io.changelake.table.UnsupportedTableException) {
+              || e instanceof io.changelake.schema.UnsupportedTableException) {
             cmd.getErr().println("error: " + e.getMessage());
             return 2;
           }

@@ -2,7 +2,7 @@ package io.changelake.cli;
 
 import io.changelake.table.SnapshotExpiry;
 import io.changelake.table.Table;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.TableOptions;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.Callable;

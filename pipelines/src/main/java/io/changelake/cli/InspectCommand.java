@@ -7,7 +7,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import java.io.PrintStream;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.changelake.cli;
 
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 
 /**
  * Takes a row's primary key, partition columns included, so that keys of different partitions

@@ -1,13 +1,13 @@
 package io.changelake.cli;
 
-import io.changelake.table.ChangelogProducer;
-import io.changelake.table.MergeEngine;
+import io.changelake.schema.ChangelogProducer;
+import io.changelake.schema.MergeEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The rules of "Choosing a producer" (shared/design/SEMANTICS.md, and the README), applied to what
+ * The rules of the README's choice of a changelog producer, applied to what
  * is known of a table: its merge engine, what recent commits wrote, its key count, and what the
  * user says of the input, the downstream and the latency target.
  */

@@ -6,7 +6,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.TableOptions;
 import io.changelake.table.TableRead;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -86,7 +86,9 @@ public final class ConformanceRun {
    *     option and the fix)
    */
   public void run(Path warehouse, PrintStream out) throws IOException {
-    TableSchema schema = TableSchema.create(ORDERS, List.of(), List.of("order_id"), options, null);
+    TableSchema schema =
+        Table.checkMergeEngine(
+            TableSchema.create(ORDERS, List.of(), List.of("order_id"), options, null));
     out.println("# changelake");
     out.println("# script " + scriptName);
     out.println("# table orders(order_id BIGINT NOT NULL PK, store_id BIGINT, amount BIGINT)");

@@ -3,8 +3,8 @@ package io.changelake.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.changelake.table.ChangelogProducer;
-import io.changelake.table.MergeEngine;
+import io.changelake.schema.ChangelogProducer;
+import io.changelake.schema.MergeEngine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

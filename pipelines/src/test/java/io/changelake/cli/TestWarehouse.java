@@ -4,7 +4,7 @@ import io.changelake.conformance.ConformanceRun;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.RowKind;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import io.changelake.format.PaimonRows;
 import io.changelake.table.PaimonStreams;
 import io.changelake.table.PaimonStreams.Change;
 import io.changelake.table.PaimonTables;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.RowKind;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.changelake.mergetree;
 
-import io.changelake.table.MergeEngine;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.MergeEngine;
+import io.changelake.schema.TableOptions;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -12,7 +12,7 @@ import java.util.Objects;
 /**
  * What the lookup and full-compaction producers emit for one key, given the row it had (BEFORE,
  * or TOP for full compaction) and the row it has now (AFTER, the merged result). One rule serves
- * both producers; SEMANTICS.md tabulates it:
+ * both producers:
  *
  * <table>
  *   <caption>Emitted changelog</caption>

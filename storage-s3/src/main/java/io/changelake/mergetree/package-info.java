@@ -62,8 +62,8 @@
  *       difference.
  *   <li>The lookup changelog of a first-row table emits a new key's row with the kind it was
  *       written with (+I or +U), as Paimon does; other engines emit +I.
- *   <li>The changelog each producer emits is in {@link io.changelake.mergetree.ChangelogRule} and
- *       {@code shared/design/SEMANTICS.md}.
+ *   <li>The changelog each producer emits is tabulated in {@link
+ *       io.changelake.mergetree.ChangelogRule}.
  * </ul>
  */
 package io.changelake.mergetree;

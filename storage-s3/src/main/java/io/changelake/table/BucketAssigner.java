@@ -3,6 +3,7 @@ package io.changelake.table;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BucketFunction;
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import io.changelake.types.RowType;
 

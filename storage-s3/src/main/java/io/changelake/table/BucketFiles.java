@@ -10,6 +10,8 @@ import io.changelake.format.KeyValueFileWriter;
 import io.changelake.format.ParquetFileOptions;
 import io.changelake.format.SerializedRow;
 import io.changelake.format.SimpleStats;
+import io.changelake.schema.TableOptions;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.time.LocalDateTime;

@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changelake.schema.Json;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;

@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;

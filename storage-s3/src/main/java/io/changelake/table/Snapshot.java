@@ -3,6 +3,7 @@ package io.changelake.table;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changelake.schema.Json;
 import java.io.IOException;
 
 /**

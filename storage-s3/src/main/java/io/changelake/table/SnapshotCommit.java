@@ -9,6 +9,7 @@ import io.changelake.format.ManifestFileMeta;
 import io.changelake.format.ManifestList;
 import io.changelake.format.SerializedRow;
 import io.changelake.format.SimpleStats;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;

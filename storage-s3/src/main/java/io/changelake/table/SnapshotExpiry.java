@@ -4,6 +4,7 @@ import io.changelake.format.FileKind;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFileMeta;
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;

@@ -2,6 +2,9 @@ package io.changelake.table;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.merge.MergeFunctions;
+import io.changelake.schema.TableOptions;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
 import java.util.List;
@@ -40,9 +43,12 @@ public final class Table {
    * Creates a table with its first schema.
    *
    * @throws TableExistsException if a table is already at that path
+   * @throws IllegalArgumentException if the merge engine refuses the schema's options (an
+   *     aggregate function that does not fit its column type, for example), naming the fix
    */
   public static Table create(ObjectStore store, TablePath path, TableSchema schema)
       throws IOException {
+    checkMergeEngine(schema);
     SchemaLog schemas = new SchemaLog(store, path);
     if (schemas.latestId().isPresent() || !schemas.tryCreate(schema)) {
       throw new TableExistsException(
@@ -50,6 +56,22 @@ public final class Table {
               + path.root() + ": open it instead, or choose another name");
     }
     return new Table(store, path, schema);
+  }
+
+  /**
+   * Checks what {@link #create} checks before it writes anything: that the merge engine accepts the
+   * schema's options (aggregate functions against column types, delete rules). A caller that
+   * builds a schema long before the table exists (a pipeline at construction time) calls it to
+   * fail early.
+   *
+   * @return the schema, unchanged
+   * @throws IllegalArgumentException naming the option and the fix
+   */
+  public static TableSchema checkMergeEngine(TableSchema schema) {
+    // The engine lives above the schema (mergetree imports schema), so the schema cannot check
+    // it itself: the table, which stands above both, does.
+    MergeFunctions.create(schema);
+    return schema;
   }
 
   /**

@@ -8,6 +8,8 @@ import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.mergetree.merge.MergeFunctions;
+import io.changelake.schema.ChangelogProducer;
+import io.changelake.schema.MergeEngine;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;

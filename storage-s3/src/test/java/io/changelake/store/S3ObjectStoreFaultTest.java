@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.changelake.table.OrphanFilesClean;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;

@@ -45,7 +45,7 @@ class ChangelogPropertyTest {
 
   @TempDir Path warehouse;
 
-  /** Every engine with every producer it accepts (SEMANTICS.md), each with seeds of its own. */
+  /** Every engine with every producer it accepts, each with seeds of its own. */
   static Stream<Case> cases() {
     List<Case> cases = new ArrayList<>();
     for (int run = 0; run < RUNS; run++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.PaimonStreams.Change;
 import io.changelake.types.KeyValue;

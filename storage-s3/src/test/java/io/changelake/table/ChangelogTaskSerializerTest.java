@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

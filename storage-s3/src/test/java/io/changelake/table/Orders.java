@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataType;
 import io.changelake.types.RowType;
 import java.util.List;

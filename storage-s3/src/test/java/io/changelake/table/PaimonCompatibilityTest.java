@@ -3,6 +3,7 @@ package io.changelake.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.changelake.format.RandomRows;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;

@@ -1,6 +1,8 @@
 package io.changelake.table;
 
 import io.changelake.format.PaimonRows;
+import io.changelake.schema.ChangelogProducer;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.RowKind;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.changelake.table;
 
 import io.changelake.format.PaimonRows;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import io.changelake.types.PaimonTypes;
 import io.changelake.types.RowKind;

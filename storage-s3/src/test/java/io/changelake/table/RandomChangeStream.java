@@ -1,15 +1,16 @@
 package io.changelake.table;
 
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;

@@ -3,6 +3,7 @@ package io.changelake.table;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.changelake.schema.TableSchema;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeException;
-import io.changelake.table.TableOptions;
+import io.changelake.schema.TableOptions;
 import io.changelake.types.DataType;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;

@@ -1,8 +1,8 @@
 package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.table.TableOptions;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableOptions;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.KeyValue;
 import java.util.Comparator;
 import java.util.List;

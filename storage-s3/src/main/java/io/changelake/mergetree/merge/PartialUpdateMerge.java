@@ -2,8 +2,8 @@ package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.table.TableOptions;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableOptions;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;

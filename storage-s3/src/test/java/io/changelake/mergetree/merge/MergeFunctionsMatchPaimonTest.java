@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.changelake.format.PaimonRows;
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;

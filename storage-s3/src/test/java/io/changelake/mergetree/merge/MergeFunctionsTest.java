@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -21,7 +21,7 @@ import java.util.Comparator;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Hand-written cases from SEMANTICS.md and the conformance cases' final table states. */
+/** Hand-written cases from the merge engines' Javadoc and the conformance cases' final states. */
 class MergeFunctionsTest {
 
   private static MergeFunction engine(Map<String, String> options) {

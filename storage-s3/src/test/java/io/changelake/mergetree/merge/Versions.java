@@ -1,7 +1,7 @@
 package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.table.TableSchema;
+import io.changelake.schema.TableSchema;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;

@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 /**
  * A table whose options ask for behaviour changelake does not implement (deletion vectors, dynamic

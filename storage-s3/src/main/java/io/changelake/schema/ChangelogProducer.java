@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;

@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 import io.changelake.types.RowType;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,14 +8,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /** The JSON of schema, snapshot and consumer files: Jackson's pretty form, as Paimon writes it. */
-final class Json {
+public final class Json {
 
-  static final ObjectMapper MAPPER =
+  public static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private Json() {}
 
-  static byte[] write(JsonNode node) {
+  public static byte[] write(JsonNode node) {
     try {
       return MAPPER.writeValueAsString(node).getBytes(StandardCharsets.UTF_8);
     } catch (JsonProcessingException e) {
@@ -24,7 +24,7 @@ final class Json {
   }
 
   /** Parses a file's bytes, naming the file when they are not JSON. */
-  static JsonNode read(byte[] bytes, String file) throws IOException {
+  public static JsonNode read(byte[] bytes, String file) throws IOException {
     try {
       JsonNode node = MAPPER.readTree(bytes);
       if (node == null || !node.isObject()) {
@@ -37,7 +37,7 @@ final class Json {
   }
 
   /** A required field, failing with the file and field named. */
-  static JsonNode required(JsonNode node, String field, String file) throws IOException {
+  public static JsonNode required(JsonNode node, String field, String file) throws IOException {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       throw new IOException(file + " has no '" + field + "'");
@@ -46,13 +46,13 @@ final class Json {
   }
 
   /** A text field or null. */
-  static String text(JsonNode node, String field) {
+  public static String text(JsonNode node, String field) {
     JsonNode value = node.get(field);
     return value == null || value.isNull() ? null : value.asText();
   }
 
   /** A long field or null. */
-  static Long longOrNull(JsonNode node, String field) {
+  public static Long longOrNull(JsonNode node, String field) {
     JsonNode value = node.get(field);
     return value == null || value.isNull() ? null : value.asLong();
   }

@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,10 +31,10 @@ import java.util.regex.Pattern;
  * <p>The list was made from {@code org.apache.paimon.CoreOptions} of Paimon 1.3.1, option by
  * option. Keys Paimon does not know are refused as well, with a hint to check the spelling.
  */
-final class OptionRules {
+public final class OptionRules {
 
   /** How changelake treats an option: implemented (some values may be refused), harmless, refused. */
-  enum Support {
+  public enum Support {
     IMPLEMENTED,
     HARMLESS,
     REFUSED
@@ -49,10 +49,10 @@ final class OptionRules {
    * @param check throws {@link IllegalArgumentException} with the fix if a value is malformed or
    *     asks for what changelake does not implement
    */
-  record Rule(String key, Support support, String reason, Consumer<String> check) {}
+  public record Rule(String key, Support support, String reason, Consumer<String> check) {}
 
   /** Per-column options of the merge engines: {@code fields.<column>.<what>}. */
-  static final Pattern FIELD_OPTION =
+  public static final Pattern FIELD_OPTION =
       Pattern.compile(
           "fields\\.(.+)\\.(aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
 
@@ -397,7 +397,7 @@ final class OptionRules {
   }
 
   /** The rule of a key, or null if changelake does not know it. */
-  static Rule rule(String key) {
+  public static Rule rule(String key) {
     Rule rule = RULES.get(key);
     if (rule != null) {
       return rule;
@@ -417,7 +417,7 @@ final class OptionRules {
    * @throws IllegalArgumentException naming the option, if it is unknown, malformed or asks for
    *     behaviour changelake does not implement, and the fix
    */
-  static void check(String key, String value) {
+  public static void check(String key, String value) {
     try {
       Rule rule = rule(key);
       Matcher field = FIELD_OPTION.matcher(key);
@@ -466,7 +466,7 @@ final class OptionRules {
   }
 
   /** Every listed rule: exact keys, then prefixes. */
-  static List<Rule> all() {
+  public static List<Rule> all() {
     List<Rule> all = new ArrayList<>(RULES.values());
     all.addAll(PREFIXES);
     return all;

@@ -1,10 +1,9 @@
-package io.changelake.table;
+package io.changelake.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.RowType;
@@ -104,12 +103,8 @@ public record TableSchema(
     Map<String, String> withBucket = new LinkedHashMap<>(options);
     withBucket.putIfAbsent("bucket", "1");
     TableOptions validated = TableOptions.validate(withBucket, keyed, primaryKeys);
-    TableSchema schema =
-        new TableSchema(
-            0, keyed, partitionKeys, primaryKeys, validated, comment, System.currentTimeMillis());
-    // The merge engine checks its own options (functions against column types, delete rules).
-    MergeFunctions.create(schema);
-    return schema;
+    return new TableSchema(
+        0, keyed, partitionKeys, primaryKeys, validated, comment, System.currentTimeMillis());
   }
 
   /**
