@@ -3,6 +3,47 @@
  * changelog and the table hold. The differential fuzzer ({@code ConformanceFuzzTest} in pipelines)
  * holds changelake to them; where Paimon and a document disagree, Paimon wins.
  *
+ * <p>The package knows nothing of the table ({@code io.changelake.table} stands above it): it
+ * takes the schema and options ({@code io.changelake.schema}) and a {@link
+ * io.changelake.mergetree.BucketFiles} (the bucket's folder in an object store), and returns what
+ * each commit changed as a {@link io.changelake.mergetree.BucketIncrement}, which the table wraps
+ * into its commit message.
+ *
+ * <h2>The classes</h2>
+ *
+ * <table>
+ *   <caption>Who does what in a bucket writer</caption>
+ *   <tr><th>class</th><th>role</th><th>Paimon's counterpart</th></tr>
+ *   <tr><td>{@link io.changelake.mergetree.MergeTreeWriter}</td><td>write and commit policy: when
+ *     to flush, which compaction each producer owes at a commit</td><td>MergeTreeWriter</td></tr>
+ *   <tr><td>{@code WriteBuffer} ({@code WriteBudget}, {@code KeyValueSpill})</td>
+ *     <td>the records not flushed yet, spilled as sorted runs to local disk</td>
+ *     <td>SortBufferWriteBuffer</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.Levels}, {@link io.changelake.mergetree.SortedRun}
+ *     </td><td>the bucket's files by level, as sorted runs newest first</td><td>Levels</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.UniversalCompaction}, {@link
+ *     io.changelake.mergetree.CompactUnit}</td><td>which runs a compaction takes and where it
+ *     writes</td><td>UniversalCompaction, ForceUpLevel0Compaction</td></tr>
+ *   <tr><td>{@code CompactRewriter}</td><td>carries out a compaction: sections, merges, moves,
+ *     the changelog it owes</td><td>MergeTreeCompactTask, the compact rewriters</td></tr>
+ *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}, {@link
+ *     io.changelake.mergetree.KeyVersions}</td><td>read sorted runs, merge them by key and
+ *     version, hand over the versions of one key at a time</td><td>SortMergeReader</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.KeyMerge}, {@link
+ *     io.changelake.mergetree.MergeFunction} ({@code merge/}: the engines)</td><td>turn a key's
+ *     versions into the one stored</td><td>MergeFunction, its wrappers</td></tr>
+ *   <tr><td>{@code ChangelogRule}, {@code LookupChangelogRule}</td><td>what the lookup and
+ *     full-compaction producers emit; the BEFORE image of a key a lookup compaction takes from
+ *     level 0</td><td>the changelog merge function wrappers</td></tr>
+ *   <tr><td>{@code RollingFileWriter}, {@link io.changelake.mergetree.BucketFiles}</td><td>write
+ *     the data and changelog files, a new one at {@code target-file-size}, encoding on a
+ *     single-thread executor</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr>
+ *   <tr><td>{@code PendingIncrement}, {@link io.changelake.mergetree.BucketIncrement}</td><td>what
+ *     the next commit records</td><td>CommitIncrement</td></tr>
+ *   <tr><td>{@code lookup/}</td><td>the current value of a key in the levels above 0, on local
+ *     disk</td><td>LookupLevels</td></tr>
+ * </table>
+ *
  * <h2>How the records of one key combine</h2>
  *
  * <ul>

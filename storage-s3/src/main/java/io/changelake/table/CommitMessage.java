@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.BucketIncrement;
 import java.util.List;
 
 /**
@@ -40,15 +41,18 @@ public record CommitMessage(
     compactChangelog = List.copyOf(compactChangelog);
   }
 
-  /** A message with only flushed files. */
-  public static CommitMessage ofAppend(
-      SerializedRow partition,
-      int bucket,
-      int totalBuckets,
-      List<DataFileMeta> newFiles,
-      List<DataFileMeta> changelogFiles) {
+  /** The message that records what one bucket's merge tree changed. */
+  public static CommitMessage of(
+      SerializedRow partition, int bucket, int totalBuckets, BucketIncrement increment) {
     return new CommitMessage(
-        partition, bucket, totalBuckets, newFiles, changelogFiles, List.of(), List.of(), List.of());
+        partition,
+        bucket,
+        totalBuckets,
+        increment.newFiles(),
+        increment.changelogFiles(),
+        increment.compactBefore(),
+        increment.compactAfter(),
+        increment.compactChangelog());
   }
 
   /** Whether the message holds nothing to commit. */

@@ -4,6 +4,7 @@ import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.BucketFiles;
 import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.SortMergeReader;
@@ -130,7 +131,11 @@ public final class TableRead {
   /** Opens files of one bucket, all or none: a failure closes those already open. */
   List<KeyValueFileReader> open(SerializedRow partition, int bucket, List<DataFileMeta> files)
       throws IOException {
-    BucketFiles bucketFiles = new BucketFiles(table, table.partitionPath(partition), bucket);
+    BucketFiles bucketFiles =
+        new BucketFiles(
+            table.store(),
+            table.path().bucketFolder(table.partitionPath(partition), bucket),
+            table.schema());
     List<KeyValueFileReader> readers = new ArrayList<>();
     try {
       for (DataFileMeta f : files) {

@@ -3,6 +3,8 @@ package io.changelake.table;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.BucketFiles;
+import io.changelake.mergetree.BucketIncrement;
 import io.changelake.mergetree.Levels;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.mergetree.MergeTreeWriter;
@@ -92,7 +94,9 @@ public final class TableWriter implements AutoCloseable {
     TableOptions options = schema.options();
     Levels levels =
         new Levels(schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
-    BucketFiles files = new BucketFiles(table, partitionPath, id.bucket());
+    BucketFiles files =
+        new BucketFiles(
+            table.store(), table.path().bucketFolder(partitionPath, id.bucket()), schema);
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
     LookupLevels lookup = null;
     if (MergeTreeWriter.forcesUpLevel0(options)) {
@@ -112,9 +116,6 @@ public final class TableWriter implements AutoCloseable {
     return new MergeTreeWriter(
         schema,
         files,
-        id.partition(),
-        id.bucket(),
-        assigner.buckets(),
         levels,
         MergeFunctions.create(schema),
         MergeFunctions.sequenceOrder(schema),
@@ -187,10 +188,11 @@ public final class TableWriter implements AutoCloseable {
       openBucketsWithPendingChangelog();
     }
     List<CommitMessage> messages = new ArrayList<>();
-    for (MergeTreeWriter writer : writers.values()) {
-      CommitMessage message = writer.prepareCommit(request, commitIdentifier);
-      if (!message.isEmpty()) {
-        messages.add(message);
+    for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
+      BucketIncrement increment = e.getValue().prepareCommit(request, commitIdentifier);
+      if (!increment.isEmpty()) {
+        BucketId id = e.getKey();
+        messages.add(CommitMessage.of(id.partition(), id.bucket(), assigner.buckets(), increment));
       }
     }
     return messages;
@@ -211,21 +213,25 @@ public final class TableWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Closes every bucket writer and lookup and removes the scratch folder, even when some of them
+   * fail: the first failure is thrown, with the others added to it as suppressed.
+   */
   @Override
   public void close() throws IOException {
-    IOException failure = null;
+    List<Exception> failures = new ArrayList<>();
     for (MergeTreeWriter writer : writers.values()) {
       try {
         writer.close();
-      } catch (IOException e) {
-        failure = failure == null ? e : failure;
+      } catch (IOException | RuntimeException e) {
+        failures.add(e);
       }
     }
     for (AutoCloseable lookup : lookups) {
       try {
         lookup.close();
       } catch (Exception e) {
-        failure = failure == null ? new IOException(e) : failure;
+        failures.add(e);
       }
     }
     writers.clear();
@@ -235,13 +241,26 @@ public final class TableWriter implements AutoCloseable {
         for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
           Files.deleteIfExists(p);
         }
+      } catch (IOException e) {
+        failures.add(e);
       } catch (UncheckedIOException e) {
-        failure = failure == null ? e.getCause() : failure;
+        failures.add(e.getCause());
       }
       scratch = null;
     }
-    if (failure != null) {
-      throw failure;
+    if (failures.isEmpty()) {
+      return;
     }
+    Exception first = failures.get(0);
+    for (Exception other : failures.subList(1, failures.size())) {
+      first.addSuppressed(other);
+    }
+    if (first instanceof IOException io) {
+      throw io;
+    }
+    if (first instanceof RuntimeException r) {
+      throw r;
+    }
+    throw new IOException("closing the table writer failed", first);
   }
 }

@@ -1,4 +1,4 @@
-package io.changelake.table;
+package io.changelake.mergetree;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ColumnStats;
@@ -12,6 +12,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.format.SimpleStats;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.store.ObjectStore;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.time.LocalDateTime;
@@ -26,11 +27,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code changelog-<uuid>-<n>.parquet}), writes and opens them, and turns what a file writer
  * reports into the {@link DataFileMeta} a manifest records (keys and statistics as Paimon's
  * serialized rows).
+ *
+ * <p>It knows the bucket by its folder in an object store and the schema its files are written
+ * with; the table works out the folder ({@code <partition path>/bucket-<n>/}) and hands both in, so
+ * the merge tree needs nothing of the table.
  */
 public final class BucketFiles {
 
-  private final Table table;
+  private final ObjectStore store;
   private final String folder;
+  private final long schemaId;
   private final RowType keyType;
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
@@ -39,10 +45,15 @@ public final class BucketFiles {
   private final String uuid = UUID.randomUUID().toString();
   private final AtomicInteger counter = new AtomicInteger();
 
-  public BucketFiles(Table table, String partitionPath, int bucket) {
-    this.table = table;
-    this.folder = table.path().bucketFolder(partitionPath, bucket);
-    TableSchema schema = table.schema();
+  /**
+   * @param store the table's object store
+   * @param folder the bucket's folder, relative to the store root, ending in {@code /}
+   * @param schema the schema new files are written with (its id goes into each file's metadata)
+   */
+  public BucketFiles(ObjectStore store, String folder, TableSchema schema) {
+    this.store = store;
+    this.folder = folder;
+    this.schemaId = schema.id();
     this.keyType = schema.keyType();
     this.valueType = schema.rowType();
     this.keyCodec = new BinaryRowCodec(keyType);
@@ -62,13 +73,13 @@ public final class BucketFiles {
   /** A writer of a new data file; finish it with {@link #finish}. */
   public KeyValueFileWriter newDataFile() throws IOException {
     return KeyValueFileWriter.create(
-        table.store(), folder + newName("data"), keyType, valueType, fileOptions);
+        store, folder + newName("data"), keyType, valueType, fileOptions);
   }
 
   /** A writer of a new changelog file; finish it with {@link #finish}. */
   public KeyValueFileWriter newChangelogFile() throws IOException {
     return KeyValueFileWriter.create(
-        table.store(), folder + newName("changelog"), keyType, valueType, fileOptions);
+        store, folder + newName("changelog"), keyType, valueType, fileOptions);
   }
 
   private String newName(String prefix) {
@@ -90,7 +101,7 @@ public final class BucketFiles {
         stats(valueCodec, meta.valueStats()),
         meta.minSequenceNumber(),
         meta.maxSequenceNumber(),
-        table.schema().id(),
+        schemaId,
         level,
         List.of(),
         // Paimon records the writer's local wall-clock time as if it were UTC.
@@ -116,11 +127,11 @@ public final class BucketFiles {
 
   /** Deletes a file no snapshot references (written and replaced within one commit). */
   public void delete(DataFileMeta file) throws IOException {
-    table.store().delete(folder + file.fileName());
+    store.delete(folder + file.fileName());
   }
 
   /** Opens one of this bucket's files for reading, every column. */
   public KeyValueFileReader open(DataFileMeta file) throws IOException {
-    return KeyValueFileReader.open(table.store(), folder + file.fileName(), keyType, valueType);
+    return KeyValueFileReader.open(store, folder + file.fileName(), keyType, valueType);
   }
 }

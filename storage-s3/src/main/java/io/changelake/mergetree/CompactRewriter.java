@@ -1,0 +1,299 @@
+package io.changelake.mergetree;
+
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.mergetree.lookup.LookupLevels;
+import io.changelake.schema.ChangelogProducer;
+import io.changelake.schema.MergeEngine;
+import io.changelake.schema.TableOptions;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Carries out the compactions of one bucket as Paimon's compact task and rewriter do: merges or
+ * moves the files of a {@link CompactUnit} to its output level, with the changelog the producer
+ * owes, and records the result in the levels, the lookup and the pending increment.
+ *
+ * <table>
+ *   <caption>The changelog a compaction owes</caption>
+ *   <tr><th>table</th><th>emitted</th></tr>
+ *   <tr><td>lookup producer (first-row tables look up too, to drop rows of keys already above)
+ *     </td><td>for every key taken from level 0, by the {@link LookupChangelogRule}</td></tr>
+ *   <tr><td>full-compaction producer</td><td>when the compaction writes the top level: the
+ *     difference between the key's version there and the merged one ({@link ChangelogRule})</td>
+ *   </tr>
+ *   <tr><td>other</td><td>nothing</td></tr>
+ * </table>
+ */
+final class CompactRewriter {
+
+  /** What a compaction emits besides its files. */
+  private enum ChangelogMode {
+    NONE,
+    LOOKUP,
+    FULL_COMPACTION
+  }
+
+  private final Levels levels;
+  private final BucketFiles files;
+  private final LookupLevels lookup;
+  private final PendingIncrement increment;
+  private final KeyMerge keyMerge;
+  private final Comparator<KeyValue> versionOrder;
+  private final RowComparator keyOrder;
+  private final ChangelogRule changelogRule;
+  private final LookupChangelogRule lookupRule;
+  private final ChangelogProducer producer;
+  private final boolean forcesUpLevel0;
+  private final boolean lastRecordAlone;
+  private final long targetFileSize;
+
+  /**
+   * @param options the table's options
+   * @param levels the bucket's levels, updated by each compaction
+   * @param files the bucket's files
+   * @param lookup the levels' lookup, for lookup-producer and first-row tables; else null
+   * @param increment where compactions record what they replaced
+   * @param keyMerge the merge of a key's versions
+   * @param versionOrder the order of a key's versions
+   * @param changelogRule what a change of a key emits
+   */
+  CompactRewriter(
+      TableOptions options,
+      Levels levels,
+      BucketFiles files,
+      LookupLevels lookup,
+      PendingIncrement increment,
+      KeyMerge keyMerge,
+      Comparator<KeyValue> versionOrder,
+      ChangelogRule changelogRule) {
+    this.levels = levels;
+    this.files = files;
+    this.lookup = lookup;
+    this.increment = increment;
+    this.keyMerge = keyMerge;
+    this.versionOrder = versionOrder;
+    this.keyOrder = levels.keyOrder();
+    this.changelogRule = changelogRule;
+    this.producer = options.changelogProducer();
+    this.forcesUpLevel0 = MergeTreeWriter.forcesUpLevel0(options);
+    this.lookupRule =
+        lookup == null
+            ? null
+            : new LookupChangelogRule(
+                keyMerge,
+                changelogRule,
+                lookup::lookup,
+                producer == ChangelogProducer.LOOKUP,
+                options.mergeEngine() == MergeEngine.FIRST_ROW);
+    // A key's newest record alone is its merged value: deduplicate by arrival order.
+    this.lastRecordAlone =
+        options.mergeEngine() == MergeEngine.DEDUPLICATE && options.sequenceFields().isEmpty();
+    this.targetFileSize = options.targetFileSize();
+  }
+
+  /**
+   * Carries out a compaction: the unit's files are split into sections of overlapping key ranges;
+   * a section of several files is merged; a lone file is merged with its small neighbours (below
+   * 70% of {@code target-file-size}) or, if large, or if it is all there is to merge, moved to the
+   * output level as it is (with its changelog, if the producer owes one). A file moved to the top
+   * level is rewritten instead if it may hold retractions, which the top level drops.
+   */
+  void compact(CompactUnit unit) throws IOException {
+    ChangelogMode mode = modeFor(unit);
+    int outputLevel = unit.outputLevel();
+    // Deletes can go only when no older run is left outside the merge to be shadowed.
+    boolean dropDeletes = unit.runs().size() == levels.sortedRuns().size();
+    List<DataFileMeta> unitFiles = new ArrayList<>();
+    for (SortedRun run : unit.runs()) {
+      unitFiles.addAll(run.files());
+    }
+    long smallFile = targetFileSize / 10 * 7;
+    List<List<DataFileMeta>> pending = new ArrayList<>();
+    for (List<DataFileMeta> section : sections(unitFiles)) {
+      if (section.size() > 1 || section.get(0).fileSize() < smallFile) {
+        pending.add(section);
+      } else {
+        mergePending(pending, outputLevel, dropDeletes, mode);
+        move(section.get(0), outputLevel, dropDeletes, mode);
+      }
+    }
+    mergePending(pending, outputLevel, dropDeletes, mode);
+  }
+
+  private ChangelogMode modeFor(CompactUnit unit) {
+    if (forcesUpLevel0) {
+      return ChangelogMode.LOOKUP;
+    }
+    if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == levels.maxLevel()) {
+      return ChangelogMode.FULL_COMPACTION;
+    }
+    return ChangelogMode.NONE;
+  }
+
+  /** The files grouped into runs of key-overlapping files, in key order (Paimon's sections). */
+  private List<List<DataFileMeta>> sections(List<DataFileMeta> unitFiles) {
+    List<DataFileMeta> sorted = new ArrayList<>(unitFiles);
+    sorted.sort(
+        (a, b) -> {
+          int byMin = keyOrder.compare(levels.minKey(a), levels.minKey(b));
+          return byMin != 0 ? byMin : keyOrder.compare(levels.maxKey(a), levels.maxKey(b));
+        });
+    List<List<DataFileMeta>> sections = new ArrayList<>();
+    Object[] bound = null;
+    for (DataFileMeta f : sorted) {
+      if (bound == null || keyOrder.compare(levels.minKey(f), bound) > 0) {
+        sections.add(new ArrayList<>());
+        bound = null;
+      }
+      sections.get(sections.size() - 1).add(f);
+      if (bound == null || keyOrder.compare(levels.maxKey(f), bound) > 0) {
+        bound = levels.maxKey(f);
+      }
+    }
+    return sections;
+  }
+
+  /** Merges the sections gathered so far; a lone file among them is moved instead. */
+  private void mergePending(
+      List<List<DataFileMeta>> pending, int outputLevel, boolean dropDeletes, ChangelogMode mode)
+      throws IOException {
+    if (pending.size() == 1 && pending.get(0).size() == 1) {
+      move(pending.get(0).get(0), outputLevel, dropDeletes, mode);
+    } else if (!pending.isEmpty()) {
+      List<DataFileMeta> all = new ArrayList<>();
+      pending.forEach(all::addAll);
+      merge(all, outputLevel, dropDeletes, mode, true);
+    }
+    pending.clear();
+  }
+
+  /**
+   * Moves one file to the output level (Paimon's upgrade): as it is, with the changelog its
+   * records owe (a lookup table's level-0 file, or any file reaching the top level of a
+   * full-compaction table); rewritten when it goes to the top level and may hold retractions, or
+   * when it is a lookup table's level-0 file whose records must merge with the key's current value
+   * (every engine but deduplicate without {@code sequence.field}, below the top level).
+   */
+  private void move(DataFileMeta file, int outputLevel, boolean dropDeletes, ChangelogMode mode)
+      throws IOException {
+    boolean top = outputLevel == levels.maxLevel();
+    if (top && (file.deleteRowCount() == null || file.deleteRowCount() > 0)) {
+      merge(List.of(file), outputLevel, dropDeletes, mode, true);
+      return;
+    }
+    if (file.level() == outputLevel) {
+      return;
+    }
+    boolean lookupLevel0 = mode == ChangelogMode.LOOKUP && file.level() == 0;
+    if (lookupLevel0 && !top && !lastRecordAlone) {
+      merge(List.of(file), outputLevel, false, mode, true);
+    } else if (lookupLevel0 || mode == ChangelogMode.FULL_COMPACTION) {
+      merge(List.of(file), outputLevel, false, mode, false);
+    } else {
+      record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+    }
+  }
+
+  /**
+   * Merges files into files at the output level, with the mode's changelog; with {@code
+   * writeData} false only the changelog is written and the lone file moves up as it is.
+   */
+  private void merge(
+      List<DataFileMeta> mergedFiles,
+      int outputLevel,
+      boolean dropDeletes,
+      ChangelogMode mode,
+      boolean writeData)
+      throws IOException {
+    List<RunReader<KeyValueFileReader>> inputs = new ArrayList<>();
+    try {
+      List<SortedRun> runs = runsOf(mergedFiles);
+      int[] runLevels = new int[runs.size()];
+      for (int i = 0; i < runs.size(); i++) {
+        inputs.add(new RunReader<>(runs.get(i).files(), files::open));
+        runLevels[i] = runs.get(i).level();
+      }
+      SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
+      KeyVersions versions = new KeyVersions(keyOrder);
+      try (RollingFileWriter out = output(outputLevel, false);
+          RollingFileWriter changelog = output(outputLevel, true)) {
+        while (versions.fill(merged, runLevels)) {
+          KeyValue result = mergeWithChangelog(versions, mode, outputLevel, changelog);
+          if (writeData && result != null && (result.kind().isAdd() || !dropDeletes)) {
+            out.write(result);
+          }
+        }
+        if (writeData) {
+          record(mergedFiles, out.finish(), false);
+        } else {
+          DataFileMeta file = mergedFiles.get(0);
+          record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+        }
+        increment.compactionChangelog(changelog.finish());
+      }
+    } finally {
+      for (RunReader<KeyValueFileReader> input : inputs) {
+        input.close();
+      }
+    }
+  }
+
+  private RollingFileWriter output(int level, boolean changelog) {
+    return new RollingFileWriter(files, level, changelog, targetFileSize, lookup);
+  }
+
+  /** Files as sorted runs: each level-0 file alone, newest first, then each level's files. */
+  private List<SortedRun> runsOf(List<DataFileMeta> someFiles) {
+    List<SortedRun> runs = new ArrayList<>();
+    for (SortedRun run : levels.sortedRuns()) {
+      List<DataFileMeta> taken = run.files().stream().filter(someFiles::contains).toList();
+      if (!taken.isEmpty()) {
+        runs.add(SortedRun.of(run.level(), taken));
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * Records a compaction's files in the levels, the lookup and the pending increment, and deletes
+   * what the compaction consumed before any snapshot named it.
+   *
+   * @param moved whether {@code written} are the {@code consumed} files at another level
+   */
+  private void record(List<DataFileMeta> consumed, List<DataFileMeta> written, boolean moved)
+      throws IOException {
+    levels.update(consumed, written);
+    if (lookup != null && !moved) {
+      for (DataFileMeta f : consumed) {
+        lookup.remove(f);
+      }
+    }
+    for (DataFileMeta unreferenced : increment.compacted(consumed, written, moved)) {
+      files.delete(unreferenced);
+    }
+  }
+
+  private KeyValue mergeWithChangelog(
+      KeyVersions versions, ChangelogMode mode, int outputLevel, RollingFileWriter changelog)
+      throws IOException {
+    switch (mode) {
+      case LOOKUP:
+        return lookupRule.merge(versions, outputLevel, levels.maxLevel(), changelog::write);
+      case FULL_COMPACTION:
+        KeyValue top = versions.atLevel(levels.maxLevel());
+        KeyValue merged = keyMerge.reduce(versions);
+        if (top == null || versions.size() > 1) {
+          changelogRule.emit(top, merged, changelog::write);
+        }
+        return merged;
+      default:
+        return keyMerge.reduce(versions);
+    }
+  }
+}

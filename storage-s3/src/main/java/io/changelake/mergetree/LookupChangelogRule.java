@@ -1,0 +1,92 @@
+package io.changelake.mergetree;
+
+import io.changelake.types.KeyValue;
+import java.io.IOException;
+
+/**
+ * What a compaction of a lookup-producer or first-row table does with a key it takes from level 0
+ * (Paimon's lookup merge wrappers): it finds the key's BEFORE image, merges the level-0 versions
+ * onto it, and, for the lookup producer, emits the difference by the {@link ChangelogRule}.
+ *
+ * <table>
+ *   <caption>The BEFORE image of a key taken from level 0</caption>
+ *   <tr><th>the compaction also takes</th><th>BEFORE</th><th>AFTER</th></tr>
+ *   <tr><td>a version from a level above 0</td><td>the newest such version</td><td>the level-0
+ *     versions merged onto it</td></tr>
+ *   <tr><td>none, output below the top level</td><td>the key's version found by a lookup from
+ *     the level above the output on</td><td>the level-0 versions merged with the looked-up one at
+ *     its place in version order</td></tr>
+ *   <tr><td>none, output at the top level</td><td>absent</td><td>the level-0 versions
+ *     merged</td></tr>
+ * </table>
+ *
+ * <p>A first-row table whose key is found by the lookup keeps nothing of the newer rows: its first
+ * row stays above, and its readers do not merge levels (Paimon's FirstRowMergeFunctionWrapper). A
+ * key the compaction takes from above level 0 only is merged as any compaction merges.
+ */
+final class LookupChangelogRule {
+
+  /** Finds a key's current version in the levels from {@code startLevel} up. */
+  @FunctionalInterface
+  interface KeyLookup {
+    /** The version found, or null. */
+    KeyValue lookup(Object[] key, int startLevel) throws IOException;
+  }
+
+  private final KeyMerge keyMerge;
+  private final ChangelogRule changelogRule;
+  private final KeyLookup lookup;
+  private final boolean emits;
+  private final boolean firstRow;
+
+  /**
+   * @param keyMerge the merge of a key's versions
+   * @param changelogRule what a change of a key emits
+   * @param lookup the levels' lookup
+   * @param emits whether the table's producer is {@code lookup} (a first-row table with another
+   *     producer looks up without emitting)
+   * @param firstRow whether the merge engine is first-row
+   */
+  LookupChangelogRule(
+      KeyMerge keyMerge,
+      ChangelogRule changelogRule,
+      KeyLookup lookup,
+      boolean emits,
+      boolean firstRow) {
+    this.keyMerge = keyMerge;
+    this.changelogRule = changelogRule;
+    this.lookup = lookup;
+    this.emits = emits;
+    this.firstRow = firstRow;
+  }
+
+  /**
+   * The version the compaction writes for one key, or null when nothing is written, emitting its
+   * changelog into {@code changelog}.
+   *
+   * @param versions the key's versions the compaction takes
+   * @param outputLevel the level the compaction writes
+   * @param maxLevel the top level
+   */
+  KeyValue merge(
+      KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
+      throws IOException {
+    if (versions.minLevel() > 0) {
+      return keyMerge.reduce(versions);
+    }
+    KeyValue before = versions.newestUpperLevel();
+    KeyValue lookedUp = null;
+    if (before == null && outputLevel < maxLevel) {
+      lookedUp = lookup.lookup(versions.key(), outputLevel + 1);
+      before = lookedUp;
+    }
+    if (lookedUp != null && firstRow) {
+      return null;
+    }
+    KeyValue after = keyMerge.merge(versions, lookedUp);
+    if (emits) {
+      changelogRule.emit(before, after, changelog);
+    }
+    return after;
+  }
+}
