@@ -89,7 +89,8 @@ final class PendingIncrement {
   /** What changed since the last drain; starts the next commit's increment empty. */
   BucketIncrement drain() {
     BucketIncrement increment =
-        new BucketIncrement(newFiles, changelogFiles, compactBefore, compactAfter, compactChangelog);
+        new BucketIncrement(
+            newFiles, changelogFiles, compactBefore, compactAfter, compactChangelog);
     newFiles.clear();
     changelogFiles.clear();
     compactBefore.clear();

@@ -23,8 +23,9 @@ import java.util.concurrent.Future;
  * lookup cache as they are written, so the next commit's lookups need not read them back.
  *
  * <p>Encoding Parquet (and the lookup copy) takes a third of a commit's time, so it runs on an
- * encoder of its own, a single-thread executor fed batches of records, at most four waiting, while
- * the caller goes on merging and looking up: on two cores a commit takes about two thirds as long.
+ * encoder of its own, a single-thread executor fed batches of records, at most four unfinished,
+ * while the caller goes on merging and looking up: on two cores a commit takes about two thirds as
+ * long.
  * The executor is started at the first batch and stopped by {@link #finish} or {@link #close}.
  * Every file writer is touched on the encoder only; lookup copies are registered with the cache in
  * {@link #finish}, on the caller's thread, since registering must not overlap a lookup.
@@ -36,7 +37,7 @@ import java.util.concurrent.Future;
 final class RollingFileWriter implements Closeable {
 
   private static final int BATCH = 1024;
-  private static final int BATCHES_WAITING = 4;
+  private static final int BATCHES_UNFINISHED = 4;
   /** Rows between two checks of an output file's size against {@code target-file-size}. */
   private static final int SIZE_CHECK_ROWS = 1024;
 
@@ -140,9 +141,9 @@ final class RollingFileWriter implements Closeable {
     if (encoder == null) {
       encoder = Executors.newSingleThreadExecutor(this::encoderThread);
     }
-    // Report a failed batch early, and let no more than a few batches wait.
+    // Report a failed batch early, and hand no more batches than the encoder may hold unfinished.
     while (!batches.isEmpty()
-        && (batches.size() >= BATCHES_WAITING || batches.peekFirst().isDone())) {
+        && (batches.size() >= BATCHES_UNFINISHED || batches.peekFirst().isDone())) {
       await(batches.removeFirst());
     }
     batches.addLast(

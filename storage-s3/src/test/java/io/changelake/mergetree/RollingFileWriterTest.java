@@ -53,7 +53,8 @@ class RollingFileWriterTest {
         written = out.finish();
       }
 
-      assertEquals(List.of(1024L, 1024L, 452L), written.stream().map(DataFileMeta::rowCount).toList());
+      assertEquals(
+          List.of(1024L, 1024L, 452L), written.stream().map(DataFileMeta::rowCount).toList());
       assertTrue(written.stream().allMatch(f -> f.level() == 2));
       assertTrue(written.stream().allMatch(f -> f.fileSource() == FileSource.COMPACT));
       assertTrue(written.stream().allMatch(f -> f.fileName().startsWith("data-")));

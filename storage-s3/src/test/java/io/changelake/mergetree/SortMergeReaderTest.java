@@ -35,7 +35,8 @@ class SortMergeReaderTest {
       read.add(kv.key()[0] + "@" + kv.sequenceNumber() + " from " + reader.lastRun());
     }
 
-    assertEquals(List.of("1@2 from 1", "1@5 from 0", "2@1 from 1", "3@4 from 3", "3@6 from 0"), read);
+    assertEquals(
+        List.of("1@2 from 1", "1@5 from 0", "2@1 from 1", "3@4 from 3", "3@6 from 0"), read);
     assertThrows(NoSuchElementException.class, reader::next);
   }
 
