@@ -210,8 +210,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WrittenBatch batch =
         messages.isEmpty() ? null : new WrittenBatch(bucket, written + 1, messages);
     String newViewId = batch == null ? viewId : UUID.randomUUID().toString();
-    faults.reached(Point.AFTER_MESSAGES_EMITTED);
     hosted.viewId = newViewId;
+    // The writer is now ahead of the state: only a committed bundle makes the state agree.
+    faults.reached(Point.AFTER_MESSAGES_EMITTED);
     return new Outcome(batch, newViewId, deadLetters, accepted, millis);
   }
 
