@@ -2,6 +2,7 @@ package io.changelake.beam;
 
 import io.changelake.table.BucketAssigner;
 import io.changelake.table.BucketAssigner.RowBucket;
+import io.changelake.table.Table;
 import java.util.List;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -22,7 +23,7 @@ import org.apache.beam.sdk.values.TupleTag;
 final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private static final long serialVersionUID = 1L;
 
-  private final TableTarget target;
+  private final TableReference target;
   private final Schema input;
   private final String rowKindField;
   private final List<String> sequenceFields;
@@ -30,12 +31,12 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final TupleTag<KV<String, KindedRow>> rowsTag;
   private final TupleTag<BadRecord> deadLetterTag;
 
-  private transient TableTarget.Opened opened;
+  private transient TableReference.Opened opened;
   private transient RowMapping mapping;
   private transient BucketAssigner assigner;
 
   AssignBucketFn(
-      TableTarget target,
+      TableReference target,
       Schema input,
       String rowKindField,
       List<String> sequenceFields,
@@ -54,7 +55,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   @Setup
   public void setup() throws Exception {
     opened = target.open();
-    List<String> tableSequence = opened.table.schema().options().sequenceFields();
+    Table table = opened.table();
+    List<String> tableSequence = table.schema().options().sequenceFields();
     if (sequenceFields != null && !sequenceFields.equals(tableSequence)) {
       throw new IllegalStateException(
           "ChangelakeIO.write().withSequenceField(" + String.join(",", sequenceFields) + "): table "
@@ -62,9 +64,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
               + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
               + "; name the table's own sequence fields, or write a table that has these");
     }
-    mapping =
-        RowMapping.of(input, rowKindField, opened.table.schema().rowType(), opened.table.location());
-    assigner = new BucketAssigner(opened.table.schema(), opened.table.location());
+    mapping = RowMapping.of(input, rowKindField, table.schema().rowType(), table.location());
+    assigner = new BucketAssigner(table.schema(), table.location());
   }
 
   @ProcessElement

@@ -234,21 +234,21 @@ public final class ChangelakeIO {
 
   /** A write of {@code PCollection<Row>} into a table; see the class documentation. */
   public static ChangelakeWrite write() {
-    return new ChangelakeWrite();
+    return ChangelakeWrite.create();
   }
 
   /** A batch read of a table's rows as of one snapshot. */
   public static ReadRows read() {
-    return new ReadRows();
+    return ReadRows.create();
   }
 
   /** A read of a table's changelog: unbounded, or bounded by an end snapshot. */
   public static ReadChangelog readChangelog() {
-    return new ReadChangelog();
+    return ReadChangelog.create();
   }
 
   /** Dedicated compaction of a write-only table, once or on a schedule; see {@link CompactTable}. */
   public static CompactTable compact() {
-    return new CompactTable();
+    return CompactTable.create();
   }
 }

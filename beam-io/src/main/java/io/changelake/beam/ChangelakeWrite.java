@@ -1,13 +1,12 @@
 package io.changelake.beam;
 
+import com.google.auto.value.AutoValue;
 import io.changelake.store.S3Settings;
-import io.changelake.schema.MergeEngine;
-import io.changelake.schema.TableOptions;
-import io.changelake.table.TablePath;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.schemas.Schema;
@@ -34,54 +33,109 @@ import org.joda.time.Duration;
  * settings and their defaults are documented on {@link ChangelakeIO}; instances are immutable,
  * each {@code with} method returns a changed copy.
  */
-public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
+@AutoValue
+public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
   private static final long serialVersionUID = 1L;
 
   static final Duration DEFAULT_COMMIT_INTERVAL = Duration.standardSeconds(10);
   static final int DEFAULT_MAX_BATCH_ROWS = 100_000;
 
-  private String warehouse;
-  private String database;
-  private String table;
-  private S3Settings s3 = S3Settings.defaults();
-  private String rowKindField;
-  private List<String> primaryKeys;
-  private List<String> partitionKeys;
-  private Integer buckets;
-  private Map<String, String> tableOptions;
-  private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
-  private String commitUser;
-  private int maxBatchRows = DEFAULT_MAX_BATCH_ROWS;
-  private List<String> sequenceFields;
-  private boolean arrivalOrder;
-  private transient ErrorHandler<BadRecord, ?> errorHandler;
-  private FaultInjection faults = FaultInjection.NONE;
-  private Duration idleWriterTimeout = Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS);
-  private BucketStage bucketStage = WriteBucketFn::new;
+  // Static, so that the tags (held by the stages' DoFns) do not carry this transform with them.
+  private static final TupleTag<KV<String, KindedRow>> ROWS = new TupleTag<>() {};
+  private static final TupleTag<BadRecord> REJECTED = new TupleTag<>() {};
+  private static final TupleTag<KV<String, WrittenBatch>> WRITTEN = new TupleTag<>() {};
+  private static final TupleTag<BadRecord> REFUSED = new TupleTag<>() {};
 
-  ChangelakeWrite() {}
+  abstract @Nullable String getWarehouse();
 
-  private ChangelakeWrite copy() {
-    ChangelakeWrite c = new ChangelakeWrite();
-    c.warehouse = warehouse;
-    c.database = database;
-    c.table = table;
-    c.s3 = s3;
-    c.rowKindField = rowKindField;
-    c.primaryKeys = primaryKeys;
-    c.partitionKeys = partitionKeys;
-    c.buckets = buckets;
-    c.tableOptions = tableOptions;
-    c.commitInterval = commitInterval;
-    c.commitUser = commitUser;
-    c.maxBatchRows = maxBatchRows;
-    c.sequenceFields = sequenceFields;
-    c.arrivalOrder = arrivalOrder;
-    c.errorHandler = errorHandler;
-    c.faults = faults;
-    c.idleWriterTimeout = idleWriterTimeout;
-    c.bucketStage = bucketStage;
-    return c;
+  abstract @Nullable String getDatabase();
+
+  abstract @Nullable String getTable();
+
+  abstract S3Settings getS3Settings();
+
+  abstract @Nullable String getRowKindField();
+
+  abstract @Nullable List<String> getPrimaryKeys();
+
+  abstract @Nullable List<String> getPartitionKeys();
+
+  abstract @Nullable Integer getBuckets();
+
+  abstract @Nullable Map<String, String> getTableOptions();
+
+  abstract @Nullable Duration getCommitInterval();
+
+  abstract @Nullable String getCommitUser();
+
+  abstract int getMaxBatchRows();
+
+  abstract @Nullable List<String> getSequenceFields();
+
+  abstract boolean getArrivalOrder();
+
+  abstract @Nullable ErrorHandler<BadRecord, ?> getErrorHandler();
+
+  abstract FaultInjection getFaults();
+
+  abstract Duration getIdleWriterTimeout();
+
+  abstract BucketStage getBucketStage();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setWarehouse(String warehouse);
+
+    abstract Builder setDatabase(String database);
+
+    abstract Builder setTable(String table);
+
+    abstract Builder setS3Settings(S3Settings settings);
+
+    abstract Builder setRowKindField(String field);
+
+    abstract Builder setPrimaryKeys(List<String> keys);
+
+    abstract Builder setPartitionKeys(List<String> keys);
+
+    abstract Builder setBuckets(Integer count);
+
+    abstract Builder setTableOptions(Map<String, String> options);
+
+    abstract Builder setCommitInterval(@Nullable Duration interval);
+
+    abstract Builder setCommitUser(String user);
+
+    abstract Builder setMaxBatchRows(int rows);
+
+    abstract Builder setSequenceFields(List<String> fields);
+
+    abstract Builder setArrivalOrder(boolean arrivalOrder);
+
+    abstract Builder setErrorHandler(ErrorHandler<BadRecord, ?> handler);
+
+    abstract Builder setFaults(FaultInjection faults);
+
+    abstract Builder setIdleWriterTimeout(Duration timeout);
+
+    abstract Builder setBucketStage(BucketStage stage);
+
+    abstract ChangelakeWrite build();
+  }
+
+  /** The write with every setting at its default. */
+  static ChangelakeWrite create() {
+    return new AutoValue_ChangelakeWrite.Builder()
+        .setS3Settings(S3Settings.defaults())
+        .setCommitInterval(DEFAULT_COMMIT_INTERVAL)
+        .setMaxBatchRows(DEFAULT_MAX_BATCH_ROWS)
+        .setArrivalOrder(false)
+        .setFaults(FaultInjection.NONE)
+        .setIdleWriterTimeout(Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS))
+        .setBucketStage(WriteBucketFn::new)
+        .build();
   }
 
   /**
@@ -89,60 +143,42 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
    * path; the table lives in {@code <warehouse>/<database>.db/<table>/}.
    */
   public ChangelakeWrite to(String warehouse, String database, String table) {
-    ChangelakeWrite c = copy();
-    c.warehouse = warehouse;
-    c.database = database;
-    c.table = table;
-    return c;
+    return toBuilder().setWarehouse(warehouse).setDatabase(database).setTable(table).build();
   }
 
   /** How to reach S3 for an {@code s3://} warehouse; default: AWS, default credential chain. */
   public ChangelakeWrite withS3Settings(S3Settings settings) {
-    ChangelakeWrite c = copy();
-    c.s3 = settings;
-    return c;
+    return toBuilder().setS3Settings(settings).build();
   }
 
   /** The STRING field holding each row's kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}). */
   public ChangelakeWrite withRowKindField(String field) {
-    ChangelakeWrite c = copy();
-    c.rowKindField = field;
-    return c;
+    return toBuilder().setRowKindField(field).build();
   }
 
   /** Creates the table if missing, with these primary-key columns (the columns: the input's). */
   public ChangelakeWrite withPrimaryKeys(List<String> keys) {
-    ChangelakeWrite c = copy();
-    c.primaryKeys = List.copyOf(keys);
-    return c;
+    return toBuilder().setPrimaryKeys(List.copyOf(keys)).build();
   }
 
   /** Partition columns of a table created by the write; they must be in the primary key. */
   public ChangelakeWrite withPartitionKeys(List<String> keys) {
-    ChangelakeWrite c = copy();
-    c.partitionKeys = List.copyOf(keys);
-    return c;
+    return toBuilder().setPartitionKeys(List.copyOf(keys)).build();
   }
 
   /** The bucket count of a table created by the write (table option {@code bucket}). */
   public ChangelakeWrite withBuckets(int count) {
-    ChangelakeWrite c = copy();
-    c.buckets = count;
-    return c;
+    return toBuilder().setBuckets(count).build();
   }
 
   /** Table options of a table created by the write, in Paimon's names. */
   public ChangelakeWrite withTableOptions(Map<String, String> options) {
-    ChangelakeWrite c = copy();
-    c.tableOptions = Map.copyOf(options);
-    return c;
+    return toBuilder().setTableOptions(Map.copyOf(options)).build();
   }
 
   /** Streaming only: the time between commits. */
   public ChangelakeWrite withCommitInterval(Duration interval) {
-    ChangelakeWrite c = copy();
-    c.commitInterval = interval;
-    return c;
+    return toBuilder().setCommitInterval(interval).build();
   }
 
   /**
@@ -150,16 +186,12 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
    * that keep its state; never share it between two running jobs.
    */
   public ChangelakeWrite withCommitUser(String user) {
-    ChangelakeWrite c = copy();
-    c.commitUser = user;
-    return c;
+    return toBuilder().setCommitUser(user).build();
   }
 
   /** Streaming only: the most rows of one bucket written as one batch. */
   public ChangelakeWrite withMaxBatchRows(int rows) {
-    ChangelakeWrite c = copy();
-    c.maxBatchRows = rows;
-    return c;
+    return toBuilder().setMaxBatchRows(rows).build();
   }
 
   /**
@@ -171,9 +203,7 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
    * with each change of a key at its source: a log position, a version, an offset.
    */
   public ChangelakeWrite withSequenceField(String... fields) {
-    ChangelakeWrite c = copy();
-    c.sequenceFields = List.of(fields);
-    return c;
+    return toBuilder().setSequenceFields(List.of(fields)).build();
   }
 
   /**
@@ -184,47 +214,36 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
    * write's own GroupIntoBatches is one), so on them give {@link #withSequenceField} instead.
    */
   public ChangelakeWrite withArrivalOrder() {
-    ChangelakeWrite c = copy();
-    c.arrivalOrder = true;
-    return c;
+    return toBuilder().setArrivalOrder(true).build();
   }
 
   /** Also sends the dead letters to this error handler. */
   public ChangelakeWrite withBadRecordErrorHandler(ErrorHandler<BadRecord, ?> handler) {
-    ChangelakeWrite c = copy();
-    c.errorHandler = handler;
-    return c;
+    return toBuilder().setErrorHandler(handler).build();
   }
 
   /** Test hook: closes a bucket writer unused this long (default 10 minutes, see WriteBucketFn). */
   ChangelakeWrite withIdleWriterTimeout(Duration timeout) {
-    ChangelakeWrite c = copy();
-    c.idleWriterTimeout = timeout;
-    return c;
+    return toBuilder().setIdleWriterTimeout(timeout).build();
   }
 
   /** Benchmark hook: another bucket-writer stage in place of {@link WriteBucketFn}. */
   ChangelakeWrite withBucketStage(BucketStage stage) {
-    ChangelakeWrite c = copy();
-    c.bucketStage = stage;
-    return c;
+    return toBuilder().setBucketStage(stage).build();
   }
 
   /** Test hook: see {@link FaultInjection}. */
   ChangelakeWrite withFaultInjection(FaultInjection injection) {
-    ChangelakeWrite c = copy();
-    c.faults = injection;
-    return c;
+    return toBuilder().setFaults(injection).build();
   }
 
   @Override
   public WriteResult expand(PCollection<Row> input) {
-    TableTarget target = validate(input);
-    String user = commitUser != null ? commitUser : "beam-" + UUID.randomUUID();
+    TableReference target = validate(input);
+    String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
+    Duration interval = getCommitInterval();
 
-    TupleTag<KV<String, KindedRow>> rowsTag = new TupleTag<>() {};
-    TupleTag<BadRecord> rejectedTag = new TupleTag<>() {};
     PCollectionTuple assigned =
         input
             .apply("GlobalWindow", Window.into(new GlobalWindows()))
@@ -232,55 +251,55 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
                 "AssignBucket",
                 ParDo.of(
                         new AssignBucketFn(
-                            target, input.getSchema(), rowKindField, sequenceFields,
-                            input.getCoder(), rowsTag, rejectedTag))
-                    .withOutputTags(rowsTag, TupleTagList.of(rejectedTag)));
+                            target, input.getSchema(), getRowKindField(), getSequenceFields(),
+                            input.getCoder(), ROWS, REJECTED))
+                    .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
     PCollection<KV<String, KindedRow>> rows =
-        assigned.get(rowsTag).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
+        assigned.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
     PCollection<KV<String, Iterable<KindedRow>>> batches =
         bounded
             ? rows.apply("GroupByBucket", GroupByKey.create())
             : rows.apply(
                 "BatchPerBucket",
-                GroupIntoBatches.<String, KindedRow>ofSize(maxBatchRows)
-                    .withMaxBufferingDuration(commitInterval));
+                GroupIntoBatches.<String, KindedRow>ofSize(getMaxBatchRows())
+                    .withMaxBufferingDuration(interval));
 
-    TupleTag<KV<String, WrittenBatch>> writtenTag = new TupleTag<>() {};
-    TupleTag<BadRecord> refusedTag = new TupleTag<>() {};
     PCollectionTuple written =
         batches.apply(
             "WriteBuckets",
             ParDo.of(
-                    bucketStage.create(
-                        target, writtenTag, refusedTag, faults, idleWriterTimeout.getMillis()))
-                .withOutputTags(writtenTag, TupleTagList.of(refusedTag)));
+                    getBucketStage()
+                        .create(
+                            target, WRITTEN, REFUSED, getFaults(),
+                            getIdleWriterTimeout().getMillis()))
+                .withOutputTags(WRITTEN, TupleTagList.of(REFUSED)));
     PCollection<Row> snapshots =
         written
-            .get(writtenTag)
+            .get(WRITTEN)
             .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenBatchCoder.of()))
             .apply(
                 "Commit",
-                ParDo.of(new CommitFn(target, user, bounded ? null : commitInterval, faults)))
+                ParDo.of(new CommitFn(target, user, bounded ? null : interval, getFaults())))
             .setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
 
     PCollection<BadRecord> deadLetters =
-        PCollectionList.of(assigned.get(rejectedTag).setCoder(BadRecord.getCoder(input.getPipeline())))
-            .and(written.get(refusedTag).setCoder(BadRecord.getCoder(input.getPipeline())))
+        PCollectionList.of(assigned.get(REJECTED).setCoder(BadRecord.getCoder(input.getPipeline())))
+            .and(written.get(REFUSED).setCoder(BadRecord.getCoder(input.getPipeline())))
             .apply("DeadLetters", Flatten.pCollections());
-    if (errorHandler != null) {
-      errorHandler.addErrorCollection(deadLetters);
+    if (getErrorHandler() != null) {
+      getErrorHandler().addErrorCollection(deadLetters);
     }
     return new WriteResult(input.getPipeline(), snapshots, deadLetters);
   }
 
   /** Checks every setting against the input; each message names the setting to fix. */
-  private TableTarget validate(PCollection<Row> input) {
-    if (warehouse == null || warehouse.isBlank()) {
+  private TableReference validate(PCollection<Row> input) {
+    if (getWarehouse() == null || getWarehouse().isBlank()) {
       throw invalid("to(warehouse, database, table) is required: name the table to write");
     }
-    TablePath path;
+    TableReference table;
     try {
-      path = new TablePath(database, table);
+      table = new TableReference(getWarehouse(), getDatabase(), getTable(), getS3Settings(), null);
     } catch (IllegalArgumentException e) {
       throw invalid("to(warehouse, database, table): " + e.getMessage());
     }
@@ -288,38 +307,40 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
       throw invalid("the input PCollection<Row> has no schema: call setRowSchema on it");
     }
     Schema schema = input.getSchema();
-    if (rowKindField != null
-        && (!schema.hasField(rowKindField)
-            || schema.getField(rowKindField).getType().getTypeName() != Schema.TypeName.STRING)) {
+    String rowKind = getRowKindField();
+    if (rowKind != null
+        && (!schema.hasField(rowKind)
+            || schema.getField(rowKind).getType().getTypeName() != Schema.TypeName.STRING)) {
       throw invalid(
-          "withRowKindField('" + rowKindField + "'): the input has no STRING field of that name"
+          "withRowKindField('" + rowKind + "'): the input has no STRING field of that name"
               + " (fields " + schema.getFieldNames() + ")");
     }
-    if (commitInterval == null || !commitInterval.isLongerThan(Duration.ZERO)) {
-      throw invalid("withCommitInterval(" + commitInterval + "): give a positive duration");
+    Duration interval = getCommitInterval();
+    if (interval == null || !interval.isLongerThan(Duration.ZERO)) {
+      throw invalid("withCommitInterval(" + interval + "): give a positive duration");
     }
-    if (maxBatchRows < 1) {
-      throw invalid("withMaxBatchRows(" + maxBatchRows + "): give at least 1");
+    if (getMaxBatchRows() < 1) {
+      throw invalid("withMaxBatchRows(" + getMaxBatchRows() + "): give at least 1");
     }
     try {
-      RowMapping.tableType(schema, rowKindField);
+      RowMapping.tableType(schema, rowKind);
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
-    if (sequenceFields != null) {
+    if (getSequenceFields() != null) {
       checkSequenceFields(schema);
     }
-    TableTarget.Creation creation = creation(schema);
+    TableReference.Creation creation = creation(schema);
     checkOrdered(input, creation);
-    return new TableTarget(warehouse, path, s3, creation);
+    return table.withCreation(creation);
   }
 
   private void checkSequenceFields(Schema schema) {
-    if (sequenceFields.isEmpty()) {
+    if (getSequenceFields().isEmpty()) {
       throw invalid("withSequenceField(): name at least one field");
     }
-    for (String field : sequenceFields) {
-      if (!schema.hasField(field) || field.equals(rowKindField)) {
+    for (String field : getSequenceFields()) {
+      if (!schema.hasField(field) || field.equals(getRowKindField())) {
         throw invalid(
             "withSequenceField('" + field + "'): the input has no such column (fields "
                 + schema.getFieldNames() + ", the row-kind field excluded)");
@@ -329,16 +350,14 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
 
   /**
    * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it
-   * has a sequence or the user states that arrival order is the change order. A write is
-   * order-free only when it creates an aggregation table of plain inserts whose every value
-   * column has an aggregate that does not care about order (sum, product, count, min, max,
-   * bool_and, bool_or).
+   * has a sequence, the user states that arrival order is the change order, or it creates a table
+   * whose merge ignores order ({@link TableReference.Creation#orderFree}).
    */
-  private void checkOrdered(PCollection<Row> input, TableTarget.Creation creation) {
+  private void checkOrdered(PCollection<Row> input, TableReference.Creation creation) {
     if (input.isBounded() == PCollection.IsBounded.BOUNDED
-        || arrivalOrder
-        || sequenceFields != null
-        || (creation != null && orderFree(creation))) {
+        || getArrivalOrder()
+        || getSequenceFields() != null
+        || (creation != null && creation.orderFree())) {
       return;
     }
     throw invalid(
@@ -349,38 +368,19 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
             + " order");
   }
 
-  private static final List<String> ORDER_FREE_AGGREGATES =
-      List.of("sum", "product", "count", "min", "max", "bool_and", "bool_or");
-
-  private boolean orderFree(TableTarget.Creation creation) {
-    TableOptions options = TableOptions.of(creation.options());
-    if (!options.sequenceFields().isEmpty()) {
-      return true;
-    }
-    if (rowKindField != null || options.mergeEngine() != MergeEngine.AGGREGATION) {
-      return false;
-    }
-    for (String column : creation.input().getFieldNames()) {
-      if (!creation.primaryKeys().contains(column)
-          && !ORDER_FREE_AGGREGATES.contains(options.aggregateFunction(column))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private TableTarget.Creation creation(Schema schema) {
-    if (primaryKeys == null) {
-      if (partitionKeys != null || buckets != null || tableOptions != null) {
+  private TableReference.Creation creation(Schema schema) {
+    if (getPrimaryKeys() == null) {
+      if (getPartitionKeys() != null || getBuckets() != null || getTableOptions() != null) {
         throw invalid(
             "withPartitionKeys, withBuckets and withTableOptions describe a table to create:"
                 + " also set withPrimaryKeys, or drop them to write an existing table");
       }
       return null;
     }
-    Map<String, String> options = new LinkedHashMap<>(tableOptions == null ? Map.of() : tableOptions);
-    if (sequenceFields != null) {
-      String fields = String.join(",", sequenceFields);
+    Map<String, String> options =
+        new LinkedHashMap<>(getTableOptions() == null ? Map.of() : getTableOptions());
+    if (getSequenceFields() != null) {
+      String fields = String.join(",", getSequenceFields());
       String given = options.put("sequence.field", fields);
       if (given != null && !given.equals(fields)) {
         throw invalid(
@@ -388,20 +388,20 @@ public final class ChangelakeWrite extends PTransform<PCollection<Row>, WriteRes
                 + " disagree: set one of them");
       }
     }
-    if (buckets != null) {
-      String given = options.put("bucket", Integer.toString(buckets));
-      if (given != null && !given.equals(Integer.toString(buckets))) {
+    if (getBuckets() != null) {
+      String given = options.put("bucket", Integer.toString(getBuckets()));
+      if (given != null && !given.equals(Integer.toString(getBuckets()))) {
         throw invalid(
-            "withBuckets(" + buckets + ") and table option 'bucket'=" + given + " disagree: set"
-                + " one of them");
+            "withBuckets(" + getBuckets() + ") and table option 'bucket'=" + given
+                + " disagree: set one of them");
       }
     }
-    TableTarget.Creation creation =
-        new TableTarget.Creation(
+    TableReference.Creation creation =
+        new TableReference.Creation(
             schema,
-            rowKindField,
-            primaryKeys,
-            partitionKeys == null ? List.of() : partitionKeys,
+            getRowKindField(),
+            getPrimaryKeys(),
+            getPartitionKeys() == null ? List.of() : getPartitionKeys(),
             options);
     try {
       creation.schema();

@@ -73,7 +73,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
           .addStringField("commit_user")
           .build();
 
-  private final TableTarget target;
+  private final TableReference target;
   private final String commitUser;
   private final Duration commitInterval;
   private final FaultInjection faults;
@@ -108,13 +108,13 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   @TimerId("end-of-input")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  private transient TableTarget.Opened opened;
+  private transient TableReference.Opened opened;
   private transient SnapshotCommit commit;
 
   /**
    * @param commitInterval the time between commits, or null to commit only at the end of input
    */
-  CommitFn(TableTarget target, String commitUser, Duration commitInterval, FaultInjection faults) {
+  CommitFn(TableReference target, String commitUser, Duration commitInterval, FaultInjection faults) {
     this.target = target;
     this.commitUser = commitUser;
     this.commitInterval = commitInterval;
@@ -124,7 +124,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   @Setup
   public void setup() throws IOException {
     opened = target.open();
-    commit = opened.table.newCommit(commitUser);
+    commit = opened.table().newCommit(commitUser);
   }
 
   @RequiresStableInput

@@ -1,9 +1,11 @@
 package io.changelake.beam;
 
+import com.google.auto.value.AutoValue;
 import io.changelake.store.S3Settings;
 import io.changelake.table.DedicatedCompaction;
 import io.changelake.table.Snapshot;
 import java.io.IOException;
+import javax.annotation.Nullable;
 import org.apache.beam.sdk.io.GenerateSequence;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
@@ -28,37 +30,46 @@ import org.joda.time.Duration;
  * fails (a conflict with a concurrent compaction, an S3 outage) fails the bundle and the runner
  * retries it.
  */
-public final class CompactTable extends PTransform<PBegin, PCollection<Long>> {
+@AutoValue
+public abstract class CompactTable extends PTransform<PBegin, PCollection<Long>> {
   private static final long serialVersionUID = 1L;
 
-  private SourceTable source;
-  private java.time.Duration every;
-  private boolean full;
-  private String partitionPrefix = "";
+  abstract @Nullable TableReference getSource();
 
-  CompactTable() {}
+  abstract @Nullable java.time.Duration getEvery();
 
-  private CompactTable copy() {
-    CompactTable copy = new CompactTable();
-    copy.source = source;
-    copy.every = every;
-    copy.full = full;
-    copy.partitionPrefix = partitionPrefix;
-    return copy;
+  abstract boolean getFull();
+
+  abstract String getPartitionPrefix();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setSource(TableReference source);
+
+    abstract Builder setEvery(java.time.Duration interval);
+
+    abstract Builder setFull(boolean full);
+
+    abstract Builder setPartitionPrefix(String prefix);
+
+    abstract CompactTable build();
+  }
+
+  /** A single universal compaction of every partition, with no table yet. */
+  static CompactTable create() {
+    return new AutoValue_CompactTable.Builder().setFull(false).setPartitionPrefix("").build();
   }
 
   /** The table: {@code database.table} in the warehouse at {@code warehouse}. */
   public CompactTable from(String warehouse, String database, String table) {
-    CompactTable copy = copy();
-    copy.source = new SourceTable(warehouse, S3Settings.defaults(), database, table);
-    return copy;
+    return toBuilder().setSource(TableReference.of(warehouse, database, table)).build();
   }
 
   /** How to reach S3 for an {@code s3://} warehouse. */
   public CompactTable withS3Settings(S3Settings settings) {
-    CompactTable copy = copy();
-    copy.source = requireSource().withS3Settings(settings);
-    return copy;
+    return toBuilder().setSource(requireSource().withS3Settings(settings)).build();
   }
 
   /** Compacts every {@code interval}, unbounded; without it the transform compacts once. */
@@ -67,54 +78,49 @@ public final class CompactTable extends PTransform<PBegin, PCollection<Long>> {
       throw new IllegalArgumentException(
           "the compaction interval must be positive, got " + interval);
     }
-    CompactTable copy = copy();
-    copy.every = interval;
-    return copy;
+    return toBuilder().setEvery(interval).build();
   }
 
   /** Full compactions (every bucket into its top level) instead of universal picks. */
   public CompactTable full() {
-    CompactTable copy = copy();
-    copy.full = true;
-    return copy;
+    return toBuilder().setFull(true).build();
   }
 
   /** Only the partitions whose folder starts with {@code prefix} ({@code k=v/...}). */
   public CompactTable withPartitionPrefix(String prefix) {
-    CompactTable copy = copy();
-    copy.partitionPrefix = prefix;
-    return copy;
+    return toBuilder().setPartitionPrefix(prefix).build();
   }
 
-  private SourceTable requireSource() {
-    if (source == null) {
+  private TableReference requireSource() {
+    if (getSource() == null) {
       throw new IllegalStateException(
           "no table to compact: call from(warehouse, database, table) first");
     }
-    return source;
+    return getSource();
   }
 
   @Override
   public PCollection<Long> expand(PBegin input) {
-    SourceTable table = requireSource();
+    TableReference table = requireSource();
+    java.time.Duration every = getEvery();
     GenerateSequence ticks =
         every == null
             ? GenerateSequence.from(0).to(1)
             : GenerateSequence.from(0).withRate(1, Duration.millis(every.toMillis()));
     return input
         .apply("Schedule", ticks)
-        .apply("Compact", ParDo.of(new CompactFn(table, full, partitionPrefix)));
+        .apply("Compact", ParDo.of(new CompactFn(table, getFull(), getPartitionPrefix())));
   }
 
   /** One compaction run per tick. */
   private static final class CompactFn extends DoFn<Long, Long> {
     private static final long serialVersionUID = 1L;
 
-    private final SourceTable source;
+    private final TableReference source;
     private final boolean full;
     private final String partitionPrefix;
 
-    CompactFn(SourceTable source, boolean full, String partitionPrefix) {
+    CompactFn(TableReference source, boolean full, String partitionPrefix) {
       this.source = source;
       this.full = full;
       this.partitionPrefix = partitionPrefix;
@@ -122,7 +128,7 @@ public final class CompactTable extends PTransform<PBegin, PCollection<Long>> {
 
     @ProcessElement
     public void processElement(OutputReceiver<Long> out) throws IOException {
-      try (SourceTable.Opened opened = source.open()) {
+      try (TableReference.Opened opened = source.open()) {
         DedicatedCompaction.Compacted done =
             opened.table().newCompaction().run(full, partitionPrefix);
         for (Snapshot s : done.snapshots()) {

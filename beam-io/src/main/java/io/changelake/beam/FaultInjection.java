@@ -17,9 +17,17 @@ interface FaultInjection extends Serializable {
 
   /** Where a stage can be stopped. */
   enum Point {
-    /** Bucket writer: the batch's files are written, nothing is emitted yet. */
+    /**
+     * Bucket writer: the batch's files are written, nothing is emitted yet, and the writer in
+     * memory matches no view (the retry sees a cleared view id).
+     */
     AFTER_FILES_WRITTEN,
-    /** Bucket writer: the commit messages are emitted, the bundle has not committed. */
+    /**
+     * Bucket writer: the batch is done and its commit messages are emitted with the state that
+     * records them, but the bundle fails before it commits, so the committer never sees them. The
+     * writer in memory is one batch ahead of the state, under a view id the state never recorded
+     * (the retry sees a different view id).
+     */
     AFTER_MESSAGES_EMITTED,
     /** Committer: the manifests may be written, the snapshot is not created yet. */
     BEFORE_SNAPSHOT,

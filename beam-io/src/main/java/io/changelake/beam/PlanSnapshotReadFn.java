@@ -22,7 +22,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
   private static final long serialVersionUID = 1L;
 
-  private final SourceTable source;
+  private final TableReference source;
   private final Long snapshotId;
   private final Long asOfMillis;
   private final String tagName;
@@ -35,7 +35,7 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
    *     snapshot is read
    */
   PlanSnapshotReadFn(
-      SourceTable source,
+      TableReference source,
       Long snapshotId,
       Long asOfMillis,
       String tagName,
@@ -49,7 +49,7 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
 
   @ProcessElement
   public void processElement(OutputReceiver<ChangelogTask> out) throws IOException {
-    try (SourceTable.Opened opened = source.open()) {
+    try (TableReference.Opened opened = source.open()) {
       Table table = opened.table();
       Optional<Snapshot> snapshot = pick(table);
       if (snapshot.isEmpty()) {

@@ -1,17 +1,20 @@
 package io.changelake.beam;
 
-import io.changelake.store.S3Settings;
+import com.google.auto.value.AutoValue;
 import io.changelake.schema.ChangelogProducer;
-import io.changelake.table.ChangelogTask;
 import io.changelake.schema.MergeEngine;
-import io.changelake.table.Table;
 import io.changelake.schema.TableOptions;
+import io.changelake.store.S3Settings;
+import io.changelake.table.ChangelogTask;
+import io.changelake.table.Table;
+import io.changelake.types.RowType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.schemas.transforms.Select;
 import org.apache.beam.sdk.transforms.Flatten;
@@ -34,44 +37,80 @@ import org.apache.beam.sdk.values.TupleTagList;
  * <p>Topology: {@code Impulse -> ResolveStart -> WatchSnapshots (splittable) + state tasks ->
  * Reshuffle -> ReadTasks [-> NormalizeChanges -> Select]}.
  */
-public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
+@AutoValue
+public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
 
   /** Names of the metadata fields the normalize step needs when the user did not ask for them. */
   private static final String INTERNAL_SNAPSHOT = "_changelake_snapshot_id";
   private static final String INTERNAL_SEQUENCE = "_changelake_sequence_number";
 
-  private SourceTable source;
-  private ChangelogStart start =
-      new ChangelogStart(ChangelogStart.Mode.LATEST_FULL, 0, null, null);
-  private Long endSnapshot;
-  private Duration pollInterval = Duration.ofSeconds(10);
-  private List<String> columns = List.of();
-  private SerializableFunction<Row, Boolean> partitionFilter;
-  private String rowKindField = "_row_kind";
-  private String snapshotIdField;
-  private String sequenceNumberField;
-  private boolean normalize;
-  private boolean rawRows;
-  private boolean waitForTable;
+  abstract @Nullable TableReference getSource();
 
-  ReadChangelog() {}
+  abstract ChangelogStart getStart();
 
-  private ReadChangelog copy() {
-    ReadChangelog copy = new ReadChangelog();
-    copy.source = source;
-    copy.start = start;
-    copy.endSnapshot = endSnapshot;
-    copy.pollInterval = pollInterval;
-    copy.columns = columns;
-    copy.partitionFilter = partitionFilter;
-    copy.rowKindField = rowKindField;
-    copy.snapshotIdField = snapshotIdField;
-    copy.sequenceNumberField = sequenceNumberField;
-    copy.normalize = normalize;
-    copy.rawRows = rawRows;
-    copy.waitForTable = waitForTable;
-    return copy;
+  abstract @Nullable Long getEndSnapshot();
+
+  abstract Duration getPollInterval();
+
+  abstract List<String> getColumns();
+
+  abstract @Nullable SerializableFunction<Row, Boolean> getPartitionFilter();
+
+  abstract @Nullable String getRowKindField();
+
+  abstract @Nullable String getSnapshotIdField();
+
+  abstract @Nullable String getSequenceNumberField();
+
+  abstract boolean getNormalize();
+
+  abstract boolean getRawRows();
+
+  abstract boolean getWaitForTable();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setSource(TableReference source);
+
+    abstract Builder setStart(ChangelogStart start);
+
+    abstract Builder setEndSnapshot(Long endInclusive);
+
+    abstract Builder setPollInterval(Duration interval);
+
+    abstract Builder setColumns(List<String> columns);
+
+    abstract Builder setPartitionFilter(SerializableFunction<Row, Boolean> filter);
+
+    abstract Builder setRowKindField(String name);
+
+    abstract Builder setSnapshotIdField(String name);
+
+    abstract Builder setSequenceNumberField(String name);
+
+    abstract Builder setNormalize(boolean normalize);
+
+    abstract Builder setRawRows(boolean rawRows);
+
+    abstract Builder setWaitForTable(boolean waitForTable);
+
+    abstract ReadChangelog build();
+  }
+
+  /** The read with every option at its default and no table yet. */
+  static ReadChangelog create() {
+    return new AutoValue_ReadChangelog.Builder()
+        .setStart(new ChangelogStart(ChangelogStart.Mode.LATEST_FULL, 0, null, null))
+        .setPollInterval(Duration.ofSeconds(10))
+        .setColumns(List.of())
+        .setRowKindField("_row_kind")
+        .setNormalize(false)
+        .setRawRows(false)
+        .setWaitForTable(false)
+        .build();
   }
 
   /**
@@ -79,16 +118,12 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * ({@code s3://bucket/prefix}, {@code file:///path} or a local path).
    */
   public ReadChangelog from(String warehouse, String database, String table) {
-    ReadChangelog copy = copy();
-    copy.source = new SourceTable(warehouse, S3Settings.defaults(), database, table);
-    return copy;
+    return toBuilder().setSource(TableReference.of(warehouse, database, table)).build();
   }
 
   /** How to reach S3 for an {@code s3://} warehouse; default {@link S3Settings#defaults()}. */
   public ReadChangelog withS3Settings(S3Settings settings) {
-    ReadChangelog copy = copy();
-    copy.source = requireSource().withS3Settings(settings);
-    return copy;
+    return toBuilder().setSource(requireSource().withS3Settings(settings)).build();
   }
 
   /** The default start: the latest snapshot's rows as +I, then every later change. */
@@ -116,9 +151,10 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * snapshot (Paimon's {@code scan.tag-name} as a starting point).
    */
   public ReadChangelog fromTag(String tagName) {
-    ReadChangelog copy = copy();
-    copy.start = new ChangelogStart(ChangelogStart.Mode.FROM_TAG, 0, tagName, start.consumerId());
-    return copy;
+    String consumer = getStart().consumerId();
+    return toBuilder()
+        .setStart(new ChangelogStart(ChangelogStart.Mode.FROM_TAG, 0, tagName, consumer))
+        .build();
   }
 
   /**
@@ -139,15 +175,13 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * committed yet, the read waits for it.
    */
   public ReadChangelog untilSnapshot(long endInclusive) {
-    ReadChangelog copy = copy();
-    copy.endSnapshot = endInclusive;
-    return copy;
+    return toBuilder().setEndSnapshot(endInclusive).build();
   }
 
   private ReadChangelog startingAt(ChangelogStart.Mode mode, long value) {
-    ReadChangelog copy = copy();
-    copy.start = new ChangelogStart(mode, value, null, start.consumerId());
-    return copy;
+    return toBuilder()
+        .setStart(new ChangelogStart(mode, value, null, getStart().consumerId()))
+        .build();
   }
 
   /**
@@ -155,51 +189,37 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * there instead of at the starting point. Expiry keeps the snapshots it has yet to read.
    */
   public ReadChangelog withConsumerId(String consumerId) {
-    ReadChangelog copy = copy();
-    copy.start = start.withConsumerId(consumerId);
-    return copy;
+    return toBuilder().setStart(getStart().withConsumerId(consumerId)).build();
   }
 
   /** How long to wait before looking again when no new snapshot is there; default 10 s. */
   public ReadChangelog withPollInterval(Duration interval) {
-    ReadChangelog copy = copy();
-    copy.pollInterval = interval;
-    return copy;
+    return toBuilder().setPollInterval(interval).build();
   }
 
   /** Emits only these table columns, in this order (metadata fields follow). */
   public ReadChangelog withColumns(String... names) {
-    ReadChangelog copy = copy();
-    copy.columns = Arrays.asList(names);
-    return copy;
+    return toBuilder().setColumns(Arrays.asList(names)).build();
   }
 
   /** Reads only partitions for which {@code filter} holds, given a Row of partition columns. */
   public ReadChangelog withPartitionFilter(SerializableFunction<Row, Boolean> filter) {
-    ReadChangelog copy = copy();
-    copy.partitionFilter = filter;
-    return copy;
+    return toBuilder().setPartitionFilter(filter).build();
   }
 
   /** The name of the row-kind field ({@code +I}, {@code -U}, {@code +U}, {@code -D}). */
   public ReadChangelog withRowKindField(String name) {
-    ReadChangelog copy = copy();
-    copy.rowKindField = name;
-    return copy;
+    return toBuilder().setRowKindField(name).build();
   }
 
   /** Adds a field {@code name} (INT64) holding the snapshot id of each change. */
   public ReadChangelog withSnapshotIdField(String name) {
-    ReadChangelog copy = copy();
-    copy.snapshotIdField = name;
-    return copy;
+    return toBuilder().setSnapshotIdField(name).build();
   }
 
   /** Adds a field {@code name} (INT64) holding the sequence number of each change. */
   public ReadChangelog withSequenceNumberField(String name) {
-    ReadChangelog copy = copy();
-    copy.sequenceNumberField = name;
-    return copy;
+    return toBuilder().setSequenceNumberField(name).build();
   }
 
   /**
@@ -207,9 +227,7 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * {@link ChangelakeIO}).
    */
   public ReadChangelog withNormalize() {
-    ReadChangelog copy = copy();
-    copy.normalize = true;
-    return copy;
+    return toBuilder().setNormalize(true).build();
   }
 
   /**
@@ -217,68 +235,66 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
    * are then the raw inputs, not merged rows.
    */
   public ReadChangelog withRawRows() {
-    ReadChangelog copy = copy();
-    copy.rawRows = true;
-    return copy;
+    return toBuilder().setRawRows(true).build();
   }
 
   /** Waits, at pipeline construction, for the table to be created instead of failing. */
   public ReadChangelog withWaitForTable() {
-    ReadChangelog copy = copy();
-    copy.waitForTable = true;
-    return copy;
+    return toBuilder().setWaitForTable(true).build();
   }
 
-  private SourceTable requireSource() {
-    if (source == null) {
+  private TableReference requireSource() {
+    if (getSource() == null) {
       throw new IllegalStateException(
           "no table to read: call from(warehouse, database, table) first");
     }
-    return source;
+    return getSource();
   }
 
   @Override
   public PCollection<Row> expand(PBegin input) {
-    SourceTable table = requireSource();
+    TableReference table = requireSource();
     Table t;
-    try (SourceTable.Opened opened =
-        waitForTable ? table.awaitOpen(pollInterval) : table.open()) {
+    try (TableReference.Opened opened =
+        getWaitForTable() ? table.awaitOpen(getPollInterval()) : table.open()) {
       t = opened.table();
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }
     checkReadable(t.options(), t.location());
-    PartitionFilter partitions = PartitionFilter.forTable(t, partitionFilter);
+    PartitionFilter partitions = PartitionFilter.forTable(t, getPartitionFilter());
+    RowType rowType = t.schema().rowType();
+    String rowKind = getRowKindField();
+    String snapshotField = getSnapshotIdField();
+    String sequenceField = getSequenceNumberField();
     // Normalizing needs every column and the version of each row; Select trims them afterwards.
-    String snapshotName = snapshotIdField != null ? snapshotIdField : INTERNAL_SNAPSHOT;
-    String sequenceName = sequenceNumberField != null ? sequenceNumberField : INTERNAL_SEQUENCE;
-    OutputShape readShape =
-        normalize
-            ? new OutputShape(
-                t.schema().rowType(), List.of(), rowKindField, snapshotName, sequenceName)
-            : new OutputShape(
-                t.schema().rowType(), columns, rowKindField, snapshotIdField, sequenceNumberField);
+    String snapshotName = snapshotField != null ? snapshotField : INTERNAL_SNAPSHOT;
+    String sequenceName = sequenceField != null ? sequenceField : INTERNAL_SEQUENCE;
     // Built also when normalizing, to check the names the user gave before the pipeline runs.
     OutputShape userShape =
-        new OutputShape(
-            t.schema().rowType(), columns, rowKindField, snapshotIdField, sequenceNumberField);
+        new OutputShape(rowType, getColumns(), rowKind, snapshotField, sequenceField);
+    OutputShape readShape =
+        getNormalize()
+            ? new OutputShape(rowType, List.of(), rowKind, snapshotName, sequenceName)
+            : userShape;
 
     PCollectionTuple started =
         input
             .apply(Impulse.create())
             .apply(
                 "ResolveStart",
-                ParDo.of(new ResolveStartFn(table, start, partitions))
+                ParDo.of(new ResolveStartFn(table, getStart(), partitions))
                     .withOutputTags(
                         ResolveStartFn.FIRST_SNAPSHOT,
                         TupleTagList.of(ResolveStartFn.STATE_TASKS)));
     PCollection<ChangelogTask> stateTasks =
         started.get(ResolveStartFn.STATE_TASKS).setCoder(ChangelogTaskCoder.of());
+    String consumer = getStart().consumerId();
     WatchSnapshotsFn watch =
-        endSnapshot == null
-            ? new WatchSnapshotsFn.Unbounded(table, pollInterval, start.consumerId(), partitions)
+        getEndSnapshot() == null
+            ? new WatchSnapshotsFn.Unbounded(table, getPollInterval(), consumer, partitions)
             : new WatchSnapshotsFn.Bounded(
-                table, endSnapshot, pollInterval, start.consumerId(), partitions);
+                table, getEndSnapshot(), getPollInterval(), consumer, partitions);
     PCollection<ChangelogTask> changeTasks =
         started
             .get(ResolveStartFn.FIRST_SNAPSHOT)
@@ -292,23 +308,23 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
             .apply("SpreadTasks", Reshuffle.viaRandomKey())
             .apply("ReadTasks", ParDo.of(new ReadTaskFn(table, readShape)))
             .setRowSchema(readShape.schema());
-    if (!normalize) {
+    if (!getNormalize()) {
       return rows;
     }
     List<String> keep = new ArrayList<>(userShape.columns());
-    keep.add(rowKindField);
-    if (snapshotIdField != null) {
-      keep.add(snapshotIdField);
+    keep.add(rowKind);
+    if (snapshotField != null) {
+      keep.add(snapshotField);
     }
-    if (sequenceNumberField != null) {
-      keep.add(sequenceNumberField);
+    if (sequenceField != null) {
+      keep.add(sequenceField);
     }
     return rows.apply(
             "NormalizeChanges",
             new NormalizeChanges(
                 t.schema().primaryKeys(),
                 readShape.columns(),
-                rowKindField,
+                rowKind,
                 snapshotName,
                 sequenceName))
         .apply("SelectColumns", Select.fieldNames(keep.toArray(String[]::new)));
@@ -322,7 +338,7 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
   private void checkReadable(TableOptions options, String location) {
     ChangelogProducer producer = options.changelogProducer();
     MergeEngine engine = options.mergeEngine();
-    if (producer == ChangelogProducer.NONE && engine != MergeEngine.DEDUPLICATE && !rawRows) {
+    if (producer == ChangelogProducer.NONE && engine != MergeEngine.DEDUPLICATE && !getRawRows()) {
       String fix =
           engine == MergeEngine.FIRST_ROW
               ? "'changelog-producer' = 'lookup'"
@@ -333,7 +349,7 @@ public final class ReadChangelog extends PTransform<PBegin, PCollection<Row>> {
               + " on the table to read merged changes, or call withRawRows() to read the raw"
               + " rows on purpose");
     }
-    if (normalize && producer != ChangelogProducer.NONE) {
+    if (getNormalize() && producer != ChangelogProducer.NONE) {
       throw new IllegalArgumentException(
           "withNormalize() is for changelog-producer=none tables; " + location + " has"
               + " changelog-producer=" + producer.value() + ", whose changelog already carries"

@@ -6,28 +6,29 @@ import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 
 /**
- * The Beam metrics of the read stages, all in namespace {@value #NAMESPACE}; package-info lists
- * what each means to an operator.
+ * The Beam metrics of the reads ({@link ReadRows}, {@link ReadChangelog}), in one namespace
+ * ({@value #NAMESPACE}) and camelCase as {@link WriteMetrics} and Beam's own IOs name theirs.
+ * What each means to an operator: the package documentation.
  */
 final class ReadMetrics {
 
-  static final String NAMESPACE = "changelake";
+  static final String NAMESPACE = "changelake.read";
 
-  static final Counter SNAPSHOTS_SEEN = Metrics.counter(NAMESPACE, "snapshots_seen");
-  static final Counter READ_TASKS = Metrics.counter(NAMESPACE, "read_tasks");
-  static final Gauge LAG_SNAPSHOTS = Metrics.gauge(NAMESPACE, "lag_snapshots");
-  static final Gauge LAG_MILLIS = Metrics.gauge(NAMESPACE, "lag_millis");
+  static final Counter SNAPSHOTS_SEEN = Metrics.counter(NAMESPACE, "snapshotsSeen");
+  static final Counter READ_TASKS = Metrics.counter(NAMESPACE, "readTasks");
+  static final Gauge LAG_SNAPSHOTS = Metrics.gauge(NAMESPACE, "lagSnapshots");
+  static final Gauge LAG_MILLIS = Metrics.gauge(NAMESPACE, "lagMillis");
 
   private static final Counter[] ROWS_BY_KIND = {
-    Metrics.counter(NAMESPACE, "rows_insert"),
-    Metrics.counter(NAMESPACE, "rows_update_before"),
-    Metrics.counter(NAMESPACE, "rows_update_after"),
-    Metrics.counter(NAMESPACE, "rows_delete")
+    Metrics.counter(NAMESPACE, "rowsInsert"),
+    Metrics.counter(NAMESPACE, "rowsUpdateBefore"),
+    Metrics.counter(NAMESPACE, "rowsUpdateAfter"),
+    Metrics.counter(NAMESPACE, "rowsDelete")
   };
 
   private ReadMetrics() {}
 
-  /** The counter of rows of {@code kind}, {@code rows_<kind>}. */
+  /** The counter of rows of {@code kind}: {@code rowsInsert}, {@code rowsUpdateBefore}, ... */
   static Counter rows(RowKind kind) {
     return ROWS_BY_KIND[kind.toByteValue()];
   }

@@ -1,11 +1,13 @@
 package io.changelake.beam;
 
+import com.google.auto.value.AutoValue;
 import io.changelake.store.S3Settings;
 import io.changelake.table.Table;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.beam.sdk.transforms.Impulse;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -22,27 +24,44 @@ import org.apache.beam.sdk.values.Row;
  * <p>Topology: {@code Impulse -> PlanSnapshotRead (one task per partition and bucket) ->
  * Reshuffle -> ReadTasks}.
  */
-public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
+@AutoValue
+public abstract class ReadRows extends PTransform<PBegin, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
 
-  private SourceTable source;
-  private Long snapshotId;
-  private Long asOfMillis;
-  private String tagName;
-  private List<String> columns = List.of();
-  private SerializableFunction<Row, Boolean> partitionFilter;
+  abstract @Nullable TableReference getSource();
 
-  ReadRows() {}
+  abstract @Nullable Long getSnapshotId();
 
-  private ReadRows copy() {
-    ReadRows copy = new ReadRows();
-    copy.source = source;
-    copy.snapshotId = snapshotId;
-    copy.asOfMillis = asOfMillis;
-    copy.tagName = tagName;
-    copy.columns = columns;
-    copy.partitionFilter = partitionFilter;
-    return copy;
+  abstract @Nullable Long getAsOfMillis();
+
+  abstract @Nullable String getTagName();
+
+  abstract List<String> getColumns();
+
+  abstract @Nullable SerializableFunction<Row, Boolean> getPartitionFilter();
+
+  abstract Builder toBuilder();
+
+  @AutoValue.Builder
+  abstract static class Builder {
+    abstract Builder setSource(TableReference source);
+
+    abstract Builder setSnapshotId(@Nullable Long id);
+
+    abstract Builder setAsOfMillis(@Nullable Long epochMillis);
+
+    abstract Builder setTagName(@Nullable String name);
+
+    abstract Builder setColumns(List<String> columns);
+
+    abstract Builder setPartitionFilter(SerializableFunction<Row, Boolean> filter);
+
+    abstract ReadRows build();
+  }
+
+  /** The read with every option at its default and no table yet. */
+  static ReadRows create() {
+    return new AutoValue_ReadRows.Builder().setColumns(List.of()).build();
   }
 
   /**
@@ -50,34 +69,22 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
    * ({@code s3://bucket/prefix}, {@code file:///path} or a local path).
    */
   public ReadRows from(String warehouse, String database, String table) {
-    ReadRows copy = copy();
-    copy.source = new SourceTable(warehouse, S3Settings.defaults(), database, table);
-    return copy;
+    return toBuilder().setSource(TableReference.of(warehouse, database, table)).build();
   }
 
   /** How to reach S3 for an {@code s3://} warehouse; default {@link S3Settings#defaults()}. */
   public ReadRows withS3Settings(S3Settings settings) {
-    ReadRows copy = copy();
-    copy.source = requireSource().withS3Settings(settings);
-    return copy;
+    return toBuilder().setSource(requireSource().withS3Settings(settings)).build();
   }
 
   /** Reads snapshot {@code id} instead of the latest; an id that does not exist fails the read. */
   public ReadRows atSnapshot(long id) {
-    ReadRows copy = copy();
-    copy.snapshotId = id;
-    copy.asOfMillis = null;
-    copy.tagName = null;
-    return copy;
+    return toBuilder().setSnapshotId(id).setAsOfMillis(null).setTagName(null).build();
   }
 
   /** Reads the newest snapshot committed at or before {@code epochMillis}. */
   public ReadRows asOfTimestamp(long epochMillis) {
-    ReadRows copy = copy();
-    copy.asOfMillis = epochMillis;
-    copy.snapshotId = null;
-    copy.tagName = null;
-    return copy;
+    return toBuilder().setAsOfMillis(epochMillis).setSnapshotId(null).setTagName(null).build();
   }
 
   /**
@@ -85,18 +92,12 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
    * after the snapshot itself expired; a tag that does not exist fails the read.
    */
   public ReadRows atTag(String name) {
-    ReadRows copy = copy();
-    copy.tagName = name;
-    copy.snapshotId = null;
-    copy.asOfMillis = null;
-    return copy;
+    return toBuilder().setTagName(name).setSnapshotId(null).setAsOfMillis(null).build();
   }
 
   /** Emits only these columns, in this order. */
   public ReadRows withColumns(String... names) {
-    ReadRows copy = copy();
-    copy.columns = Arrays.asList(names);
-    return copy;
+    return toBuilder().setColumns(Arrays.asList(names)).build();
   }
 
   /**
@@ -104,28 +105,26 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
    * columns; other partitions are never opened.
    */
   public ReadRows withPartitionFilter(SerializableFunction<Row, Boolean> filter) {
-    ReadRows copy = copy();
-    copy.partitionFilter = filter;
-    return copy;
+    return toBuilder().setPartitionFilter(filter).build();
   }
 
-  private SourceTable requireSource() {
-    if (source == null) {
+  private TableReference requireSource() {
+    if (getSource() == null) {
       throw new IllegalStateException(
           "no table to read: call from(warehouse, database, table) first");
     }
-    return source;
+    return getSource();
   }
 
   @Override
   public PCollection<Row> expand(PBegin input) {
-    SourceTable table = requireSource();
+    TableReference table = requireSource();
     OutputShape shape;
     PartitionFilter partitions;
-    try (SourceTable.Opened opened = table.open()) {
+    try (TableReference.Opened opened = table.open()) {
       Table t = opened.table();
-      shape = new OutputShape(t.schema().rowType(), columns, null, null, null);
-      partitions = PartitionFilter.forTable(t, partitionFilter);
+      shape = new OutputShape(t.schema().rowType(), getColumns(), null, null, null);
+      partitions = PartitionFilter.forTable(t, getPartitionFilter());
     } catch (IOException e) {
       throw new UncheckedIOException(e.getMessage(), e);
     }
@@ -133,7 +132,9 @@ public final class ReadRows extends PTransform<PBegin, PCollection<Row>> {
         .apply(Impulse.create())
         .apply(
             "PlanSnapshotRead",
-            ParDo.of(new PlanSnapshotReadFn(table, snapshotId, asOfMillis, tagName, partitions)))
+            ParDo.of(
+                new PlanSnapshotReadFn(
+                    table, getSnapshotId(), getAsOfMillis(), getTagName(), partitions)))
         .setCoder(ChangelogTaskCoder.of())
         .apply("SpreadTasks", Reshuffle.viaRandomKey())
         .apply("ReadTasks", ParDo.of(new ReadTaskFn(table, shape)))

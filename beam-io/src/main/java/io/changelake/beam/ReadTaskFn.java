@@ -18,12 +18,12 @@ import org.apache.beam.sdk.values.Row;
 final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
   private static final long serialVersionUID = 1L;
 
-  private final SourceTable source;
+  private final TableReference source;
   private final OutputShape shape;
-  private transient SourceTable.Opened opened;
+  private transient TableReference.Opened opened;
   private transient ChangelogScan scan;
 
-  ReadTaskFn(SourceTable source, OutputShape shape) {
+  ReadTaskFn(TableReference source, OutputShape shape) {
     this.source = source;
     this.shape = shape;
   }

@@ -25,17 +25,17 @@ final class ResolveStartFn extends DoFn<byte[], Long> {
   static final TupleTag<Long> FIRST_SNAPSHOT = new TupleTag<>() {};
   static final TupleTag<ChangelogTask> STATE_TASKS = new TupleTag<>() {};
 
-  private final SourceTable source;
+  private final TableReference source;
   private final ChangelogStart start;
   private final PartitionFilter partitions;
 
-  ResolveStartFn(SourceTable source, ChangelogStart start, PartitionFilter partitions) {
+  ResolveStartFn(TableReference source, ChangelogStart start, PartitionFilter partitions) {
     this.source = source;
     this.start = start;
     this.partitions = partitions;
   }
 
-  private transient SourceTable.Opened opened;
+  private transient TableReference.Opened opened;
 
   @Setup
   public void setup() throws IOException {

@@ -47,13 +47,13 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
    */
   static final Duration COMMIT_SLACK = Duration.standardSeconds(10);
 
-  private final SourceTable source;
+  private final TableReference source;
   private final Long endSnapshot;
   private final java.time.Duration pollInterval;
   private final String consumerId;
   private final PartitionFilter partitions;
 
-  private transient SourceTable.Opened opened;
+  private transient TableReference.Opened opened;
   private transient ChangelogScan scan;
   private transient SnapshotLog snapshots;
   private transient Predicate<SerializedRow> accepts;
@@ -66,7 +66,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
    * @param consumerId the consumer whose progress is recorded, or null
    */
   WatchSnapshotsFn(
-      SourceTable source,
+      TableReference source,
       Long endSnapshot,
       java.time.Duration pollInterval,
       String consumerId,
@@ -84,7 +84,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
     private static final long serialVersionUID = 1L;
 
     Bounded(
-        SourceTable source,
+        TableReference source,
         long endSnapshot,
         java.time.Duration pollInterval,
         String consumerId,
@@ -99,7 +99,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
     private static final long serialVersionUID = 1L;
 
     Unbounded(
-        SourceTable source,
+        TableReference source,
         java.time.Duration pollInterval,
         String consumerId,
         PartitionFilter partitions) {

@@ -62,7 +62,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   /** How long a bucket writer may go unused before it is closed. */
   static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 10 * 60 * 1000;
 
-  private final TableTarget target;
+  private final TableReference target;
   private final TupleTag<KV<String, WrittenBatch>> writtenTag;
   private final TupleTag<BadRecord> deadLetterTag;
   private final FaultInjection faults;
@@ -82,7 +82,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   private final StateSpec<CombiningState<Long, long[], Long>> uncommittedCountSpec =
       StateSpecs.combining(Sum.ofLongs());
 
-  private transient TableTarget.Opened opened;
+  private transient TableReference.Opened opened;
   private transient Map<String, HostedWriter> writers;
 
   /** A bucket's writer and the view id it matches (null: ahead of any state). */
@@ -101,7 +101,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       WrittenBatch written, String viewId, List<BadRecord> deadLetters, long rows, long millis) {}
 
   WriteBucketFn(
-      TableTarget target,
+      TableReference target,
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
       FaultInjection faults,
@@ -185,7 +185,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       if (viewId != null) {
         WriteMetrics.WRITER_REBUILDS.inc();
       }
-      hosted = new HostedWriter(opened.table.newWriter(messagesOf(uncommitted.read())));
+      hosted = new HostedWriter(opened.table().newWriter(messagesOf(uncommitted.read())));
       writers.put(bucket, hosted);
     }
     hosted.viewId = null;
@@ -210,8 +210,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WrittenBatch batch =
         messages.isEmpty() ? null : new WrittenBatch(bucket, written + 1, messages);
     String newViewId = batch == null ? viewId : UUID.randomUUID().toString();
-    faults.reached(Point.AFTER_MESSAGES_EMITTED);
     hosted.viewId = newViewId;
+    // The writer is now ahead of the state: only a committed bundle makes the state agree.
+    faults.reached(Point.AFTER_MESSAGES_EMITTED);
     return new Outcome(batch, newViewId, deadLetters, accepted, millis);
   }
 
@@ -231,7 +232,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     uncommitted.read().forEach(batches::add);
     batches.sort((a, b) -> Long.compare(a.sequence(), b.sequence()));
     int committedMessages =
-        UncommittedMessages.committedPrefix(opened.table, messagesOf(batches));
+        UncommittedMessages.committedPrefix(opened.table(), messagesOf(batches));
     int forget = 0;
     for (WrittenBatch b : batches) {
       if (committedMessages < b.messages().size()) {

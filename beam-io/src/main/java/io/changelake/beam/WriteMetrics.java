@@ -1,14 +1,15 @@
 package io.changelake.beam;
 
-import org.apache.beam.sdk.metrics.Counter;
 import io.changelake.mergetree.lookup.LookupCache;
+import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Distribution;
 import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 
 /**
  * The Beam metrics of the write, in one namespace ({@value #NAMESPACE}) so an operator filters
- * them at once. What each means and which must stay zero: the package documentation.
+ * them at once, camelCase as {@link ReadMetrics} and Beam's own IOs name theirs. What each means
+ * and which must stay zero: the package documentation.
  */
 final class WriteMetrics {
 

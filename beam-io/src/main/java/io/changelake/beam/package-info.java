@@ -69,10 +69,12 @@
  * <h2>Failures and what they leave</h2>
  *
  * <ul>
- *   <li><b>A bucket writer fails after writing files</b> (or after emitting, before its bundle
- *       commits): the runner drops the bundle's outputs and state writes, so nothing refers to the
- *       files: orphans, removed by {@code OrphanFilesClean} after its safety age. The retry
- *       finds the view ids different and rebuilds the writer.
+ *   <li><b>A bucket writer fails after writing files</b>, or after emitting its commit messages
+ *       but before its bundle commits: the runner drops the bundle's outputs and state writes, so
+ *       nothing refers to the files: orphans, removed by {@code OrphanFilesClean} after its safety
+ *       age. The retry rebuilds the writer, since its view id no longer equals the state's: the
+ *       attempt cleared it before writing and, once done, set it to a fresh one that only the
+ *       committed bundle records.
  *   <li><b>The committer fails before the snapshot is created</b>: the retry commits the same
  *       sealed round. <b>After</b>: the retry finds the commit user's identifier already in a
  *       snapshot and skips it; the snapshot rows are output by the retry.
@@ -87,7 +89,8 @@
  *
  * <h2>Metrics</h2>
  *
- * <p>All in namespace {@code changelake.write}.
+ * <p>All in namespace {@code changelake.write}; the reads' are in {@code changelake.read}. Names
+ * are camelCase, as Beam's own IOs name theirs.
  *
  * <table>
  *   <caption>Write metrics</caption>
@@ -159,22 +162,21 @@
  * happens after the reshuffle, in parallel. Every element crossing a stage has an explicit coder:
  * tasks use storage-s3's versioned task serializer, rows their Beam schema.
  *
- * <h2>Metrics (namespace {@code changelake})</h2>
+ * <h2>Metrics (namespace {@code changelake.read})</h2>
  *
  * <table>
  *   <caption>Metrics</caption>
  *   <tr><th>metric</th><th>kind</th><th>meaning and what to watch</th></tr>
- *   <tr><td>{@code snapshots_seen}</td><td>counter</td><td>snapshots claimed by WatchSnapshots;
+ *   <tr><td>snapshotsSeen</td><td>counter</td><td>snapshots claimed by WatchSnapshots;
  *       grows with the writers' commit rate</td></tr>
- *   <tr><td>{@code read_tasks}</td><td>counter</td><td>(snapshot, partition, bucket) tasks
+ *   <tr><td>readTasks</td><td>counter</td><td>(snapshot, partition, bucket) tasks
  *       planned</td></tr>
- *   <tr><td>{@code rows_insert}, {@code rows_update_before}, {@code rows_update_after}, {@code
- *       rows_delete}</td><td>counter</td><td>rows read by kind. On a lookup or full-compaction
- *       table {@code rows_update_before} equals {@code rows_update_after}; on a {@code none} table
- *       {@code rows_update_before} stays 0</td></tr>
- *   <tr><td>{@code lag_snapshots}</td><td>gauge</td><td>committed snapshots not yet claimed:
+ *   <tr><td>rowsInsert, rowsUpdateBefore, rowsUpdateAfter, rowsDelete</td><td>counter</td>
+ *       <td>rows read by kind. On a lookup or full-compaction table rowsUpdateBefore equals
+ *       rowsUpdateAfter; on a {@code none} table rowsUpdateBefore stays 0</td></tr>
+ *   <tr><td>lagSnapshots</td><td>gauge</td><td>committed snapshots not yet claimed:
  *       0 when caught up; a steady rise means the reader falls behind the writers</td></tr>
- *   <tr><td>{@code lag_millis}</td><td>gauge</td><td>age of the snapshot being emitted (now
+ *   <tr><td>lagMillis</td><td>gauge</td><td>age of the snapshot being emitted (now
  *       minus its commit time); 0 when caught up</td></tr>
  * </table>
  *

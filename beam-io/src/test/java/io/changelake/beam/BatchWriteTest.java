@@ -77,14 +77,19 @@ class BatchWriteTest {
     }
   }
 
+  /** The write counter {@code name}, summed over steps. */
   static long counter(PipelineResult result, String name) {
+    return counter(result, WriteMetrics.NAMESPACE, name);
+  }
+
+  static long counter(PipelineResult result, String namespace, String name) {
     long sum = 0;
     for (MetricResult<Long> c :
         result
             .metrics()
             .queryMetrics(
                 MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(WriteMetrics.NAMESPACE, name))
+                    .addNameFilter(MetricNameFilter.named(namespace, name))
                     .build())
             .getCounters()) {
       sum += c.getAttempted();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
@@ -67,6 +68,29 @@ class ReadChangelogTest {
       assertEquals(
           Map.of(10L, expectedSum), sumPerStore(normalize ? read.withNormalize() : read));
     }
+  }
+
+  @Test
+  void readMetricsCountTheLookupCorrectionAsOneRetractionAndOneUpdate() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = SeedTables.create(store, Map.of("changelog-producer", "lookup"));
+      SeedTables.writeSeedStory(table, false);
+      long latest = table.snapshots().latestId().orElseThrow();
+      Pipeline pipeline = Pipeline.create();
+      pipeline.apply(changelog().betweenSnapshots(0, latest));
+      PipelineResult result = pipeline.run();
+      result.waitUntilFinish();
+      // The story: order 1001 at 100, corrected to 80.
+      assertEquals(1, readCounter(result, "rowsInsert"));
+      assertEquals(1, readCounter(result, "rowsUpdateBefore"));
+      assertEquals(1, readCounter(result, "rowsUpdateAfter"));
+      assertEquals(0, readCounter(result, "rowsDelete"));
+      assertEquals(latest, readCounter(result, "snapshotsSeen"));
+    }
+  }
+
+  private static long readCounter(PipelineResult result, String name) {
+    return BatchWriteTest.counter(result, ReadMetrics.NAMESPACE, name);
   }
 
   @Test
