@@ -1,5 +1,7 @@
 package io.changelake.conformance;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
@@ -80,6 +82,31 @@ class ConformanceFuzzTest {
               + paimonReadsOurs + "\nrerun: -Dtest=ConformanceFuzzTest -Dfuzz.from=" + seed
               + " -Dfuzz.seeds=1");
     }
+  }
+
+  @Test
+  void theTinyWriteBufferTheFuzzerDrawsSpillsInPaimon() throws Exception {
+    // changelake's side of it: WriteBufferTest (storage-s3) spills at the same size.
+    List<String> lines = new ArrayList<>();
+    lines.add("COLUMN note STRING");
+    lines.add("COLUMN flag BOOLEAN");
+    lines.add("OPTION write-buffer-size=" + RandomScript.TINY_WRITE_BUFFER);
+    lines.add("OPTION page-size=" + RandomScript.TINY_PAGE);
+    for (int i = 0; i < 20; i++) {
+      lines.add("UA " + (1001 + i % 3) + " " + (10 + i % 2) + " " + i + " n" + i + " " + (i % 2 == 0));
+    }
+    lines.add("COMMIT");
+    ConformanceScript script = ConformanceScript.parse("tiny buffer", lines);
+    ConformanceRun ours = new ConformanceRun(script, "tiny", "lookup", "aggregation", Map.of());
+    String paimon =
+        PaimonConformanceRun.run(
+            script, ours.options(), Files.createDirectories(temp.resolve("paimon")),
+            Files.createDirectories(temp.resolve("io")));
+    String spills = paimon.lines().findFirst().orElseThrow();
+    assertTrue(
+        spills.startsWith("# paimon write buffer spills: ") && !spills.endsWith(": 0"), paimon);
+    String actual = runOurs(ours, Files.createDirectories(temp.resolve("changelake")));
+    assertEquals(normalized(script, paimon), normalized(script, actual));
   }
 
   @Test
