@@ -33,7 +33,7 @@ import java.util.TreeMap;
  */
 public final class ConformanceRun {
 
-  /** The conformance table. */
+  /** The conformance table, which a script may extend ({@link ConformanceScript#rowType()}). */
   public static final RowType ORDERS =
       RowType.of(
           new String[] {"order_id", "store_id", "amount"},
@@ -88,10 +88,16 @@ public final class ConformanceRun {
   public void run(Path warehouse, PrintStream out) throws IOException {
     TableSchema schema =
         Table.checkMergeEngine(
-            TableSchema.create(ORDERS, List.of(), List.of("order_id"), options, null));
+            TableSchema.create(
+                script.rowType(), script.partitionKeys(), script.primaryKeys(), options, null));
     out.println("# changelake");
     out.println("# script " + scriptName);
-    out.println("# table orders(order_id BIGINT NOT NULL PK, store_id BIGINT, amount BIGINT)");
+    out.println(
+        "# table orders("
+            + String.join(
+                ", ", script.rowType().fields().stream().map(f -> f.name() + " " + f.type()).toList())
+            + ") primary key " + script.primaryKeys() + " partitioned by "
+            + script.partitionKeys());
     out.println("# options " + new TreeMap<>(options));
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.create(store, PATH, schema);
@@ -107,7 +113,7 @@ public final class ConformanceRun {
     try (TableWriter writer = table.newWriter()) {
       for (Action action : script.actions()) {
         if (action instanceof Write w) {
-          writer.write(w.kind(), new Object[] {w.orderId(), w.storeId(), w.amount()});
+          writer.write(w.kind(), w.row());
           pending = true;
         } else if (action instanceof Commit c) {
           identifier++;

@@ -1,10 +1,14 @@
 package io.changelake.conformance;
 
+import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,17 +18,35 @@ import java.util.Map;
  * {@code orders(order_id BIGINT NOT NULL PRIMARY KEY, store_id BIGINT, amount BIGINT)}, in the
  * format of {@code shared/conformance/README.md}.
  *
+ * <p>changelake's extension of that format, for shapes the shared cases do not use: {@code COLUMN
+ * <name> <BIGINT|STRING|BOOLEAN> [PARTITION]} lines (before the first action, like {@code OPTION})
+ * add columns after {@code amount}, in order, and each write then gives one more value per column
+ * ({@code -} for null, a STRING as one word, a BOOLEAN as {@code true} or {@code false}). A {@code
+ * PARTITION} column is NOT NULL, partitions the table and joins the primary key: {@code (order_id,
+ * <partition columns>)}, so the same order_id in two partitions is two rows. A script without
+ * COLUMN lines is in the shared format.
+ *
  * @param options the {@code OPTION k=v} lines, in order
+ * @param columns the {@code COLUMN} lines, in order
  * @param actions the actions, in order
  */
-public record ConformanceScript(Map<String, String> options, List<Action> actions) {
+public record ConformanceScript(
+    Map<String, String> options, List<Column> columns, List<Action> actions) {
 
   /** One line of the script that does something. */
   public sealed interface Action {}
 
-  /** Write a row with a kind. */
-  public record Write(int line, RowKind kind, long orderId, Long storeId, Long amount)
-      implements Action {}
+  /**
+   * Write a row with a kind.
+   *
+   * @param values order_id, store_id, amount, then one value per {@link Column}
+   */
+  public record Write(int line, RowKind kind, List<Object> values) implements Action {
+    /** The row, in column order. */
+    public Object[] row() {
+      return values.toArray();
+    }
+  }
 
   /** Flush and commit, or compact then commit. */
   public record Commit(int line, Kind kind) implements Action {
@@ -34,6 +56,82 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
       COMPACT,
       COMPACT_FULL
     }
+  }
+
+  /**
+   * A column after {@code amount}.
+   *
+   * @param type BIGINT, STRING or BOOLEAN
+   * @param partition whether the column is a partition key (then NOT NULL and in the primary key)
+   */
+  public record Column(String name, String type, boolean partition) {
+
+    private static final List<String> TYPES = List.of("BIGINT", "STRING", "BOOLEAN");
+
+    /** @throws IllegalArgumentException naming the types a column may have */
+    public Column {
+      if (!TYPES.contains(type)) {
+        throw new IllegalArgumentException(
+            "column type '" + type + "' is not one of " + String.join(", ", TYPES));
+      }
+    }
+
+    DataType dataType() {
+      DataType dataType =
+          switch (type) {
+            case "BIGINT" -> DataType.bigint();
+            case "STRING" -> DataType.string();
+            default -> DataType.booleanType();
+          };
+      return partition ? dataType.notNull() : dataType;
+    }
+
+    Object value(String word) {
+      if (word.equals("-")) {
+        if (partition) {
+          throw new IllegalArgumentException("partition column '" + name + "' cannot be null");
+        }
+        return null;
+      }
+      return switch (type) {
+        case "BIGINT" -> Long.valueOf(word);
+        case "STRING" -> word;
+        default -> {
+          if (!word.equals("true") && !word.equals("false")) {
+            throw new IllegalArgumentException(
+                "column '" + name + "' is BOOLEAN: write true, false or -");
+          }
+          yield Boolean.valueOf(word);
+        }
+      };
+    }
+  }
+
+  /** The table's columns: {@code order_id, store_id, amount}, then the script's. */
+  public RowType rowType() {
+    RowType orders = ConformanceRun.ORDERS;
+    List<String> names = new ArrayList<>(orders.names());
+    List<DataType> types = new ArrayList<>();
+    for (int i = 0; i < orders.size(); i++) {
+      types.add(orders.type(i));
+    }
+    for (Column c : columns) {
+      names.add(c.name());
+      types.add(c.dataType());
+    }
+    return RowType.of(names.toArray(String[]::new), types.toArray(DataType[]::new));
+  }
+
+  /** The partition columns, in order; empty for an unpartitioned table. */
+  public List<String> partitionKeys() {
+    return columns.stream().filter(Column::partition).map(Column::name).toList();
+  }
+
+  /** {@code order_id}, then the partition columns. */
+  public List<String> primaryKeys() {
+    List<String> keys = new ArrayList<>(List.of("order_id"));
+    keys.addAll(partitionKeys());
+    return keys;
   }
 
   /**
@@ -55,6 +153,7 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
    */
   public static ConformanceScript parse(String source, List<String> lines) {
     Map<String, String> options = new LinkedHashMap<>();
+    List<Column> columns = new ArrayList<>();
     List<Action> actions = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       int lineNumber = i + 1;
@@ -77,15 +176,17 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
             }
             options.put(kv[0].trim(), kv[1].trim());
           }
-          case "I", "UB", "UA", "D" -> {
-            if (words.length != 4) {
-              throw new IllegalArgumentException("a write takes <order_id> <store_id> <amount>");
+          case "COLUMN" -> {
+            if (!actions.isEmpty()) {
+              throw new IllegalArgumentException("COLUMN must come before the first action");
             }
-            actions.add(
-                new Write(
-                    lineNumber, kindOf(words[0]), Long.parseLong(words[1]), value(words[2]),
-                    value(words[3])));
+            boolean partition = words.length == 4 && words[3].equals("PARTITION");
+            if (words.length != 3 && !partition) {
+              throw new IllegalArgumentException("COLUMN takes <name> <type> [PARTITION]");
+            }
+            columns.add(new Column(words[1], words[2], partition));
           }
+          case "I", "UB", "UA", "D" -> actions.add(write(lineNumber, words, columns));
           case "COMMIT", "COMPACT", "COMPACT_FULL" ->
               actions.add(new Commit(lineNumber, Commit.Kind.valueOf(words[0])));
           default -> throw new IllegalArgumentException("unknown action '" + words[0] + "'");
@@ -98,7 +199,23 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
             source + " line " + lineNumber + ": '" + line + "': " + e.getMessage(), e);
       }
     }
-    return new ConformanceScript(options, actions);
+    return new ConformanceScript(options, List.copyOf(columns), actions);
+  }
+
+  private static Write write(int lineNumber, String[] words, List<Column> columns) {
+    if (words.length != 4 + columns.size()) {
+      throw new IllegalArgumentException(
+          "a write takes <order_id> <store_id> <amount>"
+              + columns.stream().map(c -> " <" + c.name() + ">").reduce("", String::concat));
+    }
+    Object[] values = new Object[3 + columns.size()];
+    values[0] = Long.parseLong(words[1]);
+    values[1] = value(words[2]);
+    values[2] = value(words[3]);
+    for (int c = 0; c < columns.size(); c++) {
+      values[3 + c] = columns.get(c).value(words[4 + c]);
+    }
+    return new Write(lineNumber, kindOf(words[0]), Collections.unmodifiableList(Arrays.asList(values)));
   }
 
   private static RowKind kindOf(String word) {

@@ -2,23 +2,42 @@ package io.changelake.conformance;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
  * Test fixture: a seeded random conformance script, in the shared format, with the producer and
  * merge engine to run it with. Everything comes from the seed, so a seed names its script.
  *
+ * <p>The table: the shared {@code orders(order_id, store_id, amount)}, now and then with the
+ * columns {@code note STRING} and {@code flag BOOLEAN} (most aggregation tables), and with a
+ * partition column {@code region} (two partitions; {@link ConformanceScript} describes the COLUMN
+ * lines).
+ *
  * <p>Options are drawn among those that change how one key's rows combine: {@code bucket} 1 to 3,
  * {@code sequence.field} (one or two fields), {@code ignore-delete}, {@code
  * changelog-producer.row-deduplicate} (with or without ignore-fields), partial-update's {@code
- * fields.store_id.sequence-group} and {@code remove-record-on-delete}, every aggregate function
- * that takes a BIGINT on either column with and without {@code ignore-retract}, {@code
- * aggregation.remove-record-on-delete}, {@code full-compaction.delta-commits}, a tiny {@code
- * target-file-size} (files then move up a level without being rewritten) and a small {@code
- * write-buffer-size}; combinations Paimon rejects included, now and then. Rows go to a few keys,
- * with nulls, retractions of every kind and random COMMIT, COMPACT and COMPACT_FULL points; few
- * enough of them that Paimon never starts a compaction in the background whose timing would decide
- * its answer.
+ * fields.store_id.sequence-group} and {@code remove-record-on-delete}, every aggregate function of
+ * Paimon 1.3.1 whose column type changelake has ({@link #AGGREGATES}: on BIGINT, STRING and
+ * BOOLEAN, {@code fields.note.list-agg-delimiter}, {@code fields.default-aggregate-function}) with
+ * and without {@code ignore-retract}, {@code aggregation.remove-record-on-delete}, {@code
+ * full-compaction.delta-commits}, {@code lookup-wait=false} for lookup and first-row tables, a
+ * tiny {@code target-file-size} (files then move up a level without being rewritten) and a tiny
+ * {@code write-buffer-size} that spills ({@link #TINY_WRITE_BUFFER}, with the commits of many rows
+ * it needs); combinations Paimon rejects included, now and then ({@link #MISFITS}: a function on a
+ * column type it does not take, {@code count}, which Paimon 1.3.1 does not have).
+ * Rows go to a few keys, with nulls, retractions of every kind and random COMMIT, COMPACT and
+ * COMPACT_FULL points; few enough of them that Paimon never starts a compaction in the background
+ * whose timing would decide its answer.
+ *
+ * <p>Not drawn: the functions whose column types changelake does not have (collect, merge_map,
+ * nested_update on ARRAY and MAP; rbm32, rbm64, hll_sketch, theta_sketch on serialized sketches),
+ * which changelake refuses by name; min and max on a BOOLEAN, which Paimon takes and fails on at
+ * the first two non-null values, and changelake refuses before any write; and a tiny {@code
+ * write-buffer-size} with {@code write-buffer-spillable=false}, where the buffer flushes when full
+ * and where it is full depends on how each side counts memory (Paimon: binary rows in pages),
+ * which is not part of the format.
  *
  * @param seed the seed
  * @param producer the changelog producer
@@ -30,10 +49,38 @@ record RandomScript(long seed, String producer, String engine, List<String> line
   static final List<String> PRODUCERS = List.of("none", "input", "lookup", "full-compaction");
   static final List<String> ENGINES =
       List.of("deduplicate", "partial-update", "aggregation", "first-row");
-  static final List<String> AGGREGATES =
-      List.of(
-          "sum", "product", "count", "min", "max", "last_value", "last_non_null_value",
-          "first_value", "first_non_null_value");
+
+  /** The aggregate functions of Paimon 1.3.1 that take a column type, per type. */
+  static final Map<String, List<String>> AGGREGATES =
+      Map.of(
+          "BIGINT",
+          List.of(
+              "sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
+              "first_non_null_value", "first_not_null_value"),
+          "STRING",
+          List.of(
+              "listagg", "min", "max", "last_value", "last_non_null_value", "first_value",
+              "first_non_null_value", "first_not_null_value"),
+          "BOOLEAN",
+          List.of(
+              "bool_and", "bool_or", "last_value", "last_non_null_value", "first_value",
+              "first_non_null_value", "first_not_null_value"));
+
+  /** Functions Paimon 1.3.1 rejects on a column type (count it does not have), drawn rarely. */
+  static final Map<String, List<String>> MISFITS =
+      Map.of(
+          "BIGINT", List.of("count", "listagg", "bool_and"),
+          "STRING", List.of("sum", "bool_or"),
+          "BOOLEAN", List.of("product", "listagg"));
+
+  /** Functions that take a retraction without {@code ignore-retract}. */
+  private static final Set<String> RETRACTING =
+      Set.of("sum", "product", "last_value", "last_non_null_value");
+
+  /** The write-buffer size, and Paimon's page size, of a buffer that spills every few rows. */
+  static final String TINY_WRITE_BUFFER = "1536 b";
+
+  static final String TINY_PAGE = "512 b";
 
   /** The script of a seed. */
   static RandomScript of(long seed) {
@@ -50,20 +97,40 @@ record RandomScript(long seed, String producer, String engine, List<String> line
     }
     List<String> lines = new ArrayList<>();
     lines.add("# seed " + seed + ": " + producer + " / " + engine);
-    boolean retractionsAccepted = options(r, engine, producer, lines);
+    List<String> columns = new ArrayList<>(List.of("store_id", "amount"));
+    if (engine.equals("aggregation") ? r.nextInt(3) != 0 : r.nextInt(4) == 0) {
+      lines.add("COLUMN note STRING");
+      lines.add("COLUMN flag BOOLEAN");
+      columns.addAll(List.of("note", "flag"));
+    }
+    boolean partitioned = r.nextInt(3) == 0;
+    if (partitioned) {
+      lines.add("COLUMN region BIGINT PARTITION");
+    }
+    boolean tinyBuffer = r.nextInt(6) == 0;
+    boolean retractionsAccepted = options(r, engine, producer, columns, tinyBuffer, lines);
     // Commits that do not wait for compaction stop below five runs, where Paimon's compaction
     // would run in the background and its timing decide the layout.
     boolean waits = producer.equals("lookup") || engine.equals("first-row");
     // Retractions only where the engine takes them: changelake refuses one it cannot take when
     // it arrives (so that a pipeline can dead-letter it), Paimon when it meets another version
     // of its key, and not at all while it stays alone; EngineBadInputTest covers the refusal.
-    actions(r, retractionsAccepted, waits ? 6 : 4, lines);
+    // A tiny buffer gets commits of many rows, so that it spills.
+    actions(
+        r, retractionsAccepted, waits ? 6 : 4, tinyBuffer ? 30 : 6, columns.size() > 2,
+        partitioned, lines);
     return new RandomScript(seed, producer, engine, List.copyOf(lines));
+  }
+
+  /** Whether the script's table has a buffer that spills every few rows. */
+  boolean spills() {
+    return lines.contains("OPTION write-buffer-size=" + TINY_WRITE_BUFFER);
   }
 
   /** Adds OPTION lines; returns whether the engine takes retractions with them. */
   private static boolean options(
-      SplittableRandom r, String engine, String producer, List<String> lines) {
+      SplittableRandom r, String engine, String producer, List<String> columns,
+      boolean tinyBuffer, List<String> lines) {
     if (r.nextInt(4) == 0) {
       option(lines, "bucket", Integer.toString(2 + r.nextInt(2)));
     }
@@ -83,11 +150,16 @@ record RandomScript(long seed, String producer, String engine, List<String> line
     if (producer.equals("full-compaction") ? r.nextBoolean() : r.nextInt(15) == 0) {
       option(lines, "full-compaction.delta-commits", Integer.toString(1 + r.nextInt(3)));
     }
+    if ((producer.equals("lookup") || engine.equals("first-row")) && r.nextInt(4) == 0) {
+      option(lines, "lookup-wait", "false");
+    }
     if (r.nextInt(6) == 0) {
       option(lines, "target-file-size", "1 kb");
     }
-    if (r.nextInt(10) == 0) {
-      option(lines, "write-buffer-size", "256 kb");
+    if (tinyBuffer) {
+      // Paimon's buffer needs three pages at least: of 512 bytes, they hold a few rows each.
+      option(lines, "write-buffer-size", TINY_WRITE_BUFFER);
+      option(lines, "page-size", TINY_PAGE);
     }
     boolean retractions = ignoreDelete;
     switch (engine) {
@@ -102,36 +174,63 @@ record RandomScript(long seed, String producer, String engine, List<String> line
           retractions = true;
         }
       }
-      case "aggregation" -> {
-        retractions = true;
-        for (String column : List.of("amount", "store_id")) {
-          if (column.equals("amount") || r.nextInt(3) == 0) {
-            String function = AGGREGATES.get(r.nextInt(AGGREGATES.size()));
-            option(lines, "fields." + column + ".aggregate-function", function);
-            boolean ignoreRetract = r.nextInt(4) == 0;
-            if (ignoreRetract) {
-              option(lines, "fields." + column + ".ignore-retract", "true");
-            }
-            retractions &= ignoreRetract || List.of("sum", "product", "last_value",
-                "last_non_null_value").contains(function);
-          }
-        }
-        if (r.nextInt(5) == 0) {
-          option(lines, "aggregation.remove-record-on-delete", "true");
-        }
-      }
+      case "aggregation" -> retractions = aggregateOptions(r, columns, lines);
       default -> {}
     }
     return retractions;
   }
 
+  /** Adds the aggregation engine's options; returns whether it takes retractions with them. */
+  private static boolean aggregateOptions(
+      SplittableRandom r, List<String> columns, List<String> lines) {
+    String defaultFunction = "last_non_null_value";
+    if (r.nextInt(8) == 0) {
+      // Functions that take every column type but BOOLEAN's min and max.
+      List<String> anyType =
+          List.of("last_value", "last_non_null_value", "first_value", "first_non_null_value");
+      defaultFunction = anyType.get(r.nextInt(anyType.size()));
+      option(lines, "fields.default-aggregate-function", defaultFunction);
+    }
+    boolean retractions = true;
+    for (String column : columns) {
+      // The conformance table's default: amount sums.
+      String function = column.equals("amount") ? "sum" : defaultFunction;
+      if (column.equals("amount") || r.nextBoolean()) {
+        List<String> functions = (r.nextInt(15) == 0 ? MISFITS : AGGREGATES).get(typeOf(column));
+        function = functions.get(r.nextInt(functions.size()));
+        option(lines, "fields." + column + ".aggregate-function", function);
+        if (function.equals("listagg") && r.nextBoolean()) {
+          option(lines, "fields." + column + ".list-agg-delimiter", r.nextBoolean() ? ";" : "|");
+        }
+      }
+      boolean ignoreRetract = r.nextInt(4) == 0;
+      if (ignoreRetract) {
+        option(lines, "fields." + column + ".ignore-retract", "true");
+      }
+      retractions &= ignoreRetract || RETRACTING.contains(function);
+    }
+    if (r.nextInt(5) == 0) {
+      option(lines, "aggregation.remove-record-on-delete", "true");
+    }
+    return retractions;
+  }
+
+  private static String typeOf(String column) {
+    return switch (column) {
+      case "note" -> "STRING";
+      case "flag" -> "BOOLEAN";
+      default -> "BIGINT";
+    };
+  }
+
   private static void actions(
-      SplittableRandom r, boolean retractions, int maxCommits, List<String> lines) {
+      SplittableRandom r, boolean retractions, int maxCommits, int maxWrites, boolean extras,
+      boolean partitioned, List<String> lines) {
     int keys = 1 + r.nextInt(4);
     int commits = 1 + r.nextInt(maxCommits);
     for (int c = 0; c < commits; c++) {
       // At least one write: Paimon checks some option conflicts only when it merges.
-      int writes = c == 0 ? 1 + r.nextInt(6) : r.nextInt(7);
+      int writes = c == 0 ? 1 + r.nextInt(maxWrites) : r.nextInt(maxWrites + 1);
       for (int w = 0; w < writes; w++) {
         String kind;
         int dice = r.nextInt(20);
@@ -147,7 +246,15 @@ record RandomScript(long seed, String producer, String engine, List<String> line
         long key = 1001 + r.nextInt(keys);
         String store = r.nextInt(8) == 0 ? "-" : Integer.toString(10 * (1 + r.nextInt(3)));
         String amount = r.nextInt(8) == 0 ? "-" : Integer.toString(1 + r.nextInt(9));
-        lines.add(kind + " " + key + " " + store + " " + amount);
+        StringBuilder line = new StringBuilder(kind + " " + key + " " + store + " " + amount);
+        if (extras) {
+          line.append(' ').append(r.nextInt(8) == 0 ? "-" : List.of("a", "b", "cc").get(r.nextInt(3)));
+          line.append(' ').append(r.nextInt(8) == 0 ? "-" : Boolean.toString(r.nextBoolean()));
+        }
+        if (partitioned) {
+          line.append(' ').append(1 + r.nextInt(2));
+        }
+        lines.add(line.toString());
       }
       if (c < commits - 1 || r.nextInt(4) != 0) {
         int dice = r.nextInt(10);
@@ -167,6 +274,6 @@ record RandomScript(long seed, String producer, String engine, List<String> line
 
   /** The file-name stem of a kept case: {@code <name>__<producer>__<engine>}. */
   String caseName() {
-    return "fuzz2_" + seed + "__" + producer + "__" + engine;
+    return "fuzz3_" + seed + "__" + producer + "__" + engine;
   }
 }
