@@ -2,7 +2,6 @@ package io.changelake.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -14,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,9 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every shared conformance case, and every case the differential fuzzer found and kept ({@code
  * fuzz-cases}), for each producer and merge engine it lists, prints what Apache Paimon 1.3.1
  * printed (lines starting with {@code #} or {@code --} aside); combinations Paimon rejects are
- * rejected. A kept case whose expected output has a {@code # known divergence:} line (a divergence
- * reported, whose fix lies outside the conformance code) is skipped with that reason while
- * changelake still differs, and passes once it agrees: delete the line then.
+ * rejected.
  */
 class ConformanceCasesTest {
 
@@ -74,13 +70,6 @@ class ConformanceCasesTest {
       // Kept fuzzer cases compare as the fuzzer does: the order between keys does not count.
       String paimon = ConformanceFuzzTest.normalized(script, expected);
       String ours = ConformanceFuzzTest.normalized(script, actual);
-      Optional<String> known =
-          expected.lines()
-              .filter(l -> l.startsWith(ConformanceFuzzTest.KNOWN_DIVERGENCE))
-              .findFirst();
-      if (known.isPresent() && !paimon.equals(ours)) {
-        abort(known.get().substring(2) + "\n--- Paimon\n" + paimon + "--- changelake\n" + ours);
-      }
       assertEquals(paimon, ours);
     }
   }

@@ -3,7 +3,6 @@ package io.changelake.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -48,7 +46,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConformanceFuzzTest {
 
   /** The line of a kept case's expected output that says why changelake still differs. */
-  static final String KNOWN_DIVERGENCE = "# known divergence: ";
 
   private static final long FROM = Long.getLong("fuzz.from", 1);
   private static final int SEEDS = Integer.getInteger("fuzz.seeds", 60);
@@ -86,32 +83,8 @@ class ConformanceFuzzTest {
               + "\n--- changelake\n" + actual + "\n--- Paimon reading changelake's table\n"
               + paimonReadsOurs + "\nrerun: -Dtest=ConformanceFuzzTest -Dfuzz.from=" + seed
               + " -Dfuzz.seeds=1";
-      knownDivergence(random)
-          .ifPresent(reason -> abort("known divergence: " + reason + "\n" + report));
       fail(report);
     }
-  }
-
-  /**
-   * Why changelake still differs from Paimon on a script, if it falls in a class of divergence
-   * found, reported and not fixed here (the fix belongs elsewhere): such a seed is skipped with
-   * its report, not failed, and a kept case of it carries the reason as its {@code # known
-   * divergence:} line ({@link ConformanceCasesTest}).
-   */
-  static Optional<String> knownDivergence(RandomScript random) {
-    boolean liftsLevel0 = random.producer().equals("lookup") || random.engine().equals("first-row");
-    boolean fullCompaction =
-        random.lines().contains("COMPACT_FULL")
-            || random.lines().stream()
-                .anyMatch(l -> l.startsWith("OPTION full-compaction.delta-commits="));
-    if (liftsLevel0 && random.lines().contains("OPTION lookup-wait=false") && fullCompaction) {
-      return Optional.of(
-          "with lookup-wait=false, a full compaction (COMPACT_FULL or delta-commits) while the"
-              + " previous commit's level-0 files wait to be lifted: Paimon first collects that"
-              + " lift (its changelog) and then compacts fully, changelake's MergeTreeWriter"
-              + " compacts all at once, one change per key instead of two");
-    }
-    return Optional.empty();
   }
 
   @Test
@@ -161,7 +134,6 @@ class ConformanceFuzzTest {
       Files.writeString(
           Files.createDirectories(cases.resolve("expected")).resolve(name + ".txt"),
           "# paimon 1.3.1 (PaimonConformanceRun)\n# options " + new TreeMap<>(options) + "\n"
-              + knownDivergence(random).map(r -> KNOWN_DIVERGENCE + r + "\n").orElse("")
               + expected);
     }
   }

@@ -31,7 +31,8 @@ import java.util.Optional;
  *     trigger</td></tr>
  *   <tr><td>lookup producer, first-row engine</td><td>lift every level-0 file above level 0;
  *     lookup tables emit -U/+U from the key's current value; with {@code lookup-wait=false} the
- *     files flushed now are lifted at the next commit</td></tr>
+ *     files flushed now are lifted at the next commit, and before a full compaction (whose
+ *     changelog then follows the lift's, as in Paimon)</td></tr>
  *   <tr><td>{@code full-compaction.delta-commits} = N (1 for the full-compaction producer)</td>
  *     <td>at a commit whose identifier is a multiple of N, if the bucket was written since the
  *     last one, a full compaction into the top level; the full-compaction producer emits the
@@ -221,6 +222,11 @@ public final class MergeTreeWriter implements Closeable {
     if (options.writeOnly() && request == CompactionRequest.AUTO) {
       flushToLevel0();
     } else if (full) {
+      if (forcesUpLevel0 && !options.lookupWait()) {
+        // Paimon collects the lift the previous commit started before it compacts fully, so the
+        // lift's changelog comes first and the full compaction's follows it.
+        compact(compaction.pickForcingUpLevel0(levels.maxLevel(), levels.sortedRuns()));
+      }
       flushToLevel0();
       compact(compaction.full(levels.maxLevel(), levels.sortedRuns()));
       writtenSinceFullCompaction = false;
