@@ -2,6 +2,7 @@ package io.changelake.beam;
 
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Orders;
+import io.changelake.table.RandomOrderChanges;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableWriter;
@@ -55,33 +56,30 @@ public final class SeedTables {
   }
 
   /**
-   * Writes {@code commits} commits of random inserts, updates (-U then +U) and deletes over 40
-   * keys, continuing from {@code state} (updated in place) with commit identifiers from {@code
+   * Writes {@link RandomOrderChanges} in {@code commits} commits with our writer and committer,
+   * continuing from {@code state} (updated in place) with commit identifiers from {@code
    * firstIdentifier}.
    */
   static void writeRandomChanges(
       Table table, TreeMap<Long, Object[]> state, Random random, long firstIdentifier, int commits)
       throws IOException {
     try (TableWriter writer = table.newWriter()) {
-      for (long c = firstIdentifier; c < firstIdentifier + commits; c++) {
-        for (int i = 0; i < 15; i++) {
-          long key = random.nextInt(40);
-          Object[] old = state.get(key);
-          Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
-          if (old == null) {
-            writer.write(RowKind.INSERT, row);
-            state.put(key, row);
-          } else if (random.nextInt(4) == 0) {
-            writer.write(RowKind.DELETE, old);
-            state.remove(key);
-          } else {
-            writer.write(RowKind.UPDATE_BEFORE, old);
-            writer.write(RowKind.UPDATE_AFTER, row);
-            state.put(key, row);
-          }
-        }
-        table.newCommit("random").commit(c, writer.prepareCommit(c));
-      }
+      RandomOrderChanges.write(
+          new RandomOrderChanges.Sink<IOException>() {
+            @Override
+            public void write(RowKind kind, Object[] row) throws IOException {
+              writer.write(kind, row);
+            }
+
+            @Override
+            public void commit(long identifier) throws IOException {
+              table.newCommit("random").commit(identifier, writer.prepareCommit(identifier));
+            }
+          },
+          state,
+          random,
+          firstIdentifier,
+          commits);
     }
   }
 

@@ -65,6 +65,8 @@ import java.util.regex.Matcher;
  *   <tr><td>write-only</td><td>false</td><td>writers never compact on their own (several writers
  *     per bucket; a separate job compacts, and produces the lookup or full-compaction changelog)</td></tr>
  *   <tr><td>commit.max-retries</td><td>10</td><td>attempts a commit makes when another wins the snapshot id</td></tr>
+ *   <tr><td>commit.min-retry-wait</td><td>10 ms</td><td>shortest wait before a commit retries, and the ceiling of the first wait</td></tr>
+ *   <tr><td>commit.max-retry-wait</td><td>10 s</td><td>longest wait before a commit retries (the ceiling doubles per retry up to it)</td></tr>
  *   <tr><td>partition.default-name</td><td>__DEFAULT_PARTITION__</td><td>folder name of a null partition value</td></tr>
  * </table>
  */
@@ -442,6 +444,18 @@ public final class TableOptions {
 
   public int commitMaxRetries() {
     return integer("commit.max-retries", 10);
+  }
+
+  /** The shortest wait before a commit retry: {@code commit.min-retry-wait}, Paimon's 10 ms. */
+  public Duration commitMinRetryWait() {
+    String value = options.get("commit.min-retry-wait");
+    return value == null ? Duration.ofMillis(10) : OptionValues.duration(value);
+  }
+
+  /** The longest wait before a commit retry: {@code commit.max-retry-wait}, Paimon's 10 s. */
+  public Duration commitMaxRetryWait() {
+    String value = options.get("commit.max-retry-wait");
+    return value == null ? Duration.ofSeconds(10) : OptionValues.duration(value);
   }
 
   public String partitionDefaultName() {

@@ -1,16 +1,15 @@
 package io.changelake.schema;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,32 +148,63 @@ public record TableSchema(
     return indexes;
   }
 
+  /**
+   * A schema file as Jackson binds it: Paimon's fields in Paimon's order. Fields Paimon may add
+   * that changelake does not use (a column's {@code description}) are ignored on reading.
+   */
+  @JsonPropertyOrder({
+    "version",
+    "id",
+    "fields",
+    "highestFieldId",
+    "partitionKeys",
+    "primaryKeys",
+    "options",
+    "comment",
+    "timeMillis"
+  })
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record SchemaFile(
+      int version,
+      @JsonProperty(required = true) long id,
+      @JsonProperty(required = true) List<FieldFile> fields,
+      int highestFieldId,
+      List<String> partitionKeys,
+      List<String> primaryKeys,
+      Map<String, String> options,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String comment,
+      long timeMillis) {}
+
+  /**
+   * A column of a schema file. Its type is Paimon's type string, or for nested types (which
+   * changelake does not support) a JSON object, read here only to be refused by name.
+   */
+  @JsonPropertyOrder({"id", "name", "type"})
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record FieldFile(
+      @JsonProperty(required = true) int id,
+      @JsonProperty(required = true) String name,
+      @JsonProperty(required = true) Object type) {}
+
   /** The JSON Paimon writes, field for field. */
   public byte[] toJson() {
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
-    node.put("version", VERSION);
-    node.put("id", id);
-    ArrayNode fields = node.putArray("fields");
+    List<FieldFile> fields = new ArrayList<>();
     int highest = -1;
     for (DataField f : rowType.fields()) {
-      ObjectNode field = fields.addObject();
-      field.put("id", f.id());
-      field.put("name", f.name());
-      field.put("type", f.type().toString());
+      fields.add(new FieldFile(f.id(), f.name(), f.type().toString()));
       highest = Math.max(highest, f.id());
     }
-    node.put("highestFieldId", highest);
-    ArrayNode partitions = node.putArray("partitionKeys");
-    partitionKeys.forEach(partitions::add);
-    ArrayNode keys = node.putArray("primaryKeys");
-    primaryKeys.forEach(keys::add);
-    ObjectNode opts = node.putObject("options");
-    options.asMap().forEach(opts::put);
-    if (comment != null) {
-      node.put("comment", comment);
-    }
-    node.put("timeMillis", timeMillis);
-    return Json.write(node);
+    return Json.write(
+        new SchemaFile(
+            VERSION,
+            id,
+            fields,
+            highest,
+            partitionKeys,
+            primaryKeys,
+            options.asMap(),
+            comment,
+            timeMillis));
   }
 
   /**
@@ -184,44 +214,31 @@ public record TableSchema(
    * @throws IOException naming the file and the field if it is not a schema changelake can use
    */
   public static TableSchema fromJson(byte[] bytes, String file) throws IOException {
-    JsonNode n = Json.read(bytes, file);
+    SchemaFile json = Json.read(bytes, SchemaFile.class, "a table schema", file);
     List<DataField> fields = new ArrayList<>();
-    for (JsonNode f : Json.required(n, "fields", file)) {
-      JsonNode type = Json.required(f, "type", file);
-      if (!type.isTextual()) {
+    for (FieldFile f : json.fields()) {
+      if (!(f.type() instanceof String type)) {
         throw new IOException(
-            file + " column '" + f.path("name").asText() + "' has a nested type, which changelake"
+            file + " column '" + f.name() + "' has a nested type, which changelake"
                 + " does not support");
       }
       try {
-        fields.add(
-            new DataField(
-                Json.required(f, "id", file).asInt(),
-                Json.required(f, "name", file).asText(),
-                DataType.parse(type.asText())));
+        fields.add(new DataField(f.id(), f.name(), DataType.parse(type)));
       } catch (IllegalArgumentException e) {
         throw new IOException(file + ": " + e.getMessage(), e);
       }
     }
-    Map<String, String> options = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = n.path("options").fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      options.put(e.getKey(), e.getValue().asText());
-    }
     return new TableSchema(
-        Json.required(n, "id", file).asLong(),
+        json.id(),
         new RowType(fields),
-        strings(n.path("partitionKeys")),
-        strings(n.path("primaryKeys")),
-        TableOptions.of(options),
-        Json.text(n, "comment"),
-        n.path("timeMillis").asLong(0));
+        orEmpty(json.partitionKeys()),
+        orEmpty(json.primaryKeys()),
+        TableOptions.of(json.options() == null ? Map.of() : json.options()),
+        json.comment(),
+        json.timeMillis());
   }
 
-  private static List<String> strings(JsonNode array) {
-    List<String> out = new ArrayList<>();
-    array.forEach(v -> out.add(v.asText()));
-    return out;
+  private static List<String> orEmpty(List<String> keys) {
+    return keys == null ? List.of() : keys;
   }
 }

@@ -3,14 +3,13 @@ package io.changelake.store;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
@@ -56,7 +55,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>Throttling, 5xx answers and I/O errors are retried by the SDK's standard retry strategy with
  * jittered exponential backoff, up to {@link S3Settings#maxAttempts()} attempts. A conditional
  * create that S3 answers with 409 ConditionalRequestConflict (another conditional write to the
- * same key was in flight) is retried here, a bounded number of times.
+ * same key was in flight) is retried here after a randomised exponential {@link Backoff}, at most
+ * six attempts.
  *
  * <p>When the SDK retries a conditional create whose first attempt reached S3 but whose answer was
  * lost, the retry sees 412 for the object the first attempt made. So after a retried 412 this
@@ -72,7 +72,9 @@ public final class S3ObjectStore implements ObjectStore {
   /** Attempts of a conditional create that keeps meeting 409 ConditionalRequestConflict. */
   private static final int CONFLICT_ATTEMPTS = 6;
 
-  private static final long CONFLICT_BASE_DELAY_MILLIS = 50;
+  /** Waits between those attempts: 50 ms before the first retry, doubling up to 800 ms. */
+  private static final Backoff CONFLICT_BACKOFF =
+      new Backoff(Duration.ofMillis(50), Duration.ofMillis(800));
 
   private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
@@ -287,7 +289,7 @@ public final class S3ObjectStore implements ObjectStore {
         if (e.statusCode() != 409 || attempt == CONFLICT_ATTEMPTS) {
           throw failure("createIfAbsent", key, e);
         }
-        sleepBeforeConflictRetry(attempt, key);
+        CONFLICT_BACKOFF.sleep(attempt - 1, "createIfAbsent of " + key);
       } catch (SdkException e) {
         throw failure("createIfAbsent", key, e);
       }
@@ -299,16 +301,6 @@ public final class S3ObjectStore implements ObjectStore {
       return Arrays.equals(read(path), data);
     } catch (ObjectNotFoundException deletedMeanwhile) {
       return false;
-    }
-  }
-
-  private static void sleepBeforeConflictRetry(int attempt, String key) throws IOException {
-    long ceiling = CONFLICT_BASE_DELAY_MILLIS << (attempt - 1);
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while retrying createIfAbsent of " + key);
     }
   }
 

@@ -1,10 +1,13 @@
 package io.changelake.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.changelake.schema.Json;
 import java.io.IOException;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * One committed version of a table: the file {@code snapshot/snapshot-<id>}, in Paimon 1.x's JSON
@@ -13,6 +16,10 @@ import java.io.IOException;
  * <p>The base manifest list names every live file as of the previous snapshot; the delta list what
  * this snapshot added and removed; the changelog list the changelog files it produced (null when
  * none).
+ *
+ * <p>The JSON is bound by Jackson to this record: its components in Paimon's field order, with
+ * Paimon's constant fields ({@code version}, the empty {@code logOffsets}, {@code nextRowId} 0)
+ * written and ignored on reading, as are fields Paimon adds that changelake does not use.
  *
  * @param id the snapshot id: 1, 2, 3, ... without gaps
  * @param schemaId the schema the commit was written with
@@ -32,54 +39,83 @@ import java.io.IOException;
  * @param changelogRecordCount records in this snapshot's changelog files
  * @param watermark the writer's watermark, or null
  */
+@JsonPropertyOrder({
+  "version",
+  "id",
+  "schemaId",
+  "baseManifestList",
+  "baseManifestListSize",
+  "deltaManifestList",
+  "deltaManifestListSize",
+  "changelogManifestList",
+  "changelogManifestListSize",
+  "commitUser",
+  "commitIdentifier",
+  "commitKind",
+  "timeMillis",
+  "logOffsets",
+  "totalRecordCount",
+  "deltaRecordCount",
+  "changelogRecordCount",
+  "watermark",
+  "nextRowId"
+})
+@JsonIgnoreProperties(
+    value = {"version", "logOffsets", "nextRowId"},
+    allowGetters = true,
+    ignoreUnknown = true)
 public record Snapshot(
-    long id,
-    long schemaId,
-    String baseManifestList,
+    @JsonProperty(required = true) long id,
+    @JsonProperty(required = true) long schemaId,
+    @JsonProperty(required = true) String baseManifestList,
     Long baseManifestListSize,
-    String deltaManifestList,
+    @JsonProperty(required = true) String deltaManifestList,
     Long deltaManifestListSize,
     String changelogManifestList,
-    Long changelogManifestListSize,
-    String commitUser,
-    long commitIdentifier,
-    CommitKind commitKind,
-    long timeMillis,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long changelogManifestListSize,
+    @JsonProperty(required = true) String commitUser,
+    @JsonProperty(required = true) long commitIdentifier,
+    @JsonProperty(required = true) CommitKind commitKind,
+    @JsonProperty(required = true) long timeMillis,
     long totalRecordCount,
     long deltaRecordCount,
     long changelogRecordCount,
-    Long watermark) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long watermark) {
 
   /** The snapshot version Paimon 1.x writes. */
   static final int VERSION = 3;
 
+  /**
+   * @throws NullPointerException naming the field if a manifest list, the commit user or the
+   *     commit kind is null
+   */
+  public Snapshot {
+    Objects.requireNonNull(baseManifestList, "no baseManifestList");
+    Objects.requireNonNull(deltaManifestList, "no deltaManifestList");
+    Objects.requireNonNull(commitUser, "no commitUser");
+    Objects.requireNonNull(commitKind, "no commitKind");
+  }
+
+  @JsonProperty("version")
+  private int version() {
+    return VERSION;
+  }
+
+  /** Paimon's offsets of a log system, which changelake has not: always empty. */
+  @JsonProperty("logOffsets")
+  private Map<Integer, Long> logOffsets() {
+    return Map.of();
+  }
+
+  /** Paimon's row-tracking counter, off for primary-key tables: always 0. */
+  @JsonProperty("nextRowId")
+  private long nextRowId() {
+    return 0L;
+  }
+
   /** The JSON Paimon writes, field for field. */
   public byte[] toJson() {
-    ObjectNode node = JsonNodeFactory.instance.objectNode();
-    node.put("version", VERSION);
-    node.put("id", id);
-    node.put("schemaId", schemaId);
-    node.put("baseManifestList", baseManifestList);
-    node.put("baseManifestListSize", baseManifestListSize);
-    node.put("deltaManifestList", deltaManifestList);
-    node.put("deltaManifestListSize", deltaManifestListSize);
-    node.put("changelogManifestList", changelogManifestList);
-    if (changelogManifestListSize != null) {
-      node.put("changelogManifestListSize", changelogManifestListSize);
-    }
-    node.put("commitUser", commitUser);
-    node.put("commitIdentifier", commitIdentifier);
-    node.put("commitKind", commitKind.name());
-    node.put("timeMillis", timeMillis);
-    node.putObject("logOffsets");
-    node.put("totalRecordCount", totalRecordCount);
-    node.put("deltaRecordCount", deltaRecordCount);
-    node.put("changelogRecordCount", changelogRecordCount);
-    if (watermark != null) {
-      node.put("watermark", watermark);
-    }
-    node.put("nextRowId", 0L);
-    return Json.write(node);
+    return Json.write(this);
   }
 
   /**
@@ -89,30 +125,6 @@ public record Snapshot(
    * @throws IOException naming the file and the field if it is not a snapshot
    */
   public static Snapshot fromJson(byte[] bytes, String file) throws IOException {
-    JsonNode n = Json.read(bytes, file);
-    String kind = Json.required(n, "commitKind", file).asText();
-    CommitKind commitKind;
-    try {
-      commitKind = CommitKind.valueOf(kind);
-    } catch (IllegalArgumentException e) {
-      throw new IOException(file + " has an unknown commitKind '" + kind + "'");
-    }
-    return new Snapshot(
-        Json.required(n, "id", file).asLong(),
-        Json.required(n, "schemaId", file).asLong(),
-        Json.required(n, "baseManifestList", file).asText(),
-        Json.longOrNull(n, "baseManifestListSize"),
-        Json.required(n, "deltaManifestList", file).asText(),
-        Json.longOrNull(n, "deltaManifestListSize"),
-        Json.text(n, "changelogManifestList"),
-        Json.longOrNull(n, "changelogManifestListSize"),
-        Json.required(n, "commitUser", file).asText(),
-        Json.required(n, "commitIdentifier", file).asLong(),
-        commitKind,
-        Json.required(n, "timeMillis", file).asLong(),
-        n.path("totalRecordCount").asLong(0),
-        n.path("deltaRecordCount").asLong(0),
-        n.path("changelogRecordCount").asLong(0),
-        Json.longOrNull(n, "watermark"));
+    return Json.read(bytes, Snapshot.class, "a snapshot", file);
   }
 }

@@ -1,50 +1,36 @@
 package io.changelake.table;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.FileKind;
 import io.changelake.format.ManifestEntry;
-import io.changelake.format.ManifestFile;
-import io.changelake.format.ManifestFileMeta;
-import io.changelake.format.ManifestList;
-import io.changelake.format.SerializedRow;
-import io.changelake.format.SimpleStats;
+import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.store.Backoff;
 import io.changelake.store.ObjectStore;
-import io.changelake.types.RowComparator;
-import io.changelake.types.RowType;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The optimistic, lock-free commit of a table: turns commit messages into snapshots.
  *
- * <p>One attempt reads the latest snapshot, checks the commit against it, writes the manifests
- * and manifest lists (immutable, uniquely named), then publishes {@code snapshot-<latest+1>} with
- * the store's create-if-absent. When another committer took that id first, the attempt's files
- * are deleted and the loop starts again from the new latest snapshot, after a randomised backoff,
- * at most {@code commit.max-retries} times.
+ * <p>One attempt reads the latest snapshot, checks the commit against it ({@link
+ * CommitConflicts}), writes the manifests and manifest lists ({@link CommitManifests}: immutable,
+ * uniquely named), then publishes {@code snapshot-<latest+1>} with the store's create-if-absent.
+ * When another committer took that id first, the attempt's files are deleted and the loop starts
+ * again from the new latest snapshot, after a randomised exponential {@link Backoff} between
+ * {@code commit.min-retry-wait} and {@code commit.max-retry-wait} (Paimon's 10 ms and 10 s), at
+ * most {@code commit.max-retries} times.
  *
- * <p>Checks against the latest snapshot (a failure is a {@link CommitConflictException}; retrying
- * cannot fix it):
- *
- * <ul>
- *   <li>every file the commit removes is still live (another compaction did not remove it);
- *   <li>a file the commit adds at level 1 or above does not overlap, in key range, a live file at
- *       that level of the same bucket (two writers on one bucket would do that);
- *   <li>the bucket count of a partition is the one its live files were written with.
- * </ul>
+ * <p>Two failures are {@link CommitConflictException}s: a conflict with the latest snapshot (a file
+ * the commit replaces is gone, keys overlap at a level, a partition's bucket count differs), which
+ * no retry fixes; and {@code commit.max-retries} exhausted by contention, which a later retry of
+ * the same commit can fix ({@link CommitConflictException#retryable()}).
  *
  * <p>Idempotence: every snapshot records {@code commitUser} and {@code commitIdentifier}. Before
  * each attempt the commit looks back through the snapshots for its own (user, identifier, kind);
@@ -61,31 +47,15 @@ public final class SnapshotCommit {
 
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotCommit.class);
 
-  /** Past this many manifests, the base of the next snapshot is rewritten as one live set. */
-  static final int MANIFEST_MERGE_MIN_COUNT = 30;
-
-  /** Entries per manifest when the base is rewritten. */
-  static final int ENTRIES_PER_MANIFEST = 50_000;
-
   private final ObjectStore store;
   private final TablePath path;
   private final TableSchema schema;
   private final String commitUser;
   private final SnapshotLog snapshots;
-  private final TableScan scan;
-  private final ManifestFile manifestFile;
-  private final ManifestList manifestList;
-  private final BinaryRowCodec partitionCodec;
-  private final RowType partitionType;
-  private final BinaryRowCodec keyCodec;
-  private final RowComparator keyOrder;
-  private final String fileIdPrefix = UUID.randomUUID().toString();
-  private int fileCounter;
-
-  /** Live files as of {@link #liveAt}, advanced by deltas instead of re-read for every commit. */
-  private Map<ManifestEntry.Identifier, ManifestEntry> live;
-
-  private long liveAt = -1;
+  private final LiveFiles live;
+  private final CommitConflicts conflicts;
+  private final CommitManifests manifests;
+  private final Backoff backoff;
 
   private long lostRaces;
 
@@ -96,6 +66,9 @@ public final class SnapshotCommit {
    *
    * @throws UnsupportedTableException if the table's options ask for what changelake does not
    *     implement
+   * @throws IllegalArgumentException if {@code commit.min-retry-wait} or {@code
+   *     commit.max-retry-wait} is not a duration, or the minimum is not positive or exceeds the
+   *     maximum
    */
   public SnapshotCommit(ObjectStore store, TablePath path, TableSchema schema, String commitUser) {
     schema.options().checkSupported(store.root() + path.root(), "written");
@@ -104,13 +77,23 @@ public final class SnapshotCommit {
     this.schema = schema;
     this.commitUser = commitUser;
     this.snapshots = new SnapshotLog(store, path);
-    this.scan = new TableScan(store, path);
-    this.manifestFile = new ManifestFile(store, path.manifestFolder());
-    this.manifestList = new ManifestList(store, path.manifestFolder());
-    this.partitionType = schema.partitionType();
-    this.partitionCodec = new BinaryRowCodec(partitionType);
-    this.keyCodec = new BinaryRowCodec(schema.keyType());
-    this.keyOrder = new RowComparator(schema.keyType());
+    TableScan scan = new TableScan(store, path);
+    this.live = new LiveFiles(snapshots, scan);
+    this.conflicts = new CommitConflicts(schema, commitUser);
+    this.manifests = new CommitManifests(store, path, schema, scan);
+    this.backoff = retryBackoff(schema.options());
+  }
+
+  private static Backoff retryBackoff(TableOptions options) {
+    try {
+      return new Backoff(options.commitMinRetryWait(), options.commitMaxRetryWait());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "options 'commit.min-retry-wait' and 'commit.max-retry-wait': " + e.getMessage()
+              + "; give durations such as '10 ms' and '10 s', the minimum positive and not above"
+              + " the maximum",
+          e);
+    }
   }
 
   /** Who commits: recorded in every snapshot, and with the identifier what makes retries safe. */
@@ -136,14 +119,9 @@ public final class SnapshotCommit {
     if (latest.isEmpty()) {
       return OptionalLong.empty();
     }
-    long earliest = snapshots.earliestId().orElse(1);
-    for (long id = latest.get().id(); id >= earliest; id--) {
-      Snapshot s = id == latest.get().id() ? latest.get() : snapshots.read(id);
-      if (s.commitUser().equals(commitUser)) {
-        return OptionalLong.of(s.commitIdentifier());
-      }
-    }
-    return OptionalLong.empty();
+    Optional<Snapshot> own =
+        snapshots.newestWhere(latest.get(), s -> s.commitUser().equals(commitUser));
+    return own.isPresent() ? OptionalLong.of(own.get().commitIdentifier()) : OptionalLong.empty();
   }
 
   /**
@@ -153,7 +131,9 @@ public final class SnapshotCommit {
    * @return the snapshots created, or found already created by an earlier try of the same commit:
    *     an APPEND snapshot if any message has flushed files, then a COMPACT snapshot if any has
    *     compacted files; none if every message is empty
-   * @throws CommitConflictException if the commit conflicts with the table as it is now
+   * @throws CommitConflictException if the commit conflicts with the table as it is now ({@link
+   *     CommitConflictException#retryable()} false), or lost the race for a snapshot id more often
+   *     than {@code commit.max-retries} allows (true)
    */
   public synchronized List<Snapshot> commit(long identifier, List<CommitMessage> messages)
       throws IOException {
@@ -221,293 +201,83 @@ public final class SnapshotCommit {
             identifier, kind, commitUser, done.get().id());
         return done.get();
       }
-      Map<ManifestEntry.Identifier, ManifestEntry> base = liveFilesAt(latest);
-      checkConflicts(base, files, latest);
-      Attempt written = writeManifests(identifier, kind, files, changelog, latest, base);
-      if (snapshots.tryCreate(written.snapshot)) {
-        publishHints(written.snapshot);
-        return written.snapshot;
+      Map<ManifestEntry.Identifier, ManifestEntry> base = live.at(latest);
+      conflicts.check(base, files, latest);
+      CommitManifests.Written written = manifests.write(files, changelog, latest, base);
+      Snapshot snapshot = newSnapshot(identifier, kind, files, changelog, latest, written);
+      if (snapshots.tryCreate(snapshot)) {
+        publishHints(snapshot);
+        return snapshot;
       }
-      written.discard();
+      manifests.discard(written);
       lostRaces++;
       if (attempt >= maxRetries) {
-        throw new CommitConflictException(
+        throw CommitConflictException.retriesExhausted(
             "commit " + identifier + " (" + kind + ") of " + commitUser + " to " + store.root()
-                + path.root() + " lost the race for a snapshot id " + (attempt + 1)
-                + " times; raise 'commit.max-retries' or reduce the number of concurrent writers");
+                + path.root() + " lost the race for a snapshot id to other committers "
+                + (attempt + 1) + " times, more than 'commit.max-retries' (" + maxRetries
+                + ") allows; the commit itself does not conflict, so committing it again can land"
+                + " it: raise 'commit.max-retries' or reduce the number of concurrent committers");
       }
-      backoff(attempt);
+      backoff.sleep(attempt, "commit " + identifier + " of " + commitUser);
     }
   }
 
-  private Optional<Snapshot> findCommitted(long identifier, CommitKind kind, Optional<Snapshot> latest)
-      throws IOException {
+  /**
+   * The snapshot an earlier try of this commit (same user, identifier and kind) created, if any.
+   *
+   * <p>A user's snapshots carry increasing identifiers, so the walk back stops at the first of the
+   * user's snapshots that is this commit or comes before it. It walks past the user's later
+   * commits, and past this identifier's snapshot of the other kind (a commit makes APPEND, then
+   * COMPACT).
+   */
+  private Optional<Snapshot> findCommitted(
+      long identifier, CommitKind kind, Optional<Snapshot> latest) throws IOException {
     if (latest.isEmpty()) {
       return Optional.empty();
     }
-    long earliest = snapshots.earliestId().orElse(1);
-    for (long id = latest.get().id(); id >= earliest; id--) {
-      Snapshot s = id == latest.get().id() ? latest.get() : snapshots.read(id);
-      if (!s.commitUser().equals(commitUser)) {
-        continue;
-      }
-      if (s.commitIdentifier() == identifier && s.commitKind() == kind) {
-        return Optional.of(s);
-      }
-      if (s.commitIdentifier() < identifier) {
-        return Optional.empty();
-      }
-    }
-    return Optional.empty();
+    Optional<Snapshot> thisOrEarlier =
+        snapshots.newestWhere(
+            latest.get(),
+            s ->
+                s.commitUser().equals(commitUser)
+                    && (s.commitIdentifier() < identifier
+                        || s.commitIdentifier() == identifier && s.commitKind() == kind));
+    return thisOrEarlier.filter(s -> s.commitIdentifier() == identifier);
   }
 
-  private Map<ManifestEntry.Identifier, ManifestEntry> liveFilesAt(Optional<Snapshot> latest)
-      throws IOException {
-    if (latest.isEmpty()) {
-      live = new HashMap<>();
-      liveAt = 0;
-      return live;
-    }
-    long target = latest.get().id();
-    if (live == null || liveAt > target || liveAt < snapshots.earliestId().orElse(1) - 1) {
-      live = new HashMap<>();
-      for (ManifestEntry e : scan.liveFiles(latest.get())) {
-        live.put(e.identifier(), e);
-      }
-    } else {
-      for (long id = liveAt + 1; id <= target; id++) {
-        Snapshot s = id == target ? latest.get() : snapshots.read(id);
-        TableScan.apply(live, scan.deltaEntries(s), s);
-      }
-    }
-    liveAt = target;
-    return live;
-  }
-
-  private void checkConflicts(
-      Map<ManifestEntry.Identifier, ManifestEntry> base,
-      List<ManifestEntry> files,
-      Optional<Snapshot> latest)
-      throws IOException {
-    String at = latest.map(s -> "snapshot " + s.id()).orElse("the empty table");
-    Map<ManifestEntry.Identifier, ManifestEntry> deleted = new HashMap<>();
-    for (ManifestEntry e : files) {
-      if (e.kind() == FileKind.DELETE) {
-        if (!base.containsKey(e.identifier())) {
-          throw new CommitConflictException(
-              "commit of " + commitUser + " replaces " + e.file().fileName() + " (bucket "
-                  + e.bucket() + ", level " + e.file().level() + "), which is no longer live in "
-                  + at + ": another writer compacted the same bucket; restart this writer from the"
-                  + " latest snapshot, and let only one pipeline write a bucket");
-        }
-        deleted.put(e.identifier(), e);
-      }
-    }
-    Map<BucketLevel, List<ManifestEntry>> upperLevels = null;
-    Map<SerializedRow, Integer> bucketsByPartition = new HashMap<>();
-    for (ManifestEntry e : base.values()) {
-      bucketsByPartition.putIfAbsent(e.partition(), e.totalBuckets());
-    }
-    for (ManifestEntry e : files) {
-      if (e.kind() != FileKind.ADD) {
-        continue;
-      }
-      Integer buckets = bucketsByPartition.get(e.partition());
-      if (buckets != null && buckets != e.totalBuckets()) {
-        throw new CommitConflictException(
-            "commit of " + commitUser + " writes a partition with " + e.totalBuckets()
-                + " buckets, but its live files in " + at + " have " + buckets
-                + ": the bucket count of existing data cannot change");
-      }
-      if (e.file().level() == 0) {
-        continue;
-      }
-      if (upperLevels == null) {
-        upperLevels = indexUpperLevels(base, deleted);
-      }
-      for (ManifestEntry other :
-          upperLevels.getOrDefault(
-              new BucketLevel(e.partition(), e.bucket(), e.file().level()), List.of())) {
-        if (overlaps(e.file(), other.file())) {
-          throw new CommitConflictException(
-              "commit of " + commitUser + " adds " + e.file().fileName() + " at level "
-                  + e.file().level() + " of bucket " + e.bucket() + ", overlapping the keys of "
-                  + other.file().fileName() + " live in " + at
-                  + ": two writers are writing the same bucket; let only one pipeline write it");
-        }
-      }
-    }
-  }
-
-  private record BucketLevel(SerializedRow partition, int bucket, int level) {}
-
-  private static Map<BucketLevel, List<ManifestEntry>> indexUpperLevels(
-      Map<ManifestEntry.Identifier, ManifestEntry> base,
-      Map<ManifestEntry.Identifier, ManifestEntry> deleted) {
-    Map<BucketLevel, List<ManifestEntry>> index = new HashMap<>();
-    for (ManifestEntry e : base.values()) {
-      if (e.file().level() > 0 && !deleted.containsKey(e.identifier())) {
-        index
-            .computeIfAbsent(
-                new BucketLevel(e.partition(), e.bucket(), e.file().level()),
-                k -> new ArrayList<>())
-            .add(e);
-      }
-    }
-    return index;
-  }
-
-  private boolean overlaps(DataFileMeta a, DataFileMeta b) {
-    Object[] aMin = keyCodec.decode(a.minKey().bytes());
-    Object[] aMax = keyCodec.decode(a.maxKey().bytes());
-    Object[] bMin = keyCodec.decode(b.minKey().bytes());
-    Object[] bMax = keyCodec.decode(b.maxKey().bytes());
-    return keyOrder.compare(aMin, bMax) <= 0 && keyOrder.compare(bMin, aMax) <= 0;
-  }
-
-  /** The files one attempt wrote, so a lost race can remove them at once. */
-  private final class Attempt {
-    final Snapshot snapshot;
-    final List<String> written;
-
-    Attempt(Snapshot snapshot, List<String> written) {
-      this.snapshot = snapshot;
-      this.written = written;
-    }
-
-    void discard() {
-      for (String file : written) {
-        try {
-          store.delete(path.manifestFolder() + file);
-        } catch (IOException e) {
-          LOG.warn("could not remove {} after a lost commit race; orphan cleaning will", file, e);
-        }
-      }
-    }
-  }
-
-  private Attempt writeManifests(
+  private Snapshot newSnapshot(
       long identifier,
       CommitKind kind,
       List<ManifestEntry> files,
       List<ManifestEntry> changelog,
       Optional<Snapshot> latest,
-      Map<ManifestEntry.Identifier, ManifestEntry> base)
-      throws IOException {
-    List<String> written = new ArrayList<>();
-    List<ManifestFileMeta> baseManifests = new ArrayList<>();
-    if (latest.isPresent()) {
-      baseManifests.addAll(scan.manifestsOf(latest.get().baseManifestList(), latest.get()));
-      baseManifests.addAll(scan.manifestsOf(latest.get().deltaManifestList(), latest.get()));
-    }
-    if (baseManifests.size() > MANIFEST_MERGE_MIN_COUNT) {
-      baseManifests = writeLiveSet(base, written);
-    }
-    List<ManifestFileMeta> delta = writeManifest(files, written);
-    String baseList = newFileName("manifest-list");
-    long baseListSize = manifestList.write(baseList, baseManifests);
-    written.add(baseList);
-    String deltaList = newFileName("manifest-list");
-    long deltaListSize = manifestList.write(deltaList, delta);
-    written.add(deltaList);
-    String changelogList = null;
-    Long changelogListSize = null;
-    long changelogRows = 0;
-    if (!changelog.isEmpty()) {
-      List<ManifestFileMeta> changelogManifests = writeManifest(changelog, written);
-      changelogList = newFileName("manifest-list");
-      changelogListSize = manifestList.write(changelogList, changelogManifests);
-      written.add(changelogList);
-      for (ManifestEntry e : changelog) {
-        changelogRows += e.file().rowCount();
-      }
-    }
+      CommitManifests.Written written) {
     long deltaRows = 0;
     for (ManifestEntry e : files) {
       deltaRows += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
     }
-    long previousTotal = latest.map(Snapshot::totalRecordCount).orElse(0L);
-    Snapshot snapshot =
-        new Snapshot(
-            latest.map(Snapshot::id).orElse(0L) + 1,
-            schema.id(),
-            baseList,
-            baseListSize,
-            deltaList,
-            deltaListSize,
-            changelogList,
-            changelogListSize,
-            commitUser,
-            identifier,
-            kind,
-            System.currentTimeMillis(),
-            previousTotal + deltaRows,
-            deltaRows,
-            changelogRows,
-            null);
-    return new Attempt(snapshot, written);
-  }
-
-  private List<ManifestFileMeta> writeLiveSet(
-      Map<ManifestEntry.Identifier, ManifestEntry> base, List<String> written) throws IOException {
-    List<ManifestEntry> all = new ArrayList<>(base.values());
-    List<ManifestFileMeta> metas = new ArrayList<>();
-    for (int from = 0; from < all.size(); from += ENTRIES_PER_MANIFEST) {
-      metas.addAll(
-          writeManifest(all.subList(from, Math.min(all.size(), from + ENTRIES_PER_MANIFEST)), written));
+    long changelogRows = 0;
+    for (ManifestEntry e : changelog) {
+      changelogRows += e.file().rowCount();
     }
-    return metas;
-  }
-
-  private List<ManifestFileMeta> writeManifest(List<ManifestEntry> entries, List<String> written)
-      throws IOException {
-    if (entries.isEmpty()) {
-      return List.of();
-    }
-    String name = newFileName("manifest");
-    ManifestFileMeta meta =
-        manifestFile.write(name, entries, partitionStats(entries), schema.id());
-    written.add(name);
-    return List.of(meta);
-  }
-
-  private SimpleStats partitionStats(List<ManifestEntry> entries) {
-    int fields = partitionType.size();
-    if (fields == 0) {
-      SerializedRow empty = new SerializedRow(partitionCodec.encode(new Object[0]));
-      return new SimpleStats(empty, empty, List.of());
-    }
-    RowComparator order = new RowComparator(partitionType);
-    Object[] min = new Object[fields];
-    Object[] max = new Object[fields];
-    long[] nulls = new long[fields];
-    Map<SerializedRow, Object[]> decoded = new HashMap<>();
-    for (ManifestEntry e : entries) {
-      Object[] values = decoded.computeIfAbsent(e.partition(), p -> partitionCodec.decode(p.bytes()));
-      for (int i = 0; i < fields; i++) {
-        Object v = values[i];
-        if (v == null) {
-          nulls[i]++;
-          continue;
-        }
-        if (min[i] == null || order.compareField(i, v, min[i]) < 0) {
-          min[i] = v;
-        }
-        if (max[i] == null || order.compareField(i, v, max[i]) > 0) {
-          max[i] = v;
-        }
-      }
-    }
-    List<Long> nullCounts = new ArrayList<>(fields);
-    Arrays.stream(nulls).forEach(nullCounts::add);
-    return new SimpleStats(
-        new SerializedRow(partitionCodec.encode(min)),
-        new SerializedRow(partitionCodec.encode(max)),
-        nullCounts);
-  }
-
-  private String newFileName(String prefix) {
-    return prefix + "-" + fileIdPrefix + "-" + (fileCounter++);
+    return new Snapshot(
+        latest.map(Snapshot::id).orElse(0L) + 1,
+        schema.id(),
+        written.baseList(),
+        written.baseListSize(),
+        written.deltaList(),
+        written.deltaListSize(),
+        written.changelogList(),
+        written.changelogListSize(),
+        commitUser,
+        identifier,
+        kind,
+        System.currentTimeMillis(),
+        latest.map(Snapshot::totalRecordCount).orElse(0L) + deltaRows,
+        deltaRows,
+        changelogRows,
+        null);
   }
 
   private void publishHints(Snapshot snapshot) {
@@ -519,16 +289,6 @@ public final class SnapshotCommit {
     } catch (IOException e) {
       // Hints may lag: readers probe past them. The snapshot itself has landed.
       LOG.warn("snapshot {} landed but its hint could not be written", snapshot.id(), e);
-    }
-  }
-
-  private static void backoff(int attempt) throws InterruptedIOException {
-    long ceiling = Math.min(1_000L, 10L << Math.min(attempt, 6));
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, ceiling + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while backing off a commit retry");
     }
   }
 }

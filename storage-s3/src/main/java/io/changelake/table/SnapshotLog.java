@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
  * The snapshots of a table: {@code snapshot/snapshot-<id>}, ids 1, 2, 3, ... without gaps, and the
@@ -83,6 +84,25 @@ public final class SnapshotLog {
   public Optional<Snapshot> latest() throws IOException {
     OptionalLong id = latestId();
     return id.isPresent() ? Optional.of(read(id.getAsLong())) : Optional.empty();
+  }
+
+  /**
+   * The newest snapshot for which {@code condition} holds, walking from {@code latest} back to the
+   * earliest snapshot present; each older snapshot is read only when the walk reaches it, so a
+   * condition that holds for a recent snapshot costs few reads.
+   *
+   * @throws ObjectNotFoundException if expiry removes a snapshot the walk has yet to read
+   */
+  public Optional<Snapshot> newestWhere(Snapshot latest, Predicate<Snapshot> condition)
+      throws IOException {
+    long earliest = earliestId().orElse(1);
+    for (long id = latest.id(); id >= earliest; id--) {
+      Snapshot s = id == latest.id() ? latest : read(id);
+      if (condition.test(s)) {
+        return Optional.of(s);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Every snapshot id present, ascending. */

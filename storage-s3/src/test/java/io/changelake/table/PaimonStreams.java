@@ -146,32 +146,28 @@ public final class PaimonStreams {
   }
 
   /**
-   * Random upserts, full updates (-U then +U, as a database's CDC gives them) and deletes over 30
-   * keys, in {@code commits} commits; returns the final state by key.
+   * {@link RandomOrderChanges} of {@code seed} in {@code commits} commits, written by Paimon;
+   * returns the final state by key.
    */
   public static Map<Long, Object[]> writeRandomChanges(Writer writer, long seed, int commits)
       throws Exception {
-    Random random = new Random(seed);
     Map<Long, Object[]> state = new TreeMap<>();
-    for (int c = 0; c < commits; c++) {
-      for (int i = 0; i < 12; i++) {
-        long key = random.nextInt(30);
-        Object[] old = state.get(key);
-        Object[] row = Orders.row(key, (long) random.nextInt(4), (long) random.nextInt(1000));
-        if (old == null) {
-          writer.write(RowKind.INSERT, row);
-          state.put(key, row);
-        } else if (random.nextInt(4) == 0) {
-          writer.write(RowKind.DELETE, old);
-          state.remove(key);
-        } else {
-          writer.write(RowKind.UPDATE_BEFORE, old);
-          writer.write(RowKind.UPDATE_AFTER, row);
-          state.put(key, row);
-        }
-      }
-      writer.commit();
-    }
+    RandomOrderChanges.write(
+        new RandomOrderChanges.Sink<Exception>() {
+          @Override
+          public void write(RowKind kind, Object[] row) throws Exception {
+            writer.write(kind, row);
+          }
+
+          @Override
+          public void commit(long identifier) throws Exception {
+            writer.commit();
+          }
+        },
+        state,
+        new Random(seed),
+        1,
+        commits);
     return state;
   }
 }

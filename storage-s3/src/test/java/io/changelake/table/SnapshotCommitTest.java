@@ -1,6 +1,7 @@
 package io.changelake.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,8 @@ import io.changelake.format.ManifestEntry;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
 import io.changelake.types.RowKind;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +100,7 @@ class SnapshotCommitTest {
               CommitConflictException.class,
               () -> table.newCommit("writer-b").commit(1, List.of(compaction)));
       assertTrue(e.getMessage().contains(file.fileName()), e.getMessage());
+      assertFalse(e.retryable());
       assertEquals(List.of(1L, 2L), table.snapshots().listIds());
     }
   }
@@ -116,6 +120,7 @@ class SnapshotCommitTest {
               CommitConflictException.class,
               () -> table.newCommit("writer-b").commit(1, List.of(upgrade(high, highFile, 1))));
       assertTrue(e.getMessage().contains("overlapping"), e.getMessage());
+      assertFalse(e.retryable());
       // The same file at another level overlaps nothing there.
       table.newCommit("writer-b").commit(2, List.of(upgrade(high, highFile, 2)));
     }
@@ -131,7 +136,7 @@ class SnapshotCommitTest {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.create(store, PATH, Orders.schema(Map.of()));
       SnapshotCommit commit = table.newCommit("job");
-      int commits = SnapshotCommit.MANIFEST_MERGE_MIN_COUNT + 5;
+      int commits = CommitManifests.MANIFEST_MERGE_MIN_COUNT + 5;
       for (int i = 0; i < commits; i++) {
         commit.commit(i + 1, writeRows(table, i * 3L, i * 3L + 3));
       }
@@ -139,9 +144,71 @@ class SnapshotCommitTest {
       int manifests =
           table.newScan().manifestsOf(latest.baseManifestList(), latest).size()
               + table.newScan().manifestsOf(latest.deltaManifestList(), latest).size();
-      assertTrue(manifests <= SnapshotCommit.MANIFEST_MERGE_MIN_COUNT, "manifests: " + manifests);
+      assertTrue(manifests <= CommitManifests.MANIFEST_MERGE_MIN_COUNT, "manifests: " + manifests);
       assertEquals(commits * 3, table.newRead().readAll().size());
       assertEquals(commits * 3L, latest.totalRecordCount());
     }
+  }
+
+  @Test
+  void runningOutOfRetriesIsARetryableFailureThatLeavesNoManifests() throws Exception {
+    try (ObjectStore disk = new LocalObjectStore(warehouse)) {
+      ObjectStore contended = alwaysLosingSnapshotRaces(disk);
+      Table table =
+          Table.create(
+              contended,
+              PATH,
+              Orders.schema(
+                  Map.of(
+                      "commit.max-retries", "2",
+                      "commit.min-retry-wait", "1 ms",
+                      "commit.max-retry-wait", "2 ms")));
+      SnapshotCommit commit = table.newCommit("job");
+      List<CommitMessage> messages = writeRows(table, 0, 10);
+      CommitConflictException e =
+          assertThrows(CommitConflictException.class, () -> commit.commit(1, messages));
+      assertTrue(e.retryable());
+      assertTrue(e.getMessage().contains("'commit.max-retries' (2)"), e.getMessage());
+      assertEquals(3, commit.lostRaces());
+      assertEquals(List.of(), disk.list(PATH.manifestFolder()));
+      // Once the contention is gone, the same commit lands.
+      Table uncontended = Table.open(disk, PATH);
+      uncontended.newCommit("job").commit(1, messages);
+      assertEquals(10, uncontended.newRead().readAll().size());
+    }
+  }
+
+  @Test
+  void retryWaitsThatCannotHoldAreRefusedByName() throws Exception {
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          Table.create(
+              store,
+              PATH,
+              Orders.schema(
+                  Map.of("commit.min-retry-wait", "2 s", "commit.max-retry-wait", "1 s")));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> table.newCommit("job"));
+      assertTrue(e.getMessage().contains("'commit.min-retry-wait'"), e.getMessage());
+    }
+  }
+
+  /** {@code store}, except that every snapshot it is asked to create was taken by someone else. */
+  private static ObjectStore alwaysLosingSnapshotRaces(ObjectStore store) {
+    return (ObjectStore)
+        Proxy.newProxyInstance(
+            ObjectStore.class.getClassLoader(),
+            new Class<?>[] {ObjectStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("createIfAbsent")
+                  && ((String) args[0]).contains("/snapshot/snapshot-")) {
+                return false;
+              }
+              try {
+                return method.invoke(store, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 }
