@@ -17,11 +17,13 @@ import java.util.regex.Matcher;
  * cannot work, with a message that names the option and the fix; a table is created only with
  * options that pass it. A table another engine created may hold any Paimon option: {@link
  * #checkSupported} refuses it, before changelake writes, reads, expires or cleans it, when an
- * option asks for behaviour changelake does not implement. Which Paimon options are implemented,
- * accepted as harmless, or refused is decided in one list, {@link OptionRules}, with the reason.
+ * option asks for behaviour changelake does not implement.
  *
  * <p>Every option changelake implements is declared once, with its default, form, bounds and
- * meaning, in {@link ImplementedOptions}; the accessors below read through those declarations.
+ * meaning, in {@link ImplementedOptions} (the manual of the options; the README's table lists the
+ * same); the accessors below read through those declarations. Which of Paimon's other options are
+ * harmless, accepted at one value only, or refused is decided in {@link OptionRules}, with the
+ * reason.
  */
 public final class TableOptions {
 
