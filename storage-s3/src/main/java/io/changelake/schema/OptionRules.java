@@ -1,26 +1,27 @@
 package io.changelake.schema;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * What changelake does with each Apache Paimon 1.3.1 table option: the one list that decides
  * whether changelake may create, write, read, expire and clean a table with it.
  *
  * <ul>
- *   <li><b>implemented</b>: changelake reads the option and behaves as Paimon does;
+ *   <li><b>implemented</b>: changelake reads the option and behaves as Paimon does; these are
+ *       declared, with default, bounds and meaning, in {@link ImplementedOptions}, not here;
  *   <li><b>harmless</b>: accepted and not acted on, because it only records metadata, or tunes a
  *       resource (memory, a local cache, a retry wait, another engine's job) without changing which
  *       files a table holds, what they hold, or which rows a read returns; the reason says why;
+ *   <li><b>fixed</b>: accepted at the one value changelake behaves as (parquet data files, no
+ *       deletion vectors, ...), refused at any other;
  *   <li>anything else is <b>refused</b>: an option not in the list, or a value of a listed option
  *       that asks for behaviour changelake does not implement (deletion vectors, dynamic or
  *       postpone bucket, a format other than parquet, ...). A refused table is never written,
@@ -33,10 +34,15 @@ import java.util.regex.Pattern;
  */
 public final class OptionRules {
 
-  /** How changelake treats an option: implemented (some values may be refused), harmless, refused. */
+  /** How changelake treats an option. */
   public enum Support {
+    /** Declared in {@link ImplementedOptions}: read and acted on as Paimon does. */
     IMPLEMENTED,
+    /** Accepted and not acted on: the reason says why that is safe. */
     HARMLESS,
+    /** Accepted at one value, the one changelake behaves as; any other is refused. */
+    FIXED,
+    /** Refused whatever the value. */
     REFUSED
   }
 
@@ -51,85 +57,70 @@ public final class OptionRules {
    */
   public record Rule(String key, Support support, String reason, Consumer<String> check) {}
 
-  /** Per-column options of the merge engines: {@code fields.<column>.<what>}. */
-  public static final Pattern FIELD_OPTION =
-      Pattern.compile(
-          "fields\\.(.+)\\.(aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
-
+  private static final String FIELDS = "fields." + TableOption.COLUMN + ".";
+  private static final Map<String, TableOption<?>> PER_COLUMN = new LinkedHashMap<>();
   private static final Map<String, Rule> RULES = new LinkedHashMap<>();
   private static final List<Rule> PREFIXES = new ArrayList<>();
 
   static {
-    // Implemented.
-    implemented("bucket", "fixed buckets per partition", OptionRules::checkBucket);
-    implemented("bucket-key", "columns that choose the bucket", OptionValues::list);
-    implemented("changelog-producer", "none, input, lookup, full-compaction", ChangelogProducer::fromValue);
-    implemented("merge-engine", "deduplicate, partial-update, aggregation, first-row", MergeEngine::fromValue);
-    implemented("file.format", "data files are parquet", only("parquet", "data files in a format other than parquet"));
-    implemented("file.compression", "parquet codec", OptionRules::checkCompression);
-    implemented("file.compression.zstd-level", "zstd level", OptionValues::integer);
-    implemented("target-file-size", "size at which a compaction starts a new file", OptionValues::memorySize);
-    implemented("write-buffer-size", "memory a bucket writer buffers", OptionValues::memorySize);
-    implemented("write-buffer-spillable", "spill sorted runs to local disk", OptionValues::bool);
-    implemented("num-sorted-run.compaction-trigger", "universal compaction", atLeast(2));
-    implemented("num-sorted-run.stop-trigger", "universal compaction", atLeast(2));
-    implemented("num-levels", "LSM levels", atLeast(2));
-    implemented("compaction.max-size-amplification-percent", "universal compaction", OptionValues::integer);
-    implemented("compaction.size-ratio", "universal compaction", OptionValues::integer);
-    implemented("full-compaction.delta-commits", "commits between full compactions", atLeast(1));
-    implemented("lookup-wait", "a lookup commit waits for its changelog", OptionValues::bool);
-    implemented("changelog-producer.row-deduplicate", "no changelog for an equal update", OptionValues::bool);
-    implemented("changelog-producer.row-deduplicate-ignore-fields", "columns left out of that equality", OptionValues::list);
-    implemented("lookup.cache-max-memory-size", "heap for looked-up values", OptionValues::memorySize);
-    implemented("lookup.cache-max-disk-size", "local disk for looked-up values", OptionValues::memorySize);
-    implemented(
-        "lookup.cache-spill-compression",
-        "compression of the local lookup copies' blocks",
-        v -> {
-          if (!Set.of("zstd", "none").contains(v.trim().toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException(
-                "use zstd or none, got '" + v + "' (Paimon's lz4 and lzo are not implemented)");
-          }
-        });
-    implemented("lookup.cache-file-retention", "unused local lookup copies are deleted after this", OptionValues::duration);
-    implemented("local-dir", "changelake's own: the folder for spills and lookup copies", v -> {});
-    implemented("sequence.field", "columns that order versions of a key", OptionValues::list);
-    implemented("sequence.field.sort-order", "only ascending", only("ascending", "a descending sequence.field"));
-    for (String key : TableOptions.IGNORE_DELETE_KEYS) {
-      implemented(key, "drop retractions", OptionValues::bool);
+    for (TableOption<?> option : ImplementedOptions.ALL) {
+      if (option.perColumn()) {
+        if (!option.key().startsWith(FIELDS)) {
+          throw new IllegalStateException("per-column option '" + option + "' is not fields.<f>.*");
+        }
+        PER_COLUMN.put(option.key().substring(FIELDS.length()), option);
+      } else {
+        add(new Rule(option.key(), Support.IMPLEMENTED, option.description(), option::check));
+      }
     }
-    implemented("partial-update.remove-record-on-delete", "a -D removes the row", OptionValues::bool);
-    implemented("partial-update.remove-record-on-sequence-group", "groups whose -D removes the row", OptionValues::list);
-    implemented("aggregation.remove-record-on-delete", "a -D removes the row", OptionValues::bool);
-    implemented("fields.default-aggregate-function", "fold of columns without their own", OptionRules::checkAggregateFunction);
-    implemented("snapshot.num-retained.min", "snapshot expiry after each commit", atLeast(1));
-    implemented("snapshot.num-retained.max", "snapshot expiry after each commit", atLeast(1));
-    implemented("snapshot.time-retained", "snapshot expiry after each commit", OptionValues::duration);
-    implemented("snapshot.expire.limit", "snapshots one expiry run removes at most", atLeast(1));
-    implemented(
-        "snapshot.expire.execution-mode",
-        "changelake always expires in the committing thread (sync); async only moves Paimon's to"
-            + " another thread",
-        v -> {
-          if (!v.equalsIgnoreCase("sync") && !v.equalsIgnoreCase("async")) {
-            throw new IllegalArgumentException("use sync or async, got '" + v + "'");
-          }
-        });
-    implemented("consumer.expiration-time", "consumers idle this long are removed by expiry", OptionValues::duration);
-    implemented("write-only", "writers never compact on their own", OptionValues::bool);
-    implemented("commit.max-retries", "attempts of a commit that loses a race", atLeast(0));
-    implemented("partition.default-name", "folder name of a null partition value", v -> {});
-    implemented(
+
+    // Accepted at the one value changelake's behaviour is.
+    fixed("type", "table", "tables of another type");
+    fixed("branch", "main", "branches");
+    fixed("data-file.prefix", "data-", "another data file prefix");
+    fixed("changelog-file.prefix", "changelog-", "another changelog file prefix");
+    fixed("file.format", "parquet", "data files in a format other than parquet");
+    fixed("changelog-file.format", "parquet", "changelog files in a format other than parquet");
+    fixed("manifest.format", "avro", "manifests in a format other than avro");
+    fixed("bucket-function.type", "default", "another bucket function");
+    fixed("sequence.field.sort-order", "ascending", "a descending sequence.field");
+    fixed(
         "partition.legacy-name",
-        "changelake names partition folders the legacy way, Paimon's default",
-        onlyTrue("partition names other than the legacy ones (partition.legacy-name = false)"));
-    implemented("type", "a primary-key table", only("table", "tables of another type"));
-    implemented("branch", "the main branch", only("main", "branches"));
-    implemented("data-file.prefix", "data files are named data-*", only("data-", "another data file prefix"));
-    implemented("changelog-file.prefix", "changelog files are named changelog-*", only("changelog-", "another changelog file prefix"));
-    implemented("changelog-file.format", "changelog files are parquet", only("parquet", "changelog files in a format other than parquet"));
-    implemented("manifest.format", "manifests are avro", only("avro", "manifests in a format other than avro"));
-    implemented("bucket-function.type", "Paimon's default bucket function", only("default", "another bucket function"));
+        "true",
+        "partition names other than the legacy ones (partition.legacy-name = false)");
+    fixed("deletion-vectors.enabled", "false", "deletion vectors");
+    fixed("data-evolution.enabled", "false", "data evolution");
+    fixed("row-tracking.enabled", "false", "row tracking");
+    fixed("data-file.thin-mode", "false", "thin data files");
+    fixed("index-file-in-data-file-dir", "false", "index files in data folders");
+    fixed("query-auth.enabled", "false", "query authorisation");
+    fixed("force-lookup", "false", "forced lookup");
+    fixed("ignore-update-before", "false", "dropping -U records");
+    fixed("delete.force-produce-changelog", "false", "forced changelog of deletes");
+    fixed("commit.force-compact", "false", "a compaction forced at every commit");
+    fixed("commit.force-create-snapshot", "false", "snapshots for empty commits");
+    fixed("compaction.force-rewrite-all-files", "false", "full rewrites");
+    fixed("compaction.force-up-level-0", "false", "forced level-0 compaction");
+    fixed("file.suffix.include.compression", "false", "codec suffixes in file names");
+    fixed("streaming-read-overwrite", "false", "reading overwrites as changes");
+    fixed("streaming-read-append-overwrite", "false", "reading overwrites as changes");
+    fixed("consumer.ignore-progress", "false", "consumers that ignore their progress");
+    fixed("consumer.mode", "exactly-once", "at-least-once consumers");
+    fixed("lookup-compact", "radical", "gentle lookup compaction");
+    fixed("tag.automatic-creation", "none", "automatic tags");
+    fixed("compaction.offpeak.start.hour", "-1", "off-peak compaction");
+    fixed("compaction.offpeak.end.hour", "-1", "off-peak compaction");
+    fixed("compaction.offpeak-ratio", "0", "off-peak compaction");
+    fixed("commit.callbacks", "", "commit callbacks");
+    fixed("tag.callbacks", "", "tag callbacks");
+    fixed("file.format.per.level", "", "per-level file formats");
+    fixed("file.compression.per.level", "", "per-level compression");
+    fixed("metadata.stats-mode.per.level", "", "per-level statistics");
+    fixed("clustering.columns", "", "clustering");
+    fixed("scan.fallback-branch", "", "fallback branches");
+    fixed("data-file.path-directory", "", "data files in another folder");
+    fixed("data-file.external-paths", "", "data files at external paths");
+    fixed("data-file.external-paths.strategy", "none", "data files at external paths");
 
     // Harmless: metadata, or tuning that changes neither the files nor what a read returns.
     harmless("path", "where a catalog put the table; changelake uses where it opened it");
@@ -150,10 +141,13 @@ public final class OptionRules {
     harmless("parquet.enable.dictionary", "parquet encoding; any reads the same");
     harmless("file-index.read.enabled", "a reader's use of file indexes");
     harmless("file-index.in-manifest-threshold", "where file indexes go; changelake writes none");
+    harmless(
+        "snapshot.expire.execution-mode",
+        "changelake always expires in the committing thread (sync); async only moves Paimon's to"
+            + " another thread",
+        v -> OptionBounds.oneOf(List.of("sync", "async"), "").check(v.toLowerCase(Locale.ROOT)));
     harmless("snapshot.clean-empty-directories", "object stores have no directories to clean");
     harmless("commit.timeout", "how long Paimon's commit retries");
-    harmless("commit.min-retry-wait", "commit backoff");
-    harmless("commit.max-retry-wait", "commit backoff");
     harmless("commit.user-prefix", "names Paimon's commit users");
     harmless("snapshot.ignore-empty-commit", "changelake never commits an empty snapshot; no row differs");
     harmless("write-buffer-spill.max-disk-size", "local spill disk");
@@ -217,41 +211,6 @@ public final class OptionRules {
     prefix("commit.callback.", "parameters of commit callbacks, which are refused");
     prefix("tag.callback.", "parameters of tag callbacks, which are refused");
 
-    // Accepted only at the value that asks for nothing changelake lacks.
-    onlyDefault("deletion-vectors.enabled", "false", "deletion vectors");
-    onlyDefault("data-evolution.enabled", "false", "data evolution");
-    onlyDefault("row-tracking.enabled", "false", "row tracking");
-    onlyDefault("data-file.thin-mode", "false", "thin data files");
-    onlyDefault("index-file-in-data-file-dir", "false", "index files in data folders");
-    onlyDefault("query-auth.enabled", "false", "query authorisation");
-    onlyDefault("force-lookup", "false", "forced lookup");
-    onlyDefault("ignore-update-before", "false", "dropping -U records");
-    onlyDefault("delete.force-produce-changelog", "false", "forced changelog of deletes");
-    onlyDefault("commit.force-compact", "false", "a compaction forced at every commit");
-    onlyDefault("commit.force-create-snapshot", "false", "snapshots for empty commits");
-    onlyDefault("compaction.force-rewrite-all-files", "false", "full rewrites");
-    onlyDefault("compaction.force-up-level-0", "false", "forced level-0 compaction");
-    onlyDefault("file.suffix.include.compression", "false", "codec suffixes in file names");
-    onlyDefault("streaming-read-overwrite", "false", "reading overwrites as changes");
-    onlyDefault("streaming-read-append-overwrite", "false", "reading overwrites as changes");
-    onlyDefault("consumer.ignore-progress", "false", "consumers that ignore their progress");
-    onlyDefault("consumer.mode", "exactly-once", "at-least-once consumers");
-    onlyDefault("lookup-compact", "radical", "gentle lookup compaction");
-    onlyDefault("tag.automatic-creation", "none", "automatic tags");
-    onlyDefault("compaction.offpeak.start.hour", "-1", "off-peak compaction");
-    onlyDefault("compaction.offpeak.end.hour", "-1", "off-peak compaction");
-    onlyDefault("compaction.offpeak-ratio", "0", "off-peak compaction");
-    onlyDefault("commit.callbacks", "", "commit callbacks");
-    onlyDefault("tag.callbacks", "", "tag callbacks");
-    onlyDefault("file.format.per.level", "", "per-level file formats");
-    onlyDefault("file.compression.per.level", "", "per-level compression");
-    onlyDefault("metadata.stats-mode.per.level", "", "per-level statistics");
-    onlyDefault("clustering.columns", "", "clustering");
-    onlyDefault("scan.fallback-branch", "", "fallback branches");
-    onlyDefault("data-file.path-directory", "", "data files in another folder");
-    onlyDefault("data-file.external-paths", "", "data files at external paths");
-    onlyDefault("data-file.external-paths.strategy", "none", "data files at external paths");
-
     // Refused whatever the value: behaviour changelake does not implement.
     refused("changelog.num-retained.min", "the decoupled changelog lifecycle");
     refused("changelog.num-retained.max", "the decoupled changelog lifecycle");
@@ -290,25 +249,40 @@ public final class OptionRules {
     }
   }
 
+  /**
+   * Per-column options ({@code fields.<column>.<what>}) of the declared kinds; group 1 is the
+   * column, group 2 the kind.
+   */
+  public static final Pattern FIELD_OPTION =
+      Pattern.compile(
+          "fields\\.(.+)\\.("
+              + PER_COLUMN.keySet().stream().map(Pattern::quote).collect(Collectors.joining("|"))
+              + ")");
+
   private OptionRules() {}
 
-  private static void implemented(String key, String reason, Consumer<String> check) {
-    RULES.put(key, new Rule(key, Support.IMPLEMENTED, reason, check));
+  private static void add(Rule rule) {
+    if (RULES.put(rule.key(), rule) != null) {
+      throw new IllegalStateException("table option '" + rule.key() + "' is decided twice");
+    }
   }
 
   private static void harmless(String key, String reason) {
-    RULES.put(key, new Rule(key, Support.HARMLESS, reason, v -> {}));
+    harmless(key, reason, OptionBounds.none());
+  }
+
+  private static void harmless(String key, String reason, OptionBounds<String> check) {
+    add(new Rule(key, Support.HARMLESS, reason, check::check));
   }
 
   private static void refused(String key, String what) {
-    RULES.put(
-        key,
+    add(
         new Rule(
             key,
             Support.REFUSED,
             "changelake does not implement " + what,
             v -> {
-              throw notImplemented(what, "");
+              throw OptionBounds.notImplemented(what, "");
             }));
   }
 
@@ -316,84 +290,22 @@ public final class OptionRules {
     PREFIXES.add(new Rule(start, Support.HARMLESS, reason, v -> {}));
   }
 
-  private static void onlyDefault(String key, String value, String what) {
-    RULES.put(
-        key,
+  /** Accepted only at {@code value}, the one changelake behaves as; a boolean in any spelling. */
+  private static void fixed(String key, String value, String what) {
+    OptionBounds<String> check =
+        value.equals("true") || value.equals("false")
+            ? v -> {
+              if (OptionValues.bool(v) != Boolean.parseBoolean(value)) {
+                throw OptionBounds.notImplemented(what, value);
+              }
+            }
+            : OptionBounds.only(value, what);
+    add(
         new Rule(
             key,
-            Support.IMPLEMENTED,
+            Support.FIXED,
             "only '" + value + "': changelake does not implement " + what,
-            value.equals("true") || value.equals("false")
-                ? v -> {
-                  if (OptionValues.bool(v) != Boolean.parseBoolean(value)) {
-                    throw notImplemented(what, value);
-                  }
-                }
-                : only(value, what)));
-  }
-
-  private static Consumer<String> only(String accepted, String what) {
-    return v -> {
-      if (!v.trim().equalsIgnoreCase(accepted)) {
-        throw notImplemented(what, accepted);
-      }
-    };
-  }
-
-  private static Consumer<String> onlyTrue(String what) {
-    return v -> {
-      if (!OptionValues.bool(v)) {
-        throw notImplemented(what, "true");
-      }
-    };
-  }
-
-  private static IllegalArgumentException notImplemented(String what, String accepted) {
-    return new IllegalArgumentException(
-        "changelake does not implement " + what + " and will not ignore it: use Paimon for this"
-            + " table, or "
-            + (accepted.isEmpty() ? "remove the option" : "set it to '" + accepted + "'"));
-  }
-
-  private static Consumer<String> atLeast(int min) {
-    return v -> {
-      int value = OptionValues.integer(v);
-      if (value < min) {
-        throw new IllegalArgumentException("must be at least " + min + ", got " + value);
-      }
-    };
-  }
-
-  private static void checkBucket(String v) {
-    int bucket = OptionValues.integer(v);
-    if (bucket == -1) {
-      throw new IllegalArgumentException(
-          "changelake does not implement dynamic bucket mode (bucket = -1, Paimon's default when"
-              + " 'bucket' is unset) and will not ignore it: set a fixed bucket count of at least 1,"
-              + " or use Paimon for this table");
-    }
-    if (bucket == -2) {
-      throw new IllegalArgumentException(
-          "changelake does not implement postpone bucket mode (bucket = -2) and will not ignore"
-              + " it: set a fixed bucket count of at least 1, or use Paimon for this table");
-    }
-    if (bucket < 1) {
-      throw new IllegalArgumentException("bucket must be at least 1, got " + bucket);
-    }
-  }
-
-  private static void checkCompression(String v) {
-    if (!List.of("zstd", "snappy", "gzip", "lz4", "none").contains(v)) {
-      throw new IllegalArgumentException("use zstd, snappy, gzip, lz4 or none, got '" + v + "'");
-    }
-  }
-
-  static void checkAggregateFunction(String value) {
-    if (!TableOptions.AGGREGATE_FUNCTIONS.contains(value)) {
-      throw new IllegalArgumentException(
-          "unknown aggregate function; use one of "
-              + String.join(", ", new TreeSet<>(TableOptions.AGGREGATE_FUNCTIONS)));
-    }
+            check::check));
   }
 
   /** The rule of a key, or null if changelake does not know it. */
@@ -410,6 +322,12 @@ public final class OptionRules {
     return null;
   }
 
+  /** The per-column option of a key such as {@code fields.amount.aggregate-function}, or null. */
+  static TableOption<?> perColumnOption(String key) {
+    Matcher field = FIELD_OPTION.matcher(key);
+    return field.matches() ? PER_COLUMN.get(field.group(2)) : null;
+  }
+
   /**
    * Checks one option's value (per-column options only by their value's form: the columns are
    * checked by {@link TableOptions#validate}).
@@ -420,49 +338,24 @@ public final class OptionRules {
   public static void check(String key, String value) {
     try {
       Rule rule = rule(key);
-      Matcher field = FIELD_OPTION.matcher(key);
+      TableOption<?> perColumn = perColumnOption(key);
       if (rule != null) {
         rule.check().accept(value);
-      } else if (field.matches()) {
-        checkFieldValue(field.group(2), value);
+      } else if (perColumn != null) {
+        perColumn.check(value);
       } else {
         throw new IllegalArgumentException(
             "it is not an option changelake knows, so changelake will not act on a table that has"
                 + " it; check the spelling (options changelake implements: "
-                + String.join(", ", implementedKeys())
-                + ", fields.<column>.aggregate-function|ignore-retract|sequence-group|list-agg-delimiter)");
+                + ImplementedOptions.ALL.stream()
+                    .map(TableOption::key)
+                    .collect(Collectors.joining(", "))
+                + ")");
       }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "table option '" + key + "' = '" + value + "' is not usable: " + e.getMessage(), e);
     }
-  }
-
-  private static void checkFieldValue(String what, String value) {
-    switch (what) {
-      case "aggregate-function":
-        checkAggregateFunction(value);
-        break;
-      case "ignore-retract":
-        OptionValues.bool(value);
-        break;
-      case "sequence-group":
-        OptionValues.list(value);
-        break;
-      default:
-        break;
-    }
-  }
-
-  /** Every option changelake implements, in list order. */
-  static List<String> implementedKeys() {
-    List<String> keys = new ArrayList<>();
-    for (Rule rule : RULES.values()) {
-      if (rule.support() == Support.IMPLEMENTED) {
-        keys.add(rule.key());
-      }
-    }
-    return Collections.unmodifiableList(keys);
   }
 
   /** Every listed rule: exact keys, then prefixes. */
