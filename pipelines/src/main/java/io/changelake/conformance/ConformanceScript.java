@@ -64,7 +64,7 @@ public record ConformanceScript(Map<String, String> options, List<Action> action
       if (text.isEmpty()) {
         continue;
       }
-      String[] words = text.split("\\s+");
+      String[] words = text.split("\\s+", -1);
       try {
         switch (words[0]) {
           case "OPTION" -> {
