@@ -158,7 +158,7 @@ final class DemoCommand implements Callable<Integer> {
           if (!Files.exists(input)) {
             orders.writeBatch(b, flow.beforeImages(), b == 1 ? BAD_EVENTS : 0, input);
           }
-          CdcToAggregate.addTo(pipeline, options(flow, input, root, location, s3, b));
+          CdcToAggregate.addTo(pipeline, options(flow, input, root, location, b));
         }
         long start = System.currentTimeMillis();
         PipelineResult.State state = pipeline.run().waitUntilFinish();
@@ -214,7 +214,7 @@ final class DemoCommand implements Callable<Integer> {
   };
 
   private CdcToAggregate.Options options(
-      Flow flow, Path input, Path root, String location, S3Settings s3, int batch) {
+      Flow flow, Path input, Path root, String location, int batch) {
     CdcToAggregate.Options o = PipelineOptionsFactory.fromArgs(DIRECT_RUNNER).as(CdcToAggregate.Options.class);
     o.setInputFilePattern(input.toString());
     o.setWarehouse(location);

@@ -163,7 +163,7 @@ public record ConformanceScript(
       if (text.isEmpty()) {
         continue;
       }
-      String[] words = text.split("\\s+");
+      String[] words = text.split("\\s+", -1);
       try {
         switch (words[0]) {
           case "OPTION" -> {

@@ -126,7 +126,7 @@ final class KafkaSource implements Serializable {
       throw new IllegalArgumentException(
           "--inputFilePattern and --bootstrapServers both name a source: give one of them");
     }
-    for (String server : options.getBootstrapServers().split(",")) {
+    for (String server : options.getBootstrapServers().split(",", 0)) {
       if (!server.trim().matches("[^:\\s]+:\\d{1,5}")) {
         throw invalid("bootstrapServers", options.getBootstrapServers(), "write host:port,host:port");
       }
@@ -221,7 +221,7 @@ final class KafkaSource implements Serializable {
 
   private static Map<String, String> fromPairs(String pairs) {
     Map<String, String> properties = new LinkedHashMap<>();
-    for (String pair : pairs.split(";")) {
+    for (String pair : pairs.split(";", 0)) {
       int eq = pair.indexOf('=');
       if (eq <= 0) {
         // Never echo the text: it may hold a secret.

@@ -164,7 +164,7 @@ final class OptionChecks {
     if (options.getTableOptions() == null || options.getTableOptions().isBlank()) {
       return table;
     }
-    for (String pair : options.getTableOptions().split(";")) {
+    for (String pair : options.getTableOptions().split(";", 0)) {
       int eq = pair.indexOf('=');
       if (eq <= 0) {
         throw invalid("tableOptions", options.getTableOptions(), "write key=value;key=value");

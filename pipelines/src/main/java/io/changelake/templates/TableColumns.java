@@ -42,9 +42,9 @@ final class TableColumns implements Serializable {
   static TableColumns parse(String spec, List<String> primaryKeys) {
     List<Column> columns = new ArrayList<>();
     Set<String> names = new LinkedHashSet<>();
-    for (String part : spec.split(",")) {
-      String[] nameAndType = part.split(":");
-      if (nameAndType.length != 2 || nameAndType[0].isBlank()) {
+    for (String part : spec.split(",", 0)) {
+      String[] nameAndType = part.split(":", -1);
+      if (nameAndType.length != 2 || nameAndType[0].isBlank() || nameAndType[1].isBlank()) {
         throw new IllegalArgumentException(
             "'" + part.trim() + "' is not name:TYPE (for example amount:BIGINT)");
       }

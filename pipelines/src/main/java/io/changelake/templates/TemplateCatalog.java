@@ -23,6 +23,8 @@ public enum TemplateCatalog {
 
   private final String templateName;
   private final Class<? extends PipelineOptions> optionsType;
+  // Each launcher is a stateless lambda over a template's static run method.
+  @SuppressWarnings("ImmutableEnumChecker")
   private final Function<PipelineOptions, PipelineResult> launcher;
 
   TemplateCatalog(

@@ -22,7 +22,7 @@ public final class BucketFunction {
    * A bucket function over bucket keys of the given type.
    *
    * @param bucketKeyType the bucket-key columns, in the order Paimon lists them
-   * @param buckets the table's {@code bucket} option, at least 1
+   * @param buckets the table's bucket count (its option "bucket"), at least 1
    * @throws IllegalArgumentException if buckets is below 1: dynamic (-1) and postponed (-2)
    *     bucket modes assign buckets otherwise
    */

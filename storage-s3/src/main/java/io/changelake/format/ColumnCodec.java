@@ -254,6 +254,8 @@ final class ColumnCodec {
    * Paimon's INT96 bytes: it divides epoch milliseconds by the day with truncation, so before 1970
    * the nanosecond of day is negative. We write the same bytes so both writers agree byte for byte.
    */
+  // The nanoseconds within the millisecond that toEpochMilli drops: getNano alone is meant here.
+  @SuppressWarnings("JavaInstantGetSecondsGetNano")
   private static Binary toInt96(Instant instant) {
     long millis = instant.toEpochMilli();
     int nanoOfMilli = instant.getNano() % NANOS_PER_MILLI;

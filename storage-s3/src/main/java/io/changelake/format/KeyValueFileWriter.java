@@ -253,6 +253,8 @@ public final class KeyValueFileWriter implements Closeable {
       return this;
     }
 
+    // Parquet 1.18 deprecates this overload yet still declares it abstract: it must be written.
+    @SuppressWarnings("deprecation")
     @Override
     protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {
       return support;

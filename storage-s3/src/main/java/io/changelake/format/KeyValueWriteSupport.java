@@ -42,6 +42,8 @@ final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
     return schema;
   }
 
+  // Parquet 1.18 deprecates this overload yet still declares it abstract: it must be written.
+  @SuppressWarnings("deprecation")
   @Override
   public WriteContext init(Configuration configuration) {
     return new WriteContext(schema, Map.of());

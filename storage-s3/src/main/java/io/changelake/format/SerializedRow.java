@@ -24,7 +24,7 @@ public final class SerializedRow implements Comparable<SerializedRow> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SerializedRow && Arrays.equals(bytes, ((SerializedRow) o).bytes);
+    return o instanceof SerializedRow other && Arrays.equals(bytes, other.bytes);
   }
 
   @Override

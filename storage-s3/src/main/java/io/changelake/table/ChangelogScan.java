@@ -271,7 +271,7 @@ public final class ChangelogScan {
     List<KeyValueFileReader> readers = tableRead.open(task.partition(), task.bucket(), task.files());
     // Key order alone: equal keys come file by file (see the class comment), as Paimon, which
     // reads the files one after the other. A lone file is already in order: read it directly.
-    Comparator<KeyValue> asWritten = (a, b) -> 0;
+    Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
     Iterator<KeyValue> records =
         readers.size() == 1
             ? readers.get(0)

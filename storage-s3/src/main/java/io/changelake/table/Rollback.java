@@ -198,7 +198,7 @@ public final class Rollback {
         keptFiles.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
       }
       List<String> lists = new ArrayList<>(List.of(s.baseManifestList(), s.deltaManifestList()));
-      if (s == target && s.changelogManifestList() != null) {
+      if (s.id() == target.id() && s.changelogManifestList() != null) {
         lists.add(s.changelogManifestList());
       }
       for (String list : lists) {

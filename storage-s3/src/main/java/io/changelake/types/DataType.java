@@ -277,10 +277,9 @@ public final class DataType {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof DataType)) {
+    if (!(o instanceof DataType t)) {
       return false;
     }
-    DataType t = (DataType) o;
     return root == t.root
         && nullable == t.nullable
         && length == t.length
