@@ -59,8 +59,11 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     List<String> tableSequence = table.schema().options().sequenceFields();
     if (sequenceFields != null && !sequenceFields.equals(tableSequence)) {
       throw new IllegalStateException(
-          "ChangelakeIO.write().withSequenceField(" + String.join(",", sequenceFields) + "): table "
-              + target.location() + " orders its keys' versions by sequence.field "
+          "ChangelakeIO.write().withSequenceField("
+              + String.join(",", sequenceFields)
+              + "): table "
+              + target.location()
+              + " orders its keys' versions by sequence.field "
               + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
               + "; name the table's own sequence fields, or write a table that has these");
     }

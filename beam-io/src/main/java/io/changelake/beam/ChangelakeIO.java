@@ -1,8 +1,8 @@
 package io.changelake.beam;
 
 /**
- * Beam transforms for changelake tables: Apache Paimon primary-key tables on S3 or local disk,
- * with a correct changelog.
+ * Beam transforms for changelake tables: Apache Paimon primary-key tables on S3 or local disk, with
+ * a correct changelog.
  *
  * <h2>Writing</h2>
  *
@@ -21,10 +21,10 @@ package io.changelake.beam;
  * }</pre>
  *
  * <p>Each row is an upsert (or, with a row-kind field, the change it names) of the row with its
- * primary key. Rows reach one writer per bucket; the writers' files are committed by one
- * committer per table, exactly once, even when bundles are retried: in streaming once per commit
- * interval, in batch once at the end (a table written by a bounded input shows one commit). How
- * it works, its metrics and what must stay zero: the package documentation.
+ * primary key. Rows reach one writer per bucket; the writers' files are committed by one committer
+ * per table, exactly once, even when bundles are retried: in streaming once per commit interval, in
+ * batch once at the end (a table written by a bounded input shows one commit). How it works, its
+ * metrics and what must stay zero: the package documentation.
  *
  * <table>
  *   <caption>Write settings</caption>
@@ -81,8 +81,8 @@ package io.changelake.beam;
  *
  * <p>Fields map to columns by name; a field's nullability becomes the column's (primary-key columns
  * are NOT NULL). Writing an existing table, a field may fill a column of the type it would create
- * or, for DECIMAL, CHAR/VARCHAR and BINARY/VARBINARY, of another precision, scale or length: a value
- * that does not fit is a dead letter.
+ * or, for DECIMAL, CHAR/VARCHAR and BINARY/VARBINARY, of another precision, scale or length: a
+ * value that does not fit is a dead letter.
  *
  * <table>
  *   <caption>Beam field type to column type</caption>
@@ -128,9 +128,9 @@ package io.changelake.beam;
  *       partition columns; rejected partitions are never opened</td></tr>
  * </table>
  *
- * <p>One task per (partition, bucket) is read in parallel; each merges its bucket's files by key
- * as the table's merge engine says. Files are read whole: projection trims what is emitted, not
- * what is read, since merging needs every column.
+ * <p>One task per (partition, bucket) is read in parallel; each merges its bucket's files by key as
+ * the table's merge engine says. Files are read whole: projection trims what is emitted, not what
+ * is read, since merging needs every column.
  *
  * <h2>Reading the changelog: {@link #readChangelog()}</h2>
  *
@@ -189,23 +189,23 @@ package io.changelake.beam;
  *   <tr><td>none + {@code withNormalize()}</td><td>-U/+U rebuilt in Beam state</td><td>80</td></tr>
  * </table>
  *
- * <p>A {@code none} read of a partial-update, aggregation or first-row table fails at
- * construction, naming the producer to set, unless {@code withRawRows()} is given.
+ * <p>A {@code none} read of a partial-update, aggregation or first-row table fails at construction,
+ * naming the producer to set, unless {@code withRawRows()} is given.
  *
  * <p><b>The cost of {@code withNormalize()}</b>: one Beam state cell per key ever seen, holding the
- * whole row (deleted keys as tombstones), read and written per change, plus a shuffle by key.
- * The lookup producer pays for the same -U once, in the writer, for every reader; normalize pays
- * it in every reading pipeline, and the state grows with the key count. The state lives in the
- * pipeline: a new pipeline that resumes from a consumer id starts with empty state and emits +I,
- * not -U/+U, for keys it has not seen, so start a normalizing pipeline with {@code latestFull()}
- * (or keep its state with an in-place update) rather than resuming a consumer.
+ * whole row (deleted keys as tombstones), read and written per change, plus a shuffle by key. The
+ * lookup producer pays for the same -U once, in the writer, for every reader; normalize pays it in
+ * every reading pipeline, and the state grows with the key count. The state lives in the pipeline:
+ * a new pipeline that resumes from a consumer id starts with empty state and emits +I, not -U/+U,
+ * for keys it has not seen, so start a normalizing pipeline with {@code latestFull()} (or keep its
+ * state with an in-place update) rather than resuming a consumer.
  *
  * <h3>Output schema</h3>
  *
  * The chosen table columns in order, then the row-kind field, then the snapshot-id and
- * sequence-number fields when asked for. A field name that clashes with a column is refused.
- * Each Row's timestamp is its snapshot's commit time; the watermark follows commit times and,
- * when no snapshot comes, the wall clock less 10 s, so windows close on idle tables.
+ * sequence-number fields when asked for. A field name that clashes with a column is refused. Each
+ * Row's timestamp is its snapshot's commit time; the watermark follows commit times and, when no
+ * snapshot comes, the wall clock less 10 s, so windows close on idle tables.
  *
  * <h3>Type mapping</h3>
  *
@@ -225,8 +225,8 @@ package io.changelake.beam;
  *       <td>Instant</td></tr>
  * </table>
  *
- * <p>NOT NULL columns map to non-nullable fields. The operator guide (metrics, errors, restarts)
- * is in the package documentation.
+ * <p>NOT NULL columns map to non-nullable fields. The operator guide (metrics, errors, restarts) is
+ * in the package documentation.
  */
 public final class ChangelakeIO {
 
@@ -247,7 +247,9 @@ public final class ChangelakeIO {
     return ReadChangelog.create();
   }
 
-  /** Dedicated compaction of a write-only table, once or on a schedule; see {@link CompactTable}. */
+  /**
+   * Dedicated compaction of a write-only table, once or on a schedule; see {@link CompactTable}.
+   */
   public static CompactTable compact() {
     return CompactTable.create();
   }

@@ -30,8 +30,8 @@ import org.joda.time.Duration;
 
 /**
  * The write transform of {@link ChangelakeIO#write()}: Beam rows into a changelake table. Its
- * settings and their defaults are documented on {@link ChangelakeIO}; instances are immutable,
- * each {@code with} method returns a changed copy.
+ * settings and their defaults are documented on {@link ChangelakeIO}; instances are immutable, each
+ * {@code with} method returns a changed copy.
  */
 @AutoValue
 public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
@@ -196,11 +196,11 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
   /**
    * The input fields that order the versions of one key: the newest by these fields, compared one
-   * after another (nulls first), wins whatever order the rows reach the writer in; equal ones go
-   * by arrival. A table the write creates gets them as its {@code sequence.field}; an existing
-   * table must already have exactly these as its {@code sequence.field}, which the workers check
-   * when they open it (a table's own sequence is what its merge uses). Give a value that grows
-   * with each change of a key at its source: a log position, a version, an offset.
+   * after another (nulls first), wins whatever order the rows reach the writer in; equal ones go by
+   * arrival. A table the write creates gets them as its {@code sequence.field}; an existing table
+   * must already have exactly these as its {@code sequence.field}, which the workers check when
+   * they open it (a table's own sequence is what its merge uses). Give a value that grows with each
+   * change of a key at its source: a log position, a version, an offset.
    */
   public ChangelakeWrite withSequenceField(String... fields) {
     return toBuilder().setSequenceFields(List.of(fields)).build();
@@ -208,10 +208,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
   /**
    * States that each key's rows reach the writer in the order they changed, so that an unbounded
-   * write needs no sequence field. True only when both the source and the runner keep per-key
-   * order up to this transform: for example one Kafka partition per key read on the DirectRunner,
-   * or a TestStream. Dataflow, Flink and Spark may reorder elements after every shuffle (the
-   * write's own GroupIntoBatches is one), so on them give {@link #withSequenceField} instead.
+   * write needs no sequence field. True only when both the source and the runner keep per-key order
+   * up to this transform: for example one Kafka partition per key read on the DirectRunner, or a
+   * TestStream. Dataflow, Flink and Spark may reorder elements after every shuffle (the write's own
+   * GroupIntoBatches is one), so on them give {@link #withSequenceField} instead.
    */
   public ChangelakeWrite withArrivalOrder() {
     return toBuilder().setArrivalOrder(true).build();
@@ -251,8 +251,13 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                 "AssignBucket",
                 ParDo.of(
                         new AssignBucketFn(
-                            target, input.getSchema(), getRowKindField(), getSequenceFields(),
-                            input.getCoder(), ROWS, REJECTED))
+                            target,
+                            input.getSchema(),
+                            getRowKindField(),
+                            getSequenceFields(),
+                            input.getCoder(),
+                            ROWS,
+                            REJECTED))
                     .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
     PCollection<KV<String, KindedRow>> rows =
         assigned.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
@@ -270,7 +275,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
             ParDo.of(
                     getBucketStage()
                         .create(
-                            target, WRITTEN, REFUSED, getFaults(),
+                            target,
+                            WRITTEN,
+                            REFUSED,
+                            getFaults(),
                             getIdleWriterTimeout().getMillis()))
                 .withOutputTags(WRITTEN, TupleTagList.of(REFUSED)));
     PCollection<Row> snapshots =
@@ -312,8 +320,12 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
         && (!schema.hasField(rowKind)
             || schema.getField(rowKind).getType().getTypeName() != Schema.TypeName.STRING)) {
       throw invalid(
-          "withRowKindField('" + rowKind + "'): the input has no STRING field of that name"
-              + " (fields " + schema.getFieldNames() + ")");
+          "withRowKindField('"
+              + rowKind
+              + "'): the input has no STRING field of that name"
+              + " (fields "
+              + schema.getFieldNames()
+              + ")");
     }
     Duration interval = getCommitInterval();
     if (interval == null || !interval.isLongerThan(Duration.ZERO)) {
@@ -342,16 +354,19 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     for (String field : getSequenceFields()) {
       if (!schema.hasField(field) || field.equals(getRowKindField())) {
         throw invalid(
-            "withSequenceField('" + field + "'): the input has no such column (fields "
-                + schema.getFieldNames() + ", the row-kind field excluded)");
+            "withSequenceField('"
+                + field
+                + "'): the input has no such column (fields "
+                + schema.getFieldNames()
+                + ", the row-kind field excluded)");
       }
     }
   }
 
   /**
-   * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it
-   * has a sequence, the user states that arrival order is the change order, or it creates a table
-   * whose merge ignores order ({@link TableReference.Creation#orderFree}).
+   * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it has
+   * a sequence, the user states that arrival order is the change order, or it creates a table whose
+   * merge ignores order ({@link TableReference.Creation#orderFree}).
    */
   private void checkOrdered(PCollection<Row> input, TableReference.Creation creation) {
     if (input.isBounded() == PCollection.IsBounded.BOUNDED
@@ -384,7 +399,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
       String given = options.put("sequence.field", fields);
       if (given != null && !given.equals(fields)) {
         throw invalid(
-            "withSequenceField(" + fields + ") and table option 'sequence.field'=" + given
+            "withSequenceField("
+                + fields
+                + ") and table option 'sequence.field'="
+                + given
                 + " disagree: set one of them");
       }
     }
@@ -392,7 +410,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
       String given = options.put("bucket", Integer.toString(getBuckets()));
       if (given != null && !given.equals(Integer.toString(getBuckets()))) {
         throw invalid(
-            "withBuckets(" + getBuckets() + ") and table option 'bucket'=" + given
+            "withBuckets("
+                + getBuckets()
+                + ") and table option 'bucket'="
+                + given
                 + " disagree: set one of them");
       }
     }

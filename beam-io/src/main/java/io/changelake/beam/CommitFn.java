@@ -114,7 +114,8 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   /**
    * @param commitInterval the time between commits, or null to commit only at the end of input
    */
-  CommitFn(TableReference target, String commitUser, Duration commitInterval, FaultInjection faults) {
+  CommitFn(
+      TableReference target, String commitUser, Duration commitInterval, FaultInjection faults) {
     this.target = target;
     this.commitUser = commitUser;
     this.commitInterval = commitInterval;
@@ -189,8 +190,11 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
     if (!arrived.isEmpty().read()) {
       throw new IllegalStateException(
-          "the input of " + target.location() + " ended with batches whose predecessors never"
-              + " arrived: " + sequences(arrived.read()));
+          "the input of "
+              + target.location()
+              + " ended with batches whose predecessors never"
+              + " arrived: "
+              + sequences(arrived.read()));
     }
   }
 
@@ -289,7 +293,11 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       } catch (CommitConflictException conflict) {
         WriteMetrics.COMMIT_CONFLICTS.inc();
         throw new IllegalStateException(
-            "commit " + round.getKey() + " to " + target.location() + " conflicts: "
+            "commit "
+                + round.getKey()
+                + " to "
+                + target.location()
+                + " conflicts: "
                 + conflict.getMessage(),
             conflict);
       } finally {

@@ -30,8 +30,7 @@ final class ConsumerProgress {
 
   /** Records {@code nextSnapshot} after the current bundle commits. */
   void recordAfterCommit(BundleFinalizer finalizer, long nextSnapshot) {
-    finalizer.afterBundleCommit(
-        Instant.now().plus(CALLBACK_EXPIRY), () -> record(nextSnapshot));
+    finalizer.afterBundleCommit(Instant.now().plus(CALLBACK_EXPIRY), () -> record(nextSnapshot));
   }
 
   private synchronized void record(long nextSnapshot) throws IOException {

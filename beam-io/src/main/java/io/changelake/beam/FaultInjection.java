@@ -7,11 +7,11 @@ import java.io.Serializable;
  * retry the work as a runner retries a failed bundle.
  *
  * <p>Why the stage retries itself: the Java DirectRunner does not retry failed bundles
- * (apache/beam#19131), so tests could not otherwise show recovery. The emulation keeps the
- * runner's contract: the failed attempt's side effects on storage stay (files, snapshots), its
- * state writes and outputs are dropped (a stage applies them only after an attempt succeeds), and
- * the DoFn's memory stays as the attempt left it. Production pipelines use {@link #NONE}, whose
- * points never fail.
+ * (apache/beam#19131), so tests could not otherwise show recovery. The emulation keeps the runner's
+ * contract: the failed attempt's side effects on storage stay (files, snapshots), its state writes
+ * and outputs are dropped (a stage applies them only after an attempt succeeds), and the DoFn's
+ * memory stays as the attempt left it. Production pipelines use {@link #NONE}, whose points never
+ * fail.
  */
 interface FaultInjection extends Serializable {
 

@@ -4,8 +4,8 @@ import io.changelake.types.RowKind;
 import java.util.Arrays;
 
 /**
- * A table row on its way to a bucket writer: its row kind and its values, in table-column order,
- * of the Java classes {@link io.changelake.types.TypeRoot} names.
+ * A table row on its way to a bucket writer: its row kind and its values, in table-column order, of
+ * the Java classes {@link io.changelake.types.TypeRoot} names.
  *
  * @param kind what the row does to its key
  * @param values the column values

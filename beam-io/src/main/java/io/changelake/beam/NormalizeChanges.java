@@ -22,18 +22,18 @@ import org.apache.beam.sdk.values.Row;
 /**
  * Rebuilds a complete changelog from the rows of a {@code changelog-producer=none} table, which
  * carry the newest version of a key per flush but never the version it replaced: keyed by primary
- * key, it keeps the last row of every key in Beam state and emits {@code +I} for a new key,
- * {@code -U} (the kept row) and {@code +U} for a changed one, {@code -D} (the kept row) for a
- * removed one, and nothing when a version repeats the kept row exactly.
+ * key, it keeps the last row of every key in Beam state and emits {@code +I} for a new key, {@code
+ * -U} (the kept row) and {@code +U} for a changed one, {@code -D} (the kept row) for a removed one,
+ * and nothing when a version repeats the kept row exactly.
  *
  * <p>Rows reach it out of order (a reshuffle sits before it), so each row's (snapshot id, sequence
- * number) is compared with the kept row's and an older version is dropped: the emitted changes
- * then add up to the newest version, which is what a downstream aggregate needs. A removed key
- * stays in state as a tombstone, so a late older version cannot bring it back.
+ * number) is compared with the kept row's and an older version is dropped: the emitted changes then
+ * add up to the newest version, which is what a downstream aggregate needs. A removed key stays in
+ * state as a tombstone, so a late older version cannot bring it back.
  *
  * <p>Cost: one state cell per key ever seen (the whole row), read and written for every change.
- * That is the cost the lookup and full-compaction producers pay once, in the writer, instead of
- * in every reading pipeline.
+ * That is the cost the lookup and full-compaction producers pay once, in the writer, instead of in
+ * every reading pipeline.
  */
 final class NormalizeChanges extends PTransform<PCollection<Row>, PCollection<Row>> {
   private static final long serialVersionUID = 1L;
@@ -66,8 +66,9 @@ final class NormalizeChanges extends PTransform<PCollection<Row>, PCollection<Ro
     Schema schema = rows.getSchema();
     return rows.apply("KeyByPrimaryKey", ParDo.of(new KeyByPrimaryKeyFn(schema, keyColumns)))
         .setCoder(KvCoder.of(ByteArrayCoder.of(), RowCoder.of(schema)))
-        .apply("KeepLastRowPerKey", ParDo.of(
-                new LastRowFn(schema, valueColumns, kindField, snapshotField, sequenceField)))
+        .apply(
+            "KeepLastRowPerKey",
+            ParDo.of(new LastRowFn(schema, valueColumns, kindField, snapshotField, sequenceField)))
         .setRowSchema(schema);
   }
 

@@ -11,8 +11,8 @@ import org.apache.beam.sdk.values.Row;
 /**
  * The Rows a read emits: the chosen table columns in the chosen order, then, when asked for, the
  * row kind ({@code +I}, {@code -U}, {@code +U}, {@code -D}), the snapshot id and the sequence
- * number. Built at pipeline construction from the table's schema, which every reader checks
- * again when it opens the table.
+ * number. Built at pipeline construction from the table's schema, which every reader checks again
+ * when it opens the table.
  */
 final class OutputShape implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -65,7 +65,9 @@ final class OutputShape implements Serializable {
     }
     if (tableType.indexOf(name) >= 0) {
       throw new IllegalArgumentException(
-          "the output field '" + name + "' clashes with a table column of that name: choose"
+          "the output field '"
+              + name
+              + "' clashes with a table column of that name: choose"
               + " another name for it");
     }
     builder.addField(name, type);

@@ -10,8 +10,8 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Which partitions a read takes: the user's predicate over a Row of the partition columns,
- * applied when tasks are planned, so a skipped partition costs no file read.
+ * Which partitions a read takes: the user's predicate over a Row of the partition columns, applied
+ * when tasks are planned, so a skipped partition costs no file read.
  */
 final class PartitionFilter implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -25,8 +25,8 @@ final class PartitionFilter implements Serializable {
   }
 
   /**
-   * The partitions of {@code table} for which {@code predicate} holds, given a Row of the
-   * partition columns; every partition if the predicate is null.
+   * The partitions of {@code table} for which {@code predicate} holds, given a Row of the partition
+   * columns; every partition if the predicate is null.
    *
    * @throws IllegalArgumentException if a predicate is given for an unpartitioned table
    */

@@ -15,9 +15,10 @@ import java.util.function.Predicate;
 import org.apache.beam.sdk.transforms.DoFn;
 
 /**
- * Plans a batch read: picks the snapshot (latest, by id, as of a time, or by tag) and emits one task per
- * (partition, bucket) of its live files that the partition filter accepts. The tasks are {@link
- * ChangelogTask.Content#STATE} tasks, so the reader merges each bucket's files into its rows.
+ * Plans a batch read: picks the snapshot (latest, by id, as of a time, or by tag) and emits one
+ * task per (partition, bucket) of its live files that the partition filter accepts. The tasks are
+ * {@link ChangelogTask.Content#STATE} tasks, so the reader merges each bucket's files into its
+ * rows.
  */
 final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
   private static final long serialVersionUID = 1L;
@@ -82,8 +83,14 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
       } catch (ObjectNotFoundException e) {
         throw new SnapshotNotFoundException(
             snapshotId,
-            "snapshot " + snapshotId + " of " + table.location() + " does not exist (expired or"
-                + " not committed yet; " + range(snapshots) + "): read an existing snapshot");
+            "snapshot "
+                + snapshotId
+                + " of "
+                + table.location()
+                + " does not exist (expired or"
+                + " not committed yet; "
+                + range(snapshots)
+                + "): read an existing snapshot");
       }
     }
     OptionalLong latest = snapshots.latestId();
@@ -96,8 +103,14 @@ final class PlanSnapshotReadFn extends DoFn<byte[], ChangelogTask> {
     if (snapshots.read(low).timeMillis() > asOfMillis) {
       throw new SnapshotNotFoundException(
           low,
-          "no snapshot of " + table.location() + " was committed at or before " + asOfMillis
-              + " ms (" + range(snapshots) + ", the earliest at " + snapshots.read(low).timeMillis()
+          "no snapshot of "
+              + table.location()
+              + " was committed at or before "
+              + asOfMillis
+              + " ms ("
+              + range(snapshots)
+              + ", the earliest at "
+              + snapshots.read(low).timeMillis()
               + " ms): read a later time");
     }
     while (low < high) {

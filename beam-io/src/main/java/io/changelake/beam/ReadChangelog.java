@@ -31,8 +31,8 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * A read of a table's changelog, following new snapshots or bounded by an end snapshot; see
- * {@link ChangelakeIO#readChangelog()} for the options and the output.
+ * A read of a table's changelog, following new snapshots or bounded by an end snapshot; see {@link
+ * ChangelakeIO#readChangelog()} for the options and the output.
  *
  * <p>Topology: {@code Impulse -> ResolveStart -> WatchSnapshots (splittable) + state tasks ->
  * Reshuffle -> ReadTasks [-> NormalizeChanges -> Select]}.
@@ -43,6 +43,7 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
 
   /** Names of the metadata fields the normalize step needs when the user did not ask for them. */
   private static final String INTERNAL_SNAPSHOT = "_changelake_snapshot_id";
+
   private static final String INTERNAL_SEQUENCE = "_changelake_sequence_number";
 
   abstract @Nullable TableReference getSource();
@@ -114,8 +115,8 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
   }
 
   /**
-   * The table to read: {@code database.table} in the warehouse at {@code warehouse}
-   * ({@code s3://bucket/prefix}, {@code file:///path} or a local path).
+   * The table to read: {@code database.table} in the warehouse at {@code warehouse} ({@code
+   * s3://bucket/prefix}, {@code file:///path} or a local path).
    */
   public ReadChangelog from(String warehouse, String database, String table) {
     return toBuilder().setSource(TableReference.of(warehouse, database, table)).build();
@@ -147,8 +148,8 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
   }
 
   /**
-   * The rows of the snapshot tagged {@code tagName} as +I, then the changes of every later
-   * snapshot (Paimon's {@code scan.tag-name} as a starting point).
+   * The rows of the snapshot tagged {@code tagName} as +I, then the changes of every later snapshot
+   * (Paimon's {@code scan.tag-name} as a starting point).
    */
   public ReadChangelog fromTag(String tagName) {
     String consumer = getStart().consumerId();
@@ -164,7 +165,11 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
   public ReadChangelog betweenSnapshots(long startExclusive, long endInclusive) {
     if (startExclusive >= endInclusive) {
       throw new IllegalArgumentException(
-          "the snapshot range (" + startExclusive + ", " + endInclusive + "] is empty or"
+          "the snapshot range ("
+              + startExclusive
+              + ", "
+              + endInclusive
+              + "] is empty or"
               + " reversed: give the older snapshot first");
     }
     return fromSnapshot(startExclusive + 1).untilSnapshot(endInclusive);
@@ -185,8 +190,8 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
   }
 
   /**
-   * Records progress as consumer {@code consumerId} and, when it has recorded some, resumes
-   * there instead of at the starting point. Expiry keeps the snapshots it has yet to read.
+   * Records progress as consumer {@code consumerId} and, when it has recorded some, resumes there
+   * instead of at the starting point. Expiry keeps the snapshots it has yet to read.
    */
   public ReadChangelog withConsumerId(String consumerId) {
     return toBuilder().setStart(getStart().withConsumerId(consumerId)).build();
@@ -231,8 +236,8 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
   }
 
   /**
-   * Allows a {@code none} read of a partial-update, aggregation or first-row table, whose rows
-   * are then the raw inputs, not merged rows.
+   * Allows a {@code none} read of a partial-update, aggregation or first-row table, whose rows are
+   * then the raw inputs, not merged rows.
    */
   public ReadChangelog withRawRows() {
     return toBuilder().setRawRows(true).build();
@@ -322,18 +327,14 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
     return rows.apply(
             "NormalizeChanges",
             new NormalizeChanges(
-                t.schema().primaryKeys(),
-                readShape.columns(),
-                rowKind,
-                snapshotName,
-                sequenceName))
+                t.schema().primaryKeys(), readShape.columns(), rowKind, snapshotName, sequenceName))
         .apply("SelectColumns", Select.fieldNames(keep.toArray(String[]::new)));
   }
 
   /**
    * Refuses the reads that would emit something other than the user expects: unmerged raw rows of
-   * merging engines under {@code none} (as Paimon's Flink connector does), and a normalize step
-   * on a table whose producer already emits -U/+U.
+   * merging engines under {@code none} (as Paimon's Flink connector does), and a normalize step on
+   * a table whose producer already emits -U/+U.
    */
   private void checkReadable(TableOptions options, String location) {
     ChangelogProducer producer = options.changelogProducer();
@@ -344,15 +345,24 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
               ? "'changelog-producer' = 'lookup'"
               : "'changelog-producer' = 'lookup' (or 'full-compaction')";
       throw new IllegalArgumentException(
-          "table " + location + " has merge-engine=" + engine.value() + " and changelog-producer"
-              + "=none: its changelog would be the raw input rows, not the merged rows. Set " + fix
+          "table "
+              + location
+              + " has merge-engine="
+              + engine.value()
+              + " and changelog-producer"
+              + "=none: its changelog would be the raw input rows, not the merged rows. Set "
+              + fix
               + " on the table to read merged changes, or call withRawRows() to read the raw"
               + " rows on purpose");
     }
     if (getNormalize() && producer != ChangelogProducer.NONE) {
       throw new IllegalArgumentException(
-          "withNormalize() is for changelog-producer=none tables; " + location + " has"
-              + " changelog-producer=" + producer.value() + ", whose changelog already carries"
+          "withNormalize() is for changelog-producer=none tables; "
+              + location
+              + " has"
+              + " changelog-producer="
+              + producer.value()
+              + ", whose changelog already carries"
               + " -U/+U: drop withNormalize()");
     }
   }

@@ -7,8 +7,8 @@ import org.apache.beam.sdk.metrics.Metrics;
 
 /**
  * The Beam metrics of the reads ({@link ReadRows}, {@link ReadChangelog}), in one namespace
- * ({@value #NAMESPACE}) and camelCase as {@link WriteMetrics} and Beam's own IOs name theirs.
- * What each means to an operator: the package documentation.
+ * ({@value #NAMESPACE}) and camelCase as {@link WriteMetrics} and Beam's own IOs name theirs. What
+ * each means to an operator: the package documentation.
  */
 final class ReadMetrics {
 

@@ -21,8 +21,8 @@ import org.apache.beam.sdk.values.Row;
  * A batch read of a table's rows as of one snapshot; see {@link ChangelakeIO#read()} for the
  * options and the output.
  *
- * <p>Topology: {@code Impulse -> PlanSnapshotRead (one task per partition and bucket) ->
- * Reshuffle -> ReadTasks}.
+ * <p>Topology: {@code Impulse -> PlanSnapshotRead (one task per partition and bucket) -> Reshuffle
+ * -> ReadTasks}.
  */
 @AutoValue
 public abstract class ReadRows extends PTransform<PBegin, PCollection<Row>> {
@@ -65,8 +65,8 @@ public abstract class ReadRows extends PTransform<PBegin, PCollection<Row>> {
   }
 
   /**
-   * The table to read: {@code database.table} in the warehouse at {@code warehouse}
-   * ({@code s3://bucket/prefix}, {@code file:///path} or a local path).
+   * The table to read: {@code database.table} in the warehouse at {@code warehouse} ({@code
+   * s3://bucket/prefix}, {@code file:///path} or a local path).
    */
   public ReadRows from(String warehouse, String database, String table) {
     return toBuilder().setSource(TableReference.of(warehouse, database, table)).build();

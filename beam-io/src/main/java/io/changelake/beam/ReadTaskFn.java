@@ -9,11 +9,11 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Reads one task, the files of one (snapshot, partition, bucket), and emits its records as Rows
- * of the {@link OutputShape}. Each Row keeps the task's timestamp, the snapshot's commit time.
+ * Reads one task, the files of one (snapshot, partition, bucket), and emits its records as Rows of
+ * the {@link OutputShape}. Each Row keeps the task's timestamp, the snapshot's commit time.
  *
- * <p>A file that cannot be read fails the bundle with a message naming the task's files; the
- * runner retries it, and it never turns into a silent gap.
+ * <p>A file that cannot be read fails the bundle with a message naming the task's files; the runner
+ * retries it, and it never turns into a silent gap.
  */
 final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
   private static final long serialVersionUID = 1L;
@@ -34,8 +34,11 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
     if (!BeamSchemaMapping.schemaOf(opened.table().schema().rowType())
         .equals(shape.tableSchema())) {
       throw new IllegalStateException(
-          "the columns of " + source + " changed since the pipeline was built (now "
-              + opened.table().schema().rowType().names() + "): rebuild the pipeline");
+          "the columns of "
+              + source
+              + " changed since the pipeline was built (now "
+              + opened.table().schema().rowType().names()
+              + "): rebuild the pipeline");
     }
     scan = opened.table().newChangelogScan();
   }
@@ -51,9 +54,16 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
       }
     } catch (IOException | UncheckedIOException e) {
       throw new IOException(
-          "cannot read snapshot " + task.snapshotId() + ", bucket " + task.bucket() + " of "
-              + source + ", files " + task.files().stream().map(f -> f.fileName()).toList()
-              + ": " + e.getMessage(),
+          "cannot read snapshot "
+              + task.snapshotId()
+              + ", bucket "
+              + task.bucket()
+              + " of "
+              + source
+              + ", files "
+              + task.files().stream().map(f -> f.fileName()).toList()
+              + ": "
+              + e.getMessage(),
           e);
     }
   }

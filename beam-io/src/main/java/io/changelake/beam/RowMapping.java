@@ -45,8 +45,8 @@ final class RowMapping {
   }
 
   /**
-   * The column types of a table made from the input schema: every field but the row-kind field,
-   * in order.
+   * The column types of a table made from the input schema: every field but the row-kind field, in
+   * order.
    *
    * @throws IllegalArgumentException naming the field whose type has no column type
    */
@@ -57,7 +57,8 @@ final class RowMapping {
         continue;
       }
       DataType type = columnType(f.getName(), f.getType());
-      fields.add(new DataField(fields.size(), f.getName(), type.withNullable(f.getType().getNullable())));
+      fields.add(
+          new DataField(fields.size(), f.getName(), type.withNullable(f.getType().getNullable())));
     }
     return new RowType(fields);
   }
@@ -119,7 +120,11 @@ final class RowMapping {
 
   private static IllegalArgumentException unmappable(String field, FieldType t) {
     return new IllegalArgumentException(
-        "input field '" + field + "' has Beam type " + t + ", which no column type takes: see the"
+        "input field '"
+            + field
+            + "' has Beam type "
+            + t
+            + ", which no column type takes: see the"
             + " type mapping of ChangelakeIO, or convert the field before the write");
   }
 
@@ -134,8 +139,13 @@ final class RowMapping {
     for (Schema.Field f : input.getFields()) {
       if (!f.getName().equals(rowKindField) && table.indexOf(f.getName()) < 0) {
         throw new IllegalArgumentException(
-            "input field '" + f.getName() + "' is not a column of " + tableName + " (columns "
-                + table.names() + "): drop the field before the write, or add the column");
+            "input field '"
+                + f.getName()
+                + "' is not a column of "
+                + tableName
+                + " (columns "
+                + table.names()
+                + "): drop the field before the write, or add the column");
       }
     }
     List<ColumnReader> readers = new ArrayList<>();
@@ -143,7 +153,11 @@ final class RowMapping {
       if (!input.hasField(column.name())) {
         if (!column.type().nullable()) {
           throw new IllegalArgumentException(
-              "column '" + column.name() + "' of " + tableName + " is NOT NULL, but the input has"
+              "column '"
+                  + column.name()
+                  + "' of "
+                  + tableName
+                  + " is NOT NULL, but the input has"
                   + " no field of that name");
         }
         readers.add(row -> null);
@@ -161,11 +175,11 @@ final class RowMapping {
     return new RowMapping(readers, rowKindField == null ? -1 : input.indexOf(rowKindField));
   }
 
-  private static Function<Object, Object> converter(DataField column, FieldType from, String table) {
+  private static Function<Object, Object> converter(
+      DataField column, FieldType from, String table) {
     TypeRoot to = column.type().root();
     String name = column.name();
-    FieldType base =
-        from.getTypeName() == Schema.TypeName.LOGICAL_TYPE ? logicalInput(from) : from;
+    FieldType base = from.getTypeName() == Schema.TypeName.LOGICAL_TYPE ? logicalInput(from) : from;
     switch (to) {
       case DECIMAL:
         if (base.getTypeName() == Schema.TypeName.DECIMAL) {
@@ -212,8 +226,17 @@ final class RowMapping {
         }
     }
     throw new IllegalArgumentException(
-        "input field '" + name + "' has Beam type " + from + ", which cannot fill column '" + name
-            + "' of type " + column.type() + " in " + table + ": see the type mapping of"
+        "input field '"
+            + name
+            + "' has Beam type "
+            + from
+            + ", which cannot fill column '"
+            + name
+            + "' of type "
+            + column.type()
+            + " in "
+            + table
+            + ": see the type mapping of"
             + " ChangelakeIO");
   }
 
@@ -242,16 +265,29 @@ final class RowMapping {
       return value.setScale(scale, RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException(
-          "column '" + column + "' keeps " + scale + " decimal places; " + value.toPlainString()
+          "column '"
+              + column
+              + "' keeps "
+              + scale
+              + " decimal places; "
+              + value.toPlainString()
               + " would lose digits");
     }
   }
 
-  private static Object checkLength(String column, Object value, int length, int max, DataType type) {
+  private static Object checkLength(
+      String column, Object value, int length, int max, DataType type) {
     if (length > max) {
       throw new IllegalArgumentException(
-          "column '" + column + "' of type " + type + " takes at most " + max + ", got a value of "
-              + length + (value instanceof String ? " characters" : " bytes"));
+          "column '"
+              + column
+              + "' of type "
+              + type
+              + " takes at most "
+              + max
+              + ", got a value of "
+              + length
+              + (value instanceof String ? " characters" : " bytes"));
     }
     return value;
   }
@@ -259,8 +295,8 @@ final class RowMapping {
   /**
    * The table row of a Beam row.
    *
-   * @throws IllegalArgumentException naming the field for a value the column refuses or an
-   *     unknown row kind
+   * @throws IllegalArgumentException naming the field for a value the column refuses or an unknown
+   *     row kind
    */
   KindedRow map(Row row) {
     RowKind kind = RowKind.INSERT;

@@ -85,9 +85,9 @@ record TableReference(
     /**
      * The first schema of the table.
      *
-     * @throws IllegalArgumentException naming what is wrong: a field without a column type, a
-     *     key that is no column, an option with a bad value, an aggregate function that does not
-     *     fit its column
+     * @throws IllegalArgumentException naming what is wrong: a field without a column type, a key
+     *     that is no column, an option with a bad value, an aggregate function that does not fit
+     *     its column
      */
     TableSchema schema() {
       return Table.checkMergeEngine(
@@ -101,8 +101,8 @@ record TableReference(
 
     /**
      * Whether the table merges each key's rows to the same result in any order: a table with a
-     * {@code sequence.field}, or an aggregation table of plain inserts whose every value column
-     * has an aggregate that does not care about order (sum, product, count, min, max, bool_and,
+     * {@code sequence.field}, or an aggregation table of plain inserts whose every value column has
+     * an aggregate that does not care about order (sum, product, count, min, max, bool_and,
      * bool_or).
      */
     boolean orderFree() {

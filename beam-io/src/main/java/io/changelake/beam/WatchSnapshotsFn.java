@@ -27,16 +27,16 @@ import org.joda.time.Instant;
  * claimed snapshot becomes its read tasks, one per (partition, bucket), as the table's changelog
  * producer says ({@link ChangelogScan#changes}), stamped with the snapshot's commit time.
  *
- * <p>Snapshots are claimed strictly in order and the restriction is never split, since the
- * changes of one key must stay in snapshot order for whoever orders them downstream. When no
- * snapshot is new, the DoFn checkpoints and resumes after the poll interval.
+ * <p>Snapshots are claimed strictly in order and the restriction is never split, since the changes
+ * of one key must stay in snapshot order for whoever orders them downstream. When no snapshot is
+ * new, the DoFn checkpoints and resumes after the poll interval.
  *
- * <p>The watermark is set by hand: to each emitted snapshot's commit time, and on an empty poll
- * to the poll's wall-clock time less {@link #COMMIT_SLACK}, since a snapshot that becomes visible
+ * <p>The watermark is set by hand: to each emitted snapshot's commit time, and on an empty poll to
+ * the poll's wall-clock time less {@link #COMMIT_SLACK}, since a snapshot that becomes visible
  * later was stamped no earlier than that. Idle tables thus still let windows close.
  *
- * <p>Whether the output is bounded is a static property of a DoFn class in Beam, so the two
- * read kinds are the two subclasses {@link Bounded} and {@link Unbounded} of one implementation.
+ * <p>Whether the output is bounded is a static property of a DoFn class in Beam, so the two read
+ * kinds are the two subclasses {@link Bounded} and {@link Unbounded} of one implementation.
  */
 abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
   private static final long serialVersionUID = 1L;
@@ -58,6 +58,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
   private transient SnapshotLog snapshots;
   private transient Predicate<SerializedRow> accepts;
   private transient ConsumerProgress progress;
+
   /** The latest snapshot the last poll saw; the growable range's end estimate. */
   private transient volatile long knownLatest;
 
@@ -190,8 +191,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
     ReadMetrics.LAG_SNAPSHOTS.set(0);
     ReadMetrics.LAG_MILLIS.set(0);
     advance(watermark, Instant.now().minus(COMMIT_SLACK));
-    return ProcessContinuation.resume()
-        .withResumeDelay(Duration.millis(pollInterval.toMillis()));
+    return ProcessContinuation.resume().withResumeDelay(Duration.millis(pollInterval.toMillis()));
   }
 
   /** Emits the tasks of one snapshot; returns its commit time. */

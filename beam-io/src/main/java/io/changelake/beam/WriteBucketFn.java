@@ -35,21 +35,22 @@ import org.apache.beam.sdk.values.TupleTag;
  *
  * <ul>
  *   <li>{@code sequence}: the batches emitted so far; the next batch gets the next number, which
- *       orders the bucket's commits and counts its commits for {@code full-compaction.delta-commits};
+ *       orders the bucket's commits and counts its commits for {@code
+ *       full-compaction.delta-commits};
  *   <li>{@code view}: a random id of the attempt whose output the state records;
  *   <li>{@code uncommitted} (+ {@code uncommitted-count}): the batches emitted that the table may
- *       not hold yet, from which a new writer rebuilds its view ({@link
- *       UncommittedMessages}); forgotten once the table holds them.
+ *       not hold yet, from which a new writer rebuilds its view ({@link UncommittedMessages});
+ *       forgotten once the table holds them.
  * </ul>
  *
  * <p>The writer in memory (its levels, lookup cache) is trusted only while its view id equals the
- * one in state: an attempt clears the writer's id before it writes, and sets it to a fresh id
- * that the state records only if the bundle commits. A failed bundle, a key that moved to another
- * worker and back, a restarted worker: each leaves the ids different, and the writer is rebuilt
- * from the latest snapshot plus the uncommitted batches. Files of a failed attempt are orphans.
+ * one in state: an attempt clears the writer's id before it writes, and sets it to a fresh id that
+ * the state records only if the bundle commits. A failed bundle, a key that moved to another worker
+ * and back, a restarted worker: each leaves the ids different, and the writer is rebuilt from the
+ * latest snapshot plus the uncommitted batches. Files of a failed attempt are orphans.
  *
- * <p>A writer no batch used for the idle timeout ({@link #DEFAULT_IDLE_TIMEOUT_MILLIS}: 10 minutes) is
- * closed, which frees its buffer, its lookup copies and its share of the worker's budgets; the
+ * <p>A writer no batch used for the idle timeout ({@link #DEFAULT_IDLE_TIMEOUT_MILLIS}: 10 minutes)
+ * is closed, which frees its buffer, its lookup copies and its share of the worker's budgets; the
  * bucket's next batch rebuilds it from the table and the state, as after a restart (counted in
  * {@code writerRebuilds}). A worker hosting many buckets thus keeps only those in use open.
  */
@@ -174,7 +175,10 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   }
 
   private Outcome attempt(
-      String bucket, Iterable<KindedRow> rows, long written, String viewId,
+      String bucket,
+      Iterable<KindedRow> rows,
+      long written,
+      String viewId,
       BagState<WrittenBatch> uncommitted)
       throws IOException {
     HostedWriter hosted = writers.get(bucket);

@@ -7,9 +7,9 @@ import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 
 /**
- * The Beam metrics of the write, in one namespace ({@value #NAMESPACE}) so an operator filters
- * them at once, camelCase as {@link ReadMetrics} and Beam's own IOs name theirs. What each means
- * and which must stay zero: the package documentation.
+ * The Beam metrics of the write, in one namespace ({@value #NAMESPACE}) so an operator filters them
+ * at once, camelCase as {@link ReadMetrics} and Beam's own IOs name theirs. What each means and
+ * which must stay zero: the package documentation.
  */
 final class WriteMetrics {
 

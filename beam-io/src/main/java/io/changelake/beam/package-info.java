@@ -13,14 +13,14 @@
  * <ul>
  *   <li><b>AssignBucket</b> maps each Beam row onto the table's columns, checks it and keys it by
  *       {@code <partition path>bucket-<n>} with Paimon's bucket function.
- *   <li>Rows wait for their batch in Beam state (GroupIntoBatches, cut at {@code
- *       withMaxBatchRows} or the commit interval), never only in a DoFn's memory: Beam
- *       acknowledges the input once a bundle commits.
+ *   <li>Rows wait for their batch in Beam state (GroupIntoBatches, cut at {@code withMaxBatchRows}
+ *       or the commit interval), never only in a DoFn's memory: Beam acknowledges the input once a
+ *       bundle commits.
  *   <li><b>WriteBuckets</b> ({@code WriteBucketFn}) hosts one table writer per bucket: writes the
- *       batch, prepares the commit (flush, compaction, changelog) and emits the commit message
- *       with the bucket's batch number. It keeps in state the batch number, a view id and the
- *       batches the table may not hold yet; its writer in memory is used only while the view ids
- *       agree, and is otherwise rebuilt from the latest snapshot plus those batches.
+ *       batch, prepares the commit (flush, compaction, changelog) and emits the commit message with
+ *       the bucket's batch number. It keeps in state the batch number, a view id and the batches
+ *       the table may not hold yet; its writer in memory is used only while the view ids agree, and
+ *       is otherwise rebuilt from the latest snapshot plus those batches.
  *   <li><b>Commit</b> ({@code CommitFn}, {@code @RequiresStableInput}) seals the arrived batches
  *       into rounds (per bucket in batch order, at most one batch of a bucket per round) with
  *       increasing identifiers in state, then commits the rounds. In streaming it seals once per
@@ -35,22 +35,22 @@
  *
  * <h2>Ordering: the contract</h2>
  *
- * <p>Beam keeps no order: neither within a bundle nor across bundles, and Dataflow, Flink and
- * Spark reorder elements after every shuffle (the write's own GroupByKey / GroupIntoBatches is
- * one). So the write never uses arrival order to decide which of a key's versions is newest when
- * the table has a {@code sequence.field} ({@code withSequenceField}, or the existing table's own):
- * the writer sorts each batch by key, then sequence, then arrival, and compactions and reads merge
- * across batches, files and levels in sequence order. What that guarantees:
+ * <p>Beam keeps no order: neither within a bundle nor across bundles, and Dataflow, Flink and Spark
+ * reorder elements after every shuffle (the write's own GroupByKey / GroupIntoBatches is one). So
+ * the write never uses arrival order to decide which of a key's versions is newest when the table
+ * has a {@code sequence.field} ({@code withSequenceField}, or the existing table's own): the writer
+ * sorts each batch by key, then sequence, then arrival, and compactions and reads merge across
+ * batches, files and levels in sequence order. What that guarantees:
  *
  * <ul>
  *   <li><b>Within one batch</b> (one commit interval of a bucket, or the whole bounded input) any
  *       order gives the same table and the same changelog, for every merge engine and producer.
- *   <li><b>Across batches</b>, a change that arrives in a later batch than a newer change of its key
- *       still merges below it: the table is the same; lookup and full-compaction changelogs replay
- *       to the same rows (an extra -U/+U of the same value may appear); an input changelog holds the
- *       same rows (so any sum of signed deltas agrees), and a consumer of an input or none changelog
- *       who keeps, per key, the change with the highest sequence gets the same rows. Two
- *       exceptions, both Paimon's rules too: no change may arrive in a later batch than a newer
+ *   <li><b>Across batches</b>, a change that arrives in a later batch than a newer change of its
+ *       key still merges below it: the table is the same; lookup and full-compaction changelogs
+ *       replay to the same rows (an extra -U/+U of the same value may appear); an input changelog
+ *       holds the same rows (so any sum of signed deltas agrees), and a consumer of an input or
+ *       none changelog who keeps, per key, the change with the highest sequence gets the same rows.
+ *       Two exceptions, both Paimon's rules too: no change may arrive in a later batch than a newer
  *       <i>delete</i> of its key (a delete compacted into the last level is dropped, after which
  *       the older change brings the key back); and a partial-update table keeps one sequence per
  *       row, so across batches it needs a sequence group per column group ({@code
@@ -61,7 +61,8 @@
  *       min, max, product, bool_and or bool_or columns) is refused when applied, unless {@code
  *       withArrivalOrder()} states that source and runner keep each key's order (true for the
  *       DirectRunner with an ordered source, or TestStream). A bounded write is not refused, but
- *       its single GroupByKey gives no order either on a distributed runner: give it a sequence too.
+ *       its single GroupByKey gives no order either on a distributed runner: give it a sequence
+ *       too.
  *   <li>first-row takes no sequence field: the first version to arrive wins, so its result is
  *       order-free only when a key's versions are equal (redeliveries of the same row).
  * </ul>
@@ -69,8 +70,8 @@
  * <h2>Failures and what they leave</h2>
  *
  * <ul>
- *   <li><b>A bucket writer fails after writing files</b>, or after emitting its commit messages
- *       but before its bundle commits: the runner drops the bundle's outputs and state writes, so
+ *   <li><b>A bucket writer fails after writing files</b>, or after emitting its commit messages but
+ *       before its bundle commits: the runner drops the bundle's outputs and state writes, so
  *       nothing refers to the files: orphans, removed by {@code OrphanFilesClean} after its safety
  *       age. The retry rebuilds the writer, since its view id no longer equals the state's: the
  *       attempt cleared it before writing and, once done, set it to a fresh one that only the
@@ -81,8 +82,8 @@
  *   <li><b>Two pipelines write one bucket</b>: the later commit is refused ({@code
  *       CommitConflictException}: overlapping keys at a level, or a file it replaces is gone); the
  *       committer fails its bundle with that message, which retries cannot fix: stop one of the
- *       pipelines. Pipelines on different partitions (or buckets) only race for snapshot ids,
- *       which is retried.
+ *       pipelines. Pipelines on different partitions (or buckets) only race for snapshot ids, which
+ *       is retried.
  *   <li><b>A job restarted with empty state under the same commit user</b> continues the
  *       identifiers after the user's newest snapshot. Writers restart from the latest snapshot.
  * </ul>
@@ -188,8 +189,8 @@
  * stop the old one with drain, so that every task already planned is also read: cancelling drops
  * the tasks in flight, and the new job resumes after them. The consumer holds snapshot expiry back
  * at its position; delete the consumer file of a pipeline retired for good, or it keeps every
- * snapshot from there on. Tasks already planned but still queued read files of snapshots just
- * below the consumer's position: keep {@code snapshot.num-retained.min} above the backlog.
+ * snapshot from there on. Tasks already planned but still queued read files of snapshots just below
+ * the consumer's position: keep {@code snapshot.num-retained.min} above the backlog.
  *
  * <h2>Errors</h2>
  *
@@ -198,10 +199,9 @@
  *       withWaitForTable()}.
  *   <li>Expired start snapshot, or a snapshot expired under a reader without a consumer: the read
  *       fails naming the snapshot and the ids that exist; give the read a consumer id.
- *   <li>Unreadable data or changelog file: the bundle fails naming the snapshot, bucket and
- *       files; the runner retries it, nothing is skipped.
- *   <li>Table columns changed since construction: the readers fail at start; rebuild the
- *       pipeline.
+ *   <li>Unreadable data or changelog file: the bundle fails naming the snapshot, bucket and files;
+ *       the runner retries it, nothing is skipped.
+ *   <li>Table columns changed since construction: the readers fail at start; rebuild the pipeline.
  * </ul>
  */
 package io.changelake.beam;

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a user can get wrong fails with a message naming it: a missing table (or a wait for it
- * when asked), an unreadable file, a none read of a merging engine, normalize where it is not
- * needed. Never a silent skip.
+ * What a user can get wrong fails with a message naming it: a missing table (or a wait for it when
+ * asked), an unreadable file, a none read of a merging engine, normalize where it is not needed.
+ * Never a silent skip.
  */
 class BadInputTest {
 
@@ -112,8 +112,7 @@ class BadInputTest {
       SeedTables.create(store, Map.of("changelog-producer", "lookup"));
       Exception e =
           assertThrows(
-              Exception.class,
-              () -> Pipeline.create().apply(changelog("orders").withNormalize()));
+              Exception.class, () -> Pipeline.create().apply(changelog("orders").withNormalize()));
       assertTrue(Failures.messages(e).contains("drop withNormalize()"), Failures.messages(e));
     }
   }

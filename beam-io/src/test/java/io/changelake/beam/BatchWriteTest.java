@@ -2,15 +2,14 @@ package io.changelake.beam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.changelake.store.ObjectStore;
+import io.changelake.store.ObjectStores;
 import io.changelake.store.S3ProxyServer;
 import io.changelake.store.S3Settings;
 import io.changelake.table.PaimonTables;
 import io.changelake.table.Rows;
 import io.changelake.table.Table;
-import io.changelake.store.ObjectStore;
-import io.changelake.store.ObjectStores;
 import java.nio.file.Path;
-import java.util.List;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
@@ -42,9 +41,7 @@ class BatchWriteTest {
     Upserts upserts = new Upserts(Long.getLong("batch.rows", count), keys);
     String location = warehouse.toString();
     Pipeline pipeline = Upserts.fastPipeline();
-    upserts
-        .input(pipeline)
-        .apply(OrderRows.write(location, upserts.options(producer, 4)));
+    upserts.input(pipeline).apply(OrderRows.write(location, upserts.options(producer, 4)));
     PipelineResult result = pipeline.run();
     assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());
 

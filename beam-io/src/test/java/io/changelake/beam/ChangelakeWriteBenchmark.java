@@ -1,12 +1,12 @@
 package io.changelake.beam;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
+import io.changelake.table.Orders;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
-import io.changelake.table.Orders;
 import io.changelake.types.RowKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Throughput of the Beam write on the DirectRunner per producer, next to the same topology with a
  * bucket writer that does nothing (assign, group per bucket, a stateful DoFn per bucket, the
- * committer: the runner's and our conversion and coders' share) and to the storage-level writer
- * on the same upserts (one writer, one commit). Prints; asserts nothing about time. Not run by
- * default (its name does not end in Test): {@code mvn -pl beam-io -am test
- * -Dtest=ChangelakeWriteBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * committer: the runner's and our conversion and coders' share) and to the storage-level writer on
+ * the same upserts (one writer, one commit). Prints; asserts nothing about time. Not run by default
+ * (its name does not end in Test): {@code mvn -pl beam-io -am test -Dtest=ChangelakeWriteBenchmark
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class ChangelakeWriteBenchmark {
 
@@ -36,15 +36,15 @@ class ChangelakeWriteBenchmark {
   @Test
   void printThroughputPerProducer() throws Exception {
     System.out.printf(
-        "%-16s %12s %12s %12s %10s %10s%n", "producer", "beam rows/s", "no-op rows/s",
-        "table rows/s", "beam/no-op", "beam/table");
+        "%-16s %12s %12s %12s %10s %10s%n",
+        "producer", "beam rows/s", "no-op rows/s", "table rows/s", "beam/no-op", "beam/table");
     for (String producer : new String[] {"none", "input", "lookup", "full-compaction"}) {
       double beam = beamRowsPerSecond(producer, false);
       double noOp = beamRowsPerSecond(producer, true);
       double storage = storageRowsPerSecond(producer);
       System.out.printf(
-          "%-16s %12.0f %12.0f %12.0f %10.2f %10.2f%n", producer, beam, noOp, storage,
-          beam / noOp, beam / storage);
+          "%-16s %12.0f %12.0f %12.0f %10.2f %10.2f%n",
+          producer, beam, noOp, storage, beam / noOp, beam / storage);
     }
   }
 
@@ -55,7 +55,8 @@ class ChangelakeWriteBenchmark {
         OrderRows.write(warehouse.toString(), UPSERTS.options(producer, BUCKETS));
     UPSERTS
         .input(pipeline)
-        .apply(noOpWriter ? write.withBucketStage((t, w, d, f, i) -> new DiscardBucketFn()) : write);
+        .apply(
+            noOpWriter ? write.withBucketStage((t, w, d, f, i) -> new DiscardBucketFn()) : write);
     long start = System.nanoTime();
     PipelineResult.State state = pipeline.run().waitUntilFinish();
     if (state != PipelineResult.State.DONE) {

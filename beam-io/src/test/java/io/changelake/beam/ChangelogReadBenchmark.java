@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Prints the changelog read rate of the DirectRunner pipeline next to the storage-level scan it
- * is built on and Paimon 1.3.1's own streaming read of the same table. No timing is asserted: the
- * figures are for reading, and the DirectRunner (single process, checks every element's coder)
- * is far from a production runner. {@code -Dchangelake.benchmark.rows=N} sets the size.
+ * Prints the changelog read rate of the DirectRunner pipeline next to the storage-level scan it is
+ * built on and Paimon 1.3.1's own streaming read of the same table. No timing is asserted: the
+ * figures are for reading, and the DirectRunner (single process, checks every element's coder) is
+ * far from a production runner. {@code -Dchangelake.benchmark.rows=N} sets the size.
  */
 class ChangelogReadBenchmark {
 
@@ -34,8 +34,7 @@ class ChangelogReadBenchmark {
     int rows = Integer.getInteger("changelake.benchmark.rows", 50_000);
     int commits = 10;
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table =
-          SeedTables.create(store, Map.of("changelog-producer", "input", "bucket", "4"));
+      Table table = SeedTables.create(store, Map.of("changelog-producer", "input", "bucket", "4"));
       try (TableWriter writer = table.newWriter()) {
         for (int c = 1; c <= commits; c++) {
           for (long i = 0; i < rows / commits; i++) {
@@ -63,9 +62,7 @@ class ChangelogReadBenchmark {
       start = System.nanoTime();
       int paimonRows =
           PaimonStreams.changelog(
-                  PaimonTables.open(warehouse.resolve(SeedTables.ORDERS.root())),
-                  table.schema(),
-                  1)
+                  PaimonTables.open(warehouse.resolve(SeedTables.ORDERS.root())), table.schema(), 1)
               .size();
       double paimonSeconds = seconds(start);
 

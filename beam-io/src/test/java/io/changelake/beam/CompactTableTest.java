@@ -34,8 +34,8 @@ class CompactTableTest {
       committed.collect(
           pipeline.apply(
               ChangelakeIO.compact()
-                  .from(warehouse.toString(), SeedTables.ORDERS.database(),
-                      SeedTables.ORDERS.table())
+                  .from(
+                      warehouse.toString(), SeedTables.ORDERS.database(), SeedTables.ORDERS.table())
                   .full()));
       pipeline.run().waitUntilFinish();
 

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two pipelines on one table: on different partitions both succeed, their races for snapshot ids
- * retried; on the same bucket the second commit is refused with the reason, and the table keeps
- * the first pipeline's rows.
+ * retried; on the same bucket the second commit is refused with the reason, and the table keeps the
+ * first pipeline's rows.
  */
 class ConcurrentWritersTest {
 

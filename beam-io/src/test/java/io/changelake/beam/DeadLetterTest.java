@@ -2,20 +2,20 @@ package io.changelake.beam;
 
 import static org.junit.Assert.assertEquals;
 
+import io.changelake.schema.TableSchema;
+import io.changelake.store.ObjectStore;
+import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
 import io.changelake.table.Rows;
+import io.changelake.table.Table;
+import io.changelake.types.DataType;
+import io.changelake.types.RowType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.schemas.Schema;
-import io.changelake.store.ObjectStore;
-import io.changelake.store.ObjectStores;
-import io.changelake.table.Table;
-import io.changelake.schema.TableSchema;
-import io.changelake.types.DataType;
-import io.changelake.types.RowType;
 import org.apache.beam.sdk.testing.PAssert;
 import org.apache.beam.sdk.testing.TestPipeline;
 import org.apache.beam.sdk.testing.TestStream;
@@ -31,8 +31,8 @@ import org.junit.rules.TemporaryFolder;
 
 /**
  * A stream with 1% bad rows (a null primary key, an unknown row kind, a value longer than its
- * VARCHAR(5) column of a table that exists before the write): all good rows are written, each bad one is a dead letter with its reason,
- * and the pipeline does not fail.
+ * VARCHAR(5) column of a table that exists before the write): all good rows are written, each bad
+ * one is a dead letter with its reason, and the pipeline does not fail.
  */
 public class DeadLetterTest {
 
@@ -71,7 +71,8 @@ public class DeadLetterTest {
         reasons.add("'*U' is not a row kind: use +I, -U, +U or -D");
       } else if (i % 300 == 200) {
         rows.add(Row.withSchema(SCHEMA).addValues(i, "toolong", "+I").build());
-        reasons.add("column 'code' of type VARCHAR(5) takes at most 5, got a value of 7 characters");
+        reasons.add(
+            "column 'code' of type VARCHAR(5) takes at most 5, got a value of 7 characters");
       } else {
         rows.add(Row.withSchema(SCHEMA).addValues(i, "c" + i % 100, "+I").build());
         expected.add(new Object[] {i, "c" + i % 100});
@@ -120,8 +121,7 @@ public class DeadLetterTest {
         "primary key 'id' is not a column",
         () -> input.apply(OrderRows.write(warehouse, Map.of()).withPrimaryKeys(List.of("id"))));
     assertMessage(
-        "'bucket'",
-        () -> input.apply(OrderRows.write(warehouse, Map.of("bucket", "many"))));
+        "'bucket'", () -> input.apply(OrderRows.write(warehouse, Map.of("bucket", "many"))));
     assertMessage(
         "withBuckets(3) and table option 'bucket'=2 disagree",
         () -> input.apply(OrderRows.write(warehouse, Map.of("bucket", "2")).withBuckets(3)));
@@ -135,8 +135,10 @@ public class DeadLetterTest {
     try {
       apply.run();
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().contains(expected) || !e.getMessage().startsWith("ChangelakeIO.write()")) {
-        throw new AssertionError("expected a message with \"" + expected + "\", got: " + e.getMessage());
+      if (!e.getMessage().contains(expected)
+          || !e.getMessage().startsWith("ChangelakeIO.write()")) {
+        throw new AssertionError(
+            "expected a message with \"" + expected + "\", got: " + e.getMessage());
       }
       return;
     }

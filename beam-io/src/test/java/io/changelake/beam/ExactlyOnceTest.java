@@ -83,8 +83,7 @@ public class ExactlyOnceTest {
     pipeline
         .apply(events.advanceWatermarkToInfinity())
         .apply(
-            OrderRows.write(
-                    warehouse, Map.of("bucket", "3", "changelog-producer", "lookup"))
+            OrderRows.write(warehouse, Map.of("bucket", "3", "changelog-producer", "lookup"))
                 .withCommitInterval(INTERVAL)
                 .withArrivalOrder()
                 .withFaultInjection(FAIL_EACH_POINT_ONCE));
@@ -110,9 +109,12 @@ public class ExactlyOnceTest {
         Snapshot s = table.snapshots().read(id);
         for (ManifestEntry e : table.newScan().deltaEntries(s)) {
           if (e.kind() == FileKind.ADD) {
-            assertTrue("snapshot " + id + " adds live " + e.file().fileName(), live.add(e.identifier()));
+            assertTrue(
+                "snapshot " + id + " adds live " + e.file().fileName(), live.add(e.identifier()));
           } else {
-            assertTrue("snapshot " + id + " removes dead " + e.file().fileName(), live.remove(e.identifier()));
+            assertTrue(
+                "snapshot " + id + " removes dead " + e.file().fileName(),
+                live.remove(e.identifier()));
           }
         }
       }

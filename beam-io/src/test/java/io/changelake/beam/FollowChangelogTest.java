@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The unbounded changelog read on the DirectRunner: started before the writer, it follows the
- * commits as they land and emits each change exactly once; a new pipeline with the same consumer
- * id resumes where the first stopped, without gap or repeat.
+ * commits as they land and emits each change exactly once; a new pipeline with the same consumer id
+ * resumes where the first stopped, without gap or repeat.
  */
 class FollowChangelogTest {
 
@@ -54,8 +54,14 @@ class FollowChangelogTest {
         || !OptionalLong.of(nextSnapshot).equals(table.consumers().nextSnapshot(CONSUMER))) {
       if (System.nanoTime() > deadline) {
         fail(
-            "the reader emitted " + rows.size() + " of " + expected + " changes, consumer at "
-                + table.consumers().nextSnapshot(CONSUMER) + ", expected " + nextSnapshot);
+            "the reader emitted "
+                + rows.size()
+                + " of "
+                + expected
+                + " changes, consumer at "
+                + table.consumers().nextSnapshot(CONSUMER)
+                + ", expected "
+                + nextSnapshot);
       }
       Thread.sleep(50);
     }

@@ -62,7 +62,8 @@ public class IdleWriterTest {
     long closed = BatchWriteTest.counter(result, "idleWritersClosed");
     // Each bucket's later batches find their writer closed, if the runner hands them to the DoFn
     // instance that hosted it; another instance rebuilds it anyway.
-    assertTrue("rebuilds " + rebuilds + ", closed " + closed, closed >= 1 && rebuilds >= ROUNDS - 1);
+    assertTrue(
+        "rebuilds " + rebuilds + ", closed " + closed, closed >= 1 && rebuilds >= ROUNDS - 1);
 
     List<Object[]> expected = new ArrayList<>();
     for (long key = 0; key < KEYS; key++) {
@@ -73,7 +74,8 @@ public class IdleWriterTest {
         OrderRows.changelog(warehouse).stream()
             .collect(Collectors.groupingBy(c -> c.substring(0, 2), Collectors.counting()));
     assertEquals(
-        Map.of("+I", (long) KEYS, "-U", (long) KEYS * (ROUNDS - 1), "+U", (long) KEYS * (ROUNDS - 1)),
+        Map.of(
+            "+I", (long) KEYS, "-U", (long) KEYS * (ROUNDS - 1), "+U", (long) KEYS * (ROUNDS - 1)),
         kinds);
   }
 }

@@ -3,10 +3,10 @@ package io.changelake.beam;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.table.Orders;
 import io.changelake.table.PaimonStreams;
 import io.changelake.table.PaimonTables;
-import io.changelake.schema.TableSchema;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;

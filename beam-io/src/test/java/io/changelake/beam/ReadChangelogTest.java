@@ -19,7 +19,6 @@ import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,8 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The bounded changelog read on the DirectRunner: the seed story gives the aggregate each
- * producer promises, and random streams read in several ranges replay to the final table.
+ * The bounded changelog read on the DirectRunner: the seed story gives the aggregate each producer
+ * promises, and random streams read in several ranges replay to the final table.
  */
 class ReadChangelogTest {
 
@@ -65,8 +64,7 @@ class ReadChangelogTest {
       SeedTables.writeSeedStory(table, completeInput);
       long latest = table.snapshots().latestId().orElseThrow();
       ReadChangelog read = changelog().betweenSnapshots(0, latest);
-      assertEquals(
-          Map.of(10L, expectedSum), sumPerStore(normalize ? read.withNormalize() : read));
+      assertEquals(Map.of(10L, expectedSum), sumPerStore(normalize ? read.withNormalize() : read));
     }
   }
 
@@ -109,8 +107,13 @@ class ReadChangelogTest {
           rows.elements().stream()
               .map(
                   r ->
-                      r.getString("_row_kind") + " " + r.getInt64("order_id") + " "
-                          + r.getInt64("store_id") + " " + r.getInt64("amount"))
+                      r.getString("_row_kind")
+                          + " "
+                          + r.getInt64("order_id")
+                          + " "
+                          + r.getInt64("store_id")
+                          + " "
+                          + r.getInt64("amount"))
               .toList());
     }
   }
@@ -121,12 +124,7 @@ class ReadChangelogTest {
    * keeps its state inside one pipeline, so that case reads all snapshots in one range.
    */
   @ParameterizedTest(name = "{0}, normalize {1}")
-  @CsvSource({
-    "lookup, false",
-    "full-compaction, false",
-    "input, false",
-    "none, true"
-  })
+  @CsvSource({"lookup, false", "full-compaction, false", "input, false", "none, true"})
   void randomStreamsReadInRangesReplayToTheFinalTable(String producer, boolean normalize)
       throws Exception {
     for (long seed = 1; seed <= 2; seed++) {

@@ -2,11 +2,11 @@ package io.changelake.beam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Rows;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
@@ -74,8 +74,11 @@ class ReadRowsTest {
             store,
             PAYMENTS,
             TableSchema.create(
-                ROW_TYPE, List.of("region"), List.of("region", "payment_id"),
-                Map.of("bucket", "2"), null));
+                ROW_TYPE,
+                List.of("region"),
+                List.of("region", "payment_id"),
+                Map.of("bucket", "2"),
+                null));
     try (TableWriter writer = table.newWriter()) {
       for (long id = 1; id <= 6; id++) {
         Object[] row = payment(id % 2 == 0 ? "eu" : "us", id);

@@ -23,8 +23,8 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * Test fixture: the orders table written at storage level (our TableWriter and committer), the
- * seed story, random change streams, and the downstream aggregate the story is about.
+ * Test fixture: the orders table written at storage level (our TableWriter and committer), the seed
+ * story, random change streams, and the downstream aggregate the story is about.
  */
 public final class SeedTables {
 
@@ -33,7 +33,8 @@ public final class SeedTables {
   private SeedTables() {}
 
   /** Creates the orders table with {@code options} (bucket 2 unless given). */
-  public static Table create(LocalObjectStore store, Map<String, String> options) throws IOException {
+  public static Table create(LocalObjectStore store, Map<String, String> options)
+      throws IOException {
     Map<String, String> withBucket = new HashMap<>(options);
     withBucket.putIfAbsent("bucket", "2");
     return Table.create(store, ORDERS, Orders.schema(withBucket));
@@ -102,7 +103,10 @@ public final class SeedTables {
 
   /** A change as text with its snapshot: {@code s3 -U[1001, 10, 100]}, to compare multisets. */
   static String change(Row row) {
-    return "s" + row.getInt64("snapshot") + " " + row.getString("_row_kind")
+    return "s"
+        + row.getInt64("snapshot")
+        + " "
+        + row.getString("_row_kind")
         + List.of(row.getInt64("order_id"), row.getInt64("store_id"), row.getInt64("amount"));
   }
 }

@@ -20,9 +20,9 @@ import org.apache.beam.sdk.values.Row;
 import org.joda.time.Duration;
 
 /**
- * Test transform: delivers a list of change rows the way a reordering runner may, in a random
- * order (from a seed) within and across bundles and, unbounded, across commit intervals; without a
- * seed in the given order, as the reference run.
+ * Test transform: delivers a list of change rows the way a reordering runner may, in a random order
+ * (from a seed) within and across bundles and, unbounded, across commit intervals; without a seed
+ * in the given order, as the reference run.
  *
  * <p>Across commits it keeps one rule, the ordering contract of a sequenced table: no change of a
  * key arrives in a later commit than a newer delete of that key (a delete compacted into the last
@@ -45,7 +45,8 @@ final class ShuffledInput extends PTransform<PBegin, PCollection<Row>> {
   private final int commits;
   private final Duration interval;
 
-  private ShuffledInput(List<Row> rows, Changes changes, Long seed, int commits, Duration interval) {
+  private ShuffledInput(
+      List<Row> rows, Changes changes, Long seed, int commits, Duration interval) {
     this.rows = List.copyOf(rows);
     this.changes = changes;
     this.seed = seed;
@@ -59,8 +60,9 @@ final class ShuffledInput extends PTransform<PBegin, PCollection<Row>> {
   }
 
   /**
-   * Unbounded: the rows over {@code commits} commit intervals of a TestStream, several bundles each;
-   * with a seed each row goes to a random interval (but for the delete rule) in a random order.
+   * Unbounded: the rows over {@code commits} commit intervals of a TestStream, several bundles
+   * each; with a seed each row goes to a random interval (but for the delete rule) in a random
+   * order.
    */
   static ShuffledInput acrossCommits(
       List<Row> rows, Changes changes, Long seed, int commits, Duration interval) {
@@ -88,7 +90,9 @@ final class ShuffledInput extends PTransform<PBegin, PCollection<Row>> {
     for (List<Row> rowsOfInterval : intervals) {
       for (List<Row> bundle : bundles(rowsOfInterval, random)) {
         if (!bundle.isEmpty()) {
-          stream = stream.addElements(bundle.get(0), bundle.subList(1, bundle.size()).toArray(Row[]::new));
+          stream =
+              stream.addElements(
+                  bundle.get(0), bundle.subList(1, bundle.size()).toArray(Row[]::new));
         }
       }
       stream =

@@ -33,10 +33,10 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * The ordering contract under a reordering runner: for every merge engine and changelog producer,
- * a write of the same changes delivered in random order ({@link #SEEDS}, {@link ShuffledInput})
- * leaves the same table and the same changelog replay as the write of the ordered changes, and
- * the seed story (order 1001 of store 10 corrected from 100 to 80) still sums to 80 downstream.
+ * The ordering contract under a reordering runner: for every merge engine and changelog producer, a
+ * write of the same changes delivered in random order ({@link #SEEDS}, {@link ShuffledInput})
+ * leaves the same table and the same changelog replay as the write of the ordered changes, and the
+ * seed story (order 1001 of store 10 corrected from 100 to 80) still sums to 80 downstream.
  *
  * <p>Every table but first-row orders a key's versions by the column {@code seq} ({@code
  * withSequenceField("seq")}); first-row cannot have a sequence field (the first to arrive wins), so
@@ -80,7 +80,9 @@ public class ShuffledWriteTest {
           .map(String::trim)
           .map(Long::valueOf)
           .toList();
-  private static final List<String> PRODUCERS = List.of("none", "input", "lookup", "full-compaction");
+
+  private static final List<String> PRODUCERS =
+      List.of("none", "input", "lookup", "full-compaction");
   private static final Duration INTERVAL = Duration.standardSeconds(10);
   private static final int COMMITS = 4;
 
@@ -149,8 +151,11 @@ public class ShuffledWriteTest {
             boolean amountOnly = !storeOnly && random.nextInt(3) == 0;
             rows.add(
                 row(
-                    "+I", key, amountOnly ? null : (long) random.nextInt(4),
-                    storeOnly ? null : amount, seq));
+                    "+I",
+                    key,
+                    amountOnly ? null : (long) random.nextInt(4),
+                    storeOnly ? null : amount,
+                    seq));
             break;
           case AGGREGATION:
             if (acrossCommits) {
@@ -229,7 +234,8 @@ public class ShuffledWriteTest {
         continue;
       }
       for (String producer : PRODUCERS) {
-        if (engine == Engine.FIRST_ROW && (producer.equals("input") || producer.equals("full-compaction"))) {
+        if (engine == Engine.FIRST_ROW
+            && (producer.equals("input") || producer.equals("full-compaction"))) {
           continue; // refused for first-row, as by Paimon
         }
         cases.add(new Case(engine, producer));
@@ -240,7 +246,10 @@ public class ShuffledWriteTest {
 
   /** What a run left in one table. */
   record Outcome(
-      List<String> rows, List<String> replay, List<String> sequencedReplay, List<String> changelog,
+      List<String> rows,
+      List<String> replay,
+      List<String> sequencedReplay,
+      List<String> changelog,
       long storyTotal) {}
 
   @Test
@@ -292,7 +301,8 @@ public class ShuffledWriteTest {
             && (c.engine() == Engine.DEDUPLICATE || c.engine() == Engine.FIRST_ROW)) {
           assertEquals(
               what + ": replay by seq", expected.sequencedReplay(), actual.sequencedReplay());
-          assertEquals(what + ": replay by seq is the table", actual.rows(), actual.sequencedReplay());
+          assertEquals(
+              what + ": replay by seq is the table", actual.rows(), actual.sequencedReplay());
         }
         checkStory(c, what, actual);
       }
@@ -378,7 +388,8 @@ public class ShuffledWriteTest {
                     }
                     Object[] newest = bySeq.get(v[0]);
                     if (newest == null || (long) v[3] >= (long) newest[0]) {
-                      bySeq.put(v[0], new Object[] {v[3], kind.isAdd() ? Arrays.toString(v) : null});
+                      bySeq.put(
+                          v[0], new Object[] {v[3], kind.isAdd() ? Arrays.toString(v) : null});
                     }
                     if (Long.valueOf(10).equals(v[1]) && v[2] != null) {
                       storyTotal[0] += kind.isAdd() ? (long) v[2] : -(long) v[2];
@@ -387,11 +398,7 @@ public class ShuffledWriteTest {
                 });
       }
       List<String> sequenced =
-          bySeq.values().stream()
-              .map(s -> (String) s[1])
-              .filter(s -> s != null)
-              .sorted()
-              .toList();
+          bySeq.values().stream().map(s -> (String) s[1]).filter(s -> s != null).sorted().toList();
       return new Outcome(
           rows,
           replay.values().stream().sorted().toList(),

@@ -3,7 +3,6 @@ package io.changelake.beam;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.PipelineResult;

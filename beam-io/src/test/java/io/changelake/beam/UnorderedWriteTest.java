@@ -17,8 +17,8 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * The ordering contract checked when a write is applied: an unbounded write whose result depends
- * on arrival order is refused unless it names a sequence or states arrival order.
+ * The ordering contract checked when a write is applied: an unbounded write whose result depends on
+ * arrival order is refused unless it names a sequence or states arrival order.
  */
 public class UnorderedWriteTest {
 
@@ -41,8 +41,7 @@ public class UnorderedWriteTest {
   public void anUnboundedWriteOfChangesWithoutASequenceIsRefusedNamingTheFix() {
     PCollection<Row> input = unbounded();
     DeadLetterTest.assertMessage(
-        "call withSequenceField(",
-        () -> input.apply(write(Map.of()).withRowKindField("op")));
+        "call withSequenceField(", () -> input.apply(write(Map.of()).withRowKindField("op")));
     DeadLetterTest.assertMessage(
         "or withArrivalOrder()", () -> input.apply("Upserts", write(Map.of())));
     DeadLetterTest.assertMessage(
@@ -50,7 +49,12 @@ public class UnorderedWriteTest {
         () ->
             input.apply(
                 "LastValue",
-                write(Map.of("merge-engine", "aggregation", "fields.amount.aggregate-function", "sum"))));
+                write(
+                    Map.of(
+                        "merge-engine",
+                        "aggregation",
+                        "fields.amount.aggregate-function",
+                        "sum"))));
     DeadLetterTest.assertMessage(
         "withSequenceField('version'): the input has no such column",
         () -> input.apply("Unknown", write(Map.of()).withSequenceField("version")));
@@ -77,7 +81,8 @@ public class UnorderedWriteTest {
                 "fields.amount.aggregate-function", "sum",
                 "fields.seq.aggregate-function", "sum",
                 "fields.op.aggregate-function", "min")));
-    pipeline.apply("Bounded", Create.empty(RowCoder.of(ShuffledWriteTest.SCHEMA)))
+    pipeline
+        .apply("Bounded", Create.empty(RowCoder.of(ShuffledWriteTest.SCHEMA)))
         .apply("BoundedWrite", write(Map.of()).withRowKindField("op"));
     pipeline.enableAbandonedNodeEnforcement(false);
   }
@@ -87,13 +92,17 @@ public class UnorderedWriteTest {
     String warehouse = folder.getRoot().toString();
     Pipeline create = Pipeline.create(PipelineOptionsFactory.create());
     create
-        .apply(Create.of(ShuffledWriteTest.row("+I", 1, 1L, 1L, 1)).withRowSchema(ShuffledWriteTest.SCHEMA))
+        .apply(
+            Create.of(ShuffledWriteTest.row("+I", 1, 1L, 1L, 1))
+                .withRowSchema(ShuffledWriteTest.SCHEMA))
         .apply(write(Map.of()).withRowKindField("op").withSequenceField("amount"));
     create.run().waitUntilFinish();
 
     Pipeline other = Pipeline.create(PipelineOptionsFactory.create());
     other
-        .apply(Create.of(ShuffledWriteTest.row("+I", 1, 1L, 2L, 2)).withRowSchema(ShuffledWriteTest.SCHEMA))
+        .apply(
+            Create.of(ShuffledWriteTest.row("+I", 1, 1L, 2L, 2))
+                .withRowSchema(ShuffledWriteTest.SCHEMA))
         .apply(
             ChangelakeIO.write()
                 .to(warehouse, "shop", "orders")

@@ -32,9 +32,12 @@ final class Upserts {
   /** Table options for these upserts under a producer. */
   Map<String, String> options(String producer, int buckets) {
     return Map.of(
-        "bucket", Integer.toString(buckets),
-        "changelog-producer", producer,
-        "sequence.field", "amount");
+        "bucket",
+        Integer.toString(buckets),
+        "changelog-producer",
+        producer,
+        "sequence.field",
+        "amount");
   }
 
   static Row row(long i, long keys) {

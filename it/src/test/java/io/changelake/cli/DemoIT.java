@@ -15,8 +15,9 @@ import picocli.CommandLine;
 class DemoIT {
 
   private static final Pattern RESULT =
-      Pattern.compile("RESULT producer=(\\S+) store=(\\d+) aggregate=(-?\\d+) truth=(\\d+)"
-          + " verdict=(OK|WRONG) before_images=(yes|no) .*");
+      Pattern.compile(
+          "RESULT producer=(\\S+) store=(\\d+) aggregate=(-?\\d+) truth=(\\d+)"
+              + " verdict=(OK|WRONG) before_images=(yes|no) .*");
 
   @Test
   void noneIsWrongInputNeedsBeforeImagesLookupAndFullCompactionAreRight() {

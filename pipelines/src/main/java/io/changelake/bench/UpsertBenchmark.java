@@ -2,6 +2,7 @@ package io.changelake.bench;
 
 import io.changelake.conformance.ConformanceRun;
 import io.changelake.mergetree.lookup.LookupCache;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.table.ChangelogScan;
@@ -9,7 +10,6 @@ import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -58,8 +58,14 @@ public final class UpsertBenchmark {
       return String.format(
           "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f bytes=%d files=%d"
               + " changelog_rows=%d peak_heap_mb=%d lookup_disk_peak_mb=%d",
-          producer, rows, rows / writeSeconds, changelogRows / Math.max(readSeconds, 1e-9),
-          bytes, files, changelogRows, peakHeapBytes >> 20,
+          producer,
+          rows,
+          rows / writeSeconds,
+          changelogRows / Math.max(readSeconds, 1e-9),
+          bytes,
+          files,
+          changelogRows,
+          peakHeapBytes >> 20,
           lookupDiskPeakBytes < 0 ? -1 : lookupDiskPeakBytes >> 20);
     }
   }
@@ -69,7 +75,9 @@ public final class UpsertBenchmark {
       RowType.of(
           new String[] {"order_id", "store_id", "amount", "part"},
           new DataType[] {
-            DataType.bigint().notNull(), DataType.bigint(), DataType.bigint(),
+            DataType.bigint().notNull(),
+            DataType.bigint(),
+            DataType.bigint(),
             DataType.bigint().notNull()
           });
 
@@ -155,8 +163,15 @@ public final class UpsertBenchmark {
         bytes += o.size();
       }
       return new Result(
-          producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes,
-          objects.size(), HeapPeak.bytes(), LookupCache.sharedStats().peakDiskBytes());
+          producer,
+          workload.rows(),
+          writeSeconds,
+          changelogRows,
+          readSeconds,
+          bytes,
+          objects.size(),
+          HeapPeak.bytes(),
+          LookupCache.sharedStats().peakDiskBytes());
     }
   }
 }

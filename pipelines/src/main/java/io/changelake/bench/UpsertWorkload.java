@@ -3,8 +3,8 @@ package io.changelake.bench;
 import java.util.SplittableRandom;
 
 /**
- * The benchmark's input: N upserts over K keys of {@code orders(order_id, store_id, amount)},
- * keys uniformly random, the same sequence for the same seed, so changelake and Paimon can be fed
+ * The benchmark's input: N upserts over K keys of {@code orders(order_id, store_id, amount)}, keys
+ * uniformly random, the same sequence for the same seed, so changelake and Paimon can be fed
  * identical rows in one run.
  *
  * @param rows how many upserts
@@ -17,7 +17,11 @@ public record UpsertWorkload(long rows, long keys, long commitEvery, long seed) 
   public UpsertWorkload {
     if (rows < 1 || keys < 1 || commitEvery < 1) {
       throw new IllegalArgumentException(
-          "rows, keys and commit-every must be positive, got " + rows + ", " + keys + ", "
+          "rows, keys and commit-every must be positive, got "
+              + rows
+              + ", "
+              + keys
+              + ", "
               + commitEvery);
     }
   }

@@ -1,9 +1,9 @@
 package io.changelake.cli;
 
+import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.schema.TableOptions;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Optional;
@@ -38,8 +38,8 @@ final class AdviseCommand implements Callable<Integer> {
 
   @Option(
       names = "--downstream-upserts-only",
-      description = "Every consumer only upserts rows by primary key (no aggregates on other"
-          + " columns).")
+      description =
+          "Every consumer only upserts rows by primary key (no aggregates on other" + " columns).")
   boolean downstreamUpsertsOnly;
 
   @Option(
@@ -59,8 +59,14 @@ final class AdviseCommand implements Callable<Integer> {
     try (ObjectStore store = location.openStore()) {
       Table table = location.open(store);
       TableOptions options = table.options();
-      out.println("advise     " + table.location() + " (changelog-producer "
-          + options.changelogProducer() + ", merge-engine " + options.mergeEngine() + ")");
+      out.println(
+          "advise     "
+              + table.location()
+              + " (changelog-producer "
+              + options.changelogProducer()
+              + ", merge-engine "
+              + options.mergeEngine()
+              + ")");
       Optional<Snapshot> latest = table.snapshots().latest();
       WriteSample sample = null;
       long keyCount = 0;
@@ -71,22 +77,39 @@ final class AdviseCommand implements Callable<Integer> {
         long first = Math.max(table.snapshots().earliestId().orElse(1), last - sampleSnapshots + 1);
         sample = WriteSample.measure(table, first, last);
         keyCount = latest.get().totalRecordCount();
-        out.printf(Locale.ROOT,
+        out.printf(
+            Locale.ROOT,
             "sample     snapshots %d to %d: %d writes, %d updates (%.1f%%), %d deletes, %d -U%n",
-            first, last, sample.writes(), sample.updates(), 100 * sample.updateRatio(),
-            sample.deletes(), sample.beforeImages());
+            first,
+            last,
+            sample.writes(),
+            sample.updates(),
+            100 * sample.updateRatio(),
+            sample.deletes(),
+            sample.beforeImages());
         Long gap = sample.medianCommitGapMillis();
-        out.println("commits    " + (gap == null
-            ? "one in the sample: interval unknown"
-            : String.format(Locale.ROOT, "every %.1f s (median)", gap / 1000.0)));
-        out.printf(Locale.ROOT,
+        out.println(
+            "commits    "
+                + (gap == null
+                    ? "one in the sample: interval unknown"
+                    : String.format(Locale.ROOT, "every %.1f s (median)", gap / 1000.0)));
+        out.printf(
+            Locale.ROOT,
             "keys       at most %,d (records in the live files of snapshot %d, before merging)%n",
-            keyCount, last);
+            keyCount,
+            last);
       }
       out.println("latency    " + (latencySeconds == null ? "not given" : latencySeconds + " s"));
-      ProducerAdvice.Advice advice = ProducerAdvice.advise(new ProducerAdvice.Facts(
-          options.changelogProducer(), options.mergeEngine(), sample, keyCount, latencySeconds,
-          inputHasBeforeImages, downstreamUpsertsOnly));
+      ProducerAdvice.Advice advice =
+          ProducerAdvice.advise(
+              new ProducerAdvice.Facts(
+                  options.changelogProducer(),
+                  options.mergeEngine(),
+                  sample,
+                  keyCount,
+                  latencySeconds,
+                  inputHasBeforeImages,
+                  downstreamUpsertsOnly));
       out.println("reasoning");
       advice.reasons().forEach(reason -> out.println("  - " + reason));
       out.println("RECOMMEND " + advice.options());

@@ -8,8 +8,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * Reads an age as people type it: {@code 1d}, {@code 12h}, {@code 30m}, {@code 45s}, or ISO
- * {@code PT1H}.
+ * Reads an age as people type it: {@code 1d}, {@code 12h}, {@code 30m}, {@code 45s}, or ISO {@code
+ * PT1H}.
  */
 final class AgeConverter implements ITypeConverter<Duration> {
 

@@ -1,10 +1,10 @@
 package io.changelake.cli;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.schema.TableSchema;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -44,8 +44,14 @@ import picocli.CommandLine.Option;
 final class AuditCommand implements Callable<Integer> {
 
   private static final Set<TypeRoot> NUMERIC =
-      EnumSet.of(TypeRoot.TINYINT, TypeRoot.SMALLINT, TypeRoot.INT, TypeRoot.BIGINT,
-          TypeRoot.FLOAT, TypeRoot.DOUBLE, TypeRoot.DECIMAL);
+      EnumSet.of(
+          TypeRoot.TINYINT,
+          TypeRoot.SMALLINT,
+          TypeRoot.INT,
+          TypeRoot.BIGINT,
+          TypeRoot.FLOAT,
+          TypeRoot.DOUBLE,
+          TypeRoot.DECIMAL);
 
   @Mixin TableLocation location;
 
@@ -53,8 +59,8 @@ final class AuditCommand implements Callable<Integer> {
       names = "--from",
       paramLabel = "A",
       defaultValue = "0",
-      description = "Start from the state at snapshot A; 0 starts empty"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Start from the state at snapshot A; 0 starts empty" + " (default: ${DEFAULT-VALUE}).")
   long from;
 
   @Option(
@@ -79,8 +85,8 @@ final class AuditCommand implements Callable<Integer> {
       names = "--max-mismatches",
       paramLabel = "N",
       defaultValue = "10",
-      description = "Show at most N differing keys and N differing groups"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "Show at most N differing keys and N differing groups" + " (default: ${DEFAULT-VALUE}).")
   int maxMismatches;
 
   @Override
@@ -94,7 +100,10 @@ final class AuditCommand implements Callable<Integer> {
       int groupIndex = groupColumn == null ? -1 : column(columns, groupColumn, "--group-by");
       if (sumIndex >= 0 && !NUMERIC.contains(schema.rowType().type(sumIndex).root())) {
         throw new IllegalArgumentException(
-            "--sum " + sumColumn + " is a " + schema.rowType().type(sumIndex)
+            "--sum "
+                + sumColumn
+                + " is a "
+                + schema.rowType().type(sumIndex)
                 + " column: choose a numeric one");
       }
       long last = to != null ? to : ChangelogWalk.latestId(table);
@@ -104,13 +113,26 @@ final class AuditCommand implements Callable<Integer> {
       }
       Snapshot target = ChangelogWalk.snapshot(table, last);
 
-      out.println("audit      " + table.location() + " (changelog-producer "
-          + schema.options().changelogProducer() + ", merge-engine "
-          + schema.options().mergeEngine() + ")");
-      out.println("replay     " + (from == 0 ? "empty start" : "the state at snapshot " + from)
-          + ", then the changelog of snapshots " + (from + 1) + " to " + last);
-      out.println("against    the state at snapshot " + last + ", "
-          + PublishedState.describeLevels(schema.options()));
+      out.println(
+          "audit      "
+              + table.location()
+              + " (changelog-producer "
+              + schema.options().changelogProducer()
+              + ", merge-engine "
+              + schema.options().mergeEngine()
+              + ")");
+      out.println(
+          "replay     "
+              + (from == 0 ? "empty start" : "the state at snapshot " + from)
+              + ", then the changelog of snapshots "
+              + (from + 1)
+              + " to "
+              + last);
+      out.println(
+          "against    the state at snapshot "
+              + last
+              + ", "
+              + PublishedState.describeLevels(schema.options()));
 
       PrimaryKey primaryKey = new PrimaryKey(schema);
       ChangelogReplay replay = new ChangelogReplay(primaryKey);
@@ -119,29 +141,40 @@ final class AuditCommand implements Callable<Integer> {
           replay.apply(RowKind.INSERT, row);
         }
       }
-      ChangelogWalk.walk(table, from + 1, last, new ChangelogScan.ChangeVisitor() {
-        @Override
-        public void snapshot(Snapshot snapshot) {}
+      ChangelogWalk.walk(
+          table,
+          from + 1,
+          last,
+          new ChangelogScan.ChangeVisitor() {
+            @Override
+            public void snapshot(Snapshot snapshot) {}
 
-        @Override
-        public void change(KeyValue change) {
-          replay.apply(change.kind(), change.value());
-        }
-      });
+            @Override
+            public void change(KeyValue change) {
+              replay.apply(change.kind(), change.value());
+            }
+          });
       List<Object[]> state = PublishedState.read(table, target);
 
       int differingKeys = compareKeys(primaryKey, replay, state, out);
-      int differingGroups = sumIndex >= 0 || groupIndex >= 0
-          ? compareAggregates(replay, state, sumIndex, groupIndex, out)
-          : 0;
+      int differingGroups =
+          sumIndex >= 0 || groupIndex >= 0
+              ? compareAggregates(replay, state, sumIndex, groupIndex, out)
+              : 0;
       if (differingKeys == 0 && differingGroups == 0) {
         out.println("PASS: the changelog reproduces the table at snapshot " + last);
         return 0;
       }
-      out.println("FAIL: the changelog does not reproduce the table at snapshot " + last
-          + " (differing keys: " + differingKeys + ", groups: " + differingGroups + "): a"
-          + " consumer that applies it without normalizing per key gets wrong results; see"
-          + " ./changelake advise");
+      out.println(
+          "FAIL: the changelog does not reproduce the table at snapshot "
+              + last
+              + " (differing keys: "
+              + differingKeys
+              + ", groups: "
+              + differingGroups
+              + "): a"
+              + " consumer that applies it without normalizing per key gets wrong results; see"
+              + " ./changelake advise");
       return 1;
     }
   }
@@ -193,16 +226,27 @@ final class AuditCommand implements Callable<Integer> {
     }
     List<String> left = new ArrayList<>();
     versions.forEach((row, count) -> left.add(count == 1 ? row.toString() : count + " x " + row));
-    shown.add("key " + key + ": the changelog leaves "
-        + (left.isEmpty() ? "no row" : String.join(", ", left)) + "; the table has " + table);
+    shown.add(
+        "key "
+            + key
+            + ": the changelog leaves "
+            + (left.isEmpty() ? "no row" : String.join(", ", left))
+            + "; the table has "
+            + table);
   }
 
   /** Compares SUM and COUNT per group; returns how many groups differ. */
   private int compareAggregates(
       ChangelogReplay replay, List<Object[]> state, int sumIndex, int groupIndex, PrintStream out) {
     Map<String, Aggregate> fromChangelog = new TreeMap<>();
-    replay.versionsByKey().values().forEach(versions -> versions.forEach(
-        (row, count) -> aggregate(fromChangelog, row.values(), count, sumIndex, groupIndex)));
+    replay
+        .versionsByKey()
+        .values()
+        .forEach(
+            versions ->
+                versions.forEach(
+                    (row, count) ->
+                        aggregate(fromChangelog, row.values(), count, sumIndex, groupIndex)));
     Map<String, Aggregate> fromTable = new TreeMap<>();
     state.forEach(row -> aggregate(fromTable, row, 1, sumIndex, groupIndex));
     // Groups a consumer would drop: nothing left in them.
@@ -211,8 +255,8 @@ final class AuditCommand implements Callable<Integer> {
     Set<String> groups = new TreeSet<>(fromChangelog.keySet());
     groups.addAll(fromTable.keySet());
     Aggregate none = new Aggregate();
-    TextTable listing = new TextTable(
-        "group", "changelog sum", "table sum", "changelog count", "table count");
+    TextTable listing =
+        new TextTable("group", "changelog sum", "table sum", "changelog count", "table count");
     int differing = 0;
     for (String group : groups) {
       Aggregate c = fromChangelog.getOrDefault(group, none);
@@ -223,9 +267,16 @@ final class AuditCommand implements Callable<Integer> {
         }
       }
     }
-    out.println("aggregate  " + (sumIndex >= 0 ? "SUM(" + sumColumn + "), " : "") + "COUNT(*)"
-        + (groupIndex >= 0 ? " GROUP BY " + groupColumn : "") + ": " + groups.size()
-        + " groups, " + differing + " differ");
+    out.println(
+        "aggregate  "
+            + (sumIndex >= 0 ? "SUM(" + sumColumn + "), " : "")
+            + "COUNT(*)"
+            + (groupIndex >= 0 ? " GROUP BY " + groupColumn : "")
+            + ": "
+            + groups.size()
+            + " groups, "
+            + differing
+            + " differ");
     if (!listing.isEmpty()) {
       listing.print(out, "  ");
     }

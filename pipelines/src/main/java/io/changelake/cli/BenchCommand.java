@@ -24,34 +24,57 @@ import picocli.CommandLine.Option;
     })
 final class BenchCommand implements Callable<Integer> {
 
-  @Option(names = "--producer", required = true, paramLabel = "P",
+  @Option(
+      names = "--producer",
+      required = true,
+      paramLabel = "P",
       description = "none, input, lookup or full-compaction.")
   String producer;
 
-  @Option(names = "--rows", paramLabel = "N", defaultValue = "2000000",
+  @Option(
+      names = "--rows",
+      paramLabel = "N",
+      defaultValue = "2000000",
       description = "Upserts to write (default: ${DEFAULT-VALUE}).")
   long rows;
 
-  @Option(names = "--keys", paramLabel = "K", defaultValue = "500000",
+  @Option(
+      names = "--keys",
+      paramLabel = "K",
+      defaultValue = "500000",
       description = "Distinct keys (default: ${DEFAULT-VALUE}).")
   long keys;
 
-  @Option(names = "--commit-every", paramLabel = "C", defaultValue = "100000",
+  @Option(
+      names = "--commit-every",
+      paramLabel = "C",
+      defaultValue = "100000",
       description = "Rows per commit (default: ${DEFAULT-VALUE}).")
   long commitEvery;
 
-  @Option(names = "--buckets", paramLabel = "B", defaultValue = "1",
+  @Option(
+      names = "--buckets",
+      paramLabel = "B",
+      defaultValue = "1",
       description = "Buckets per partition (default: ${DEFAULT-VALUE}).")
   int buckets;
 
-  @Option(names = "--partitions", paramLabel = "P", defaultValue = "1",
+  @Option(
+      names = "--partitions",
+      paramLabel = "P",
+      defaultValue = "1",
       description = "Partitions, by order_id modulo P (default: ${DEFAULT-VALUE}: unpartitioned).")
   int partitions;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--warehouse", paramLabel = "DIR",
+  @Option(
+      names = "--warehouse",
+      paramLabel = "DIR",
       description = "Keep the table under DIR (else a temporary folder).")
   Path warehouse;
 
@@ -65,15 +88,28 @@ final class BenchCommand implements Callable<Integer> {
       }
       UpsertBenchmark.Result result =
           UpsertBenchmark.run(
-              producer, new UpsertWorkload(rows, keys, commitEvery, seed), root, buckets,
+              producer,
+              new UpsertWorkload(rows, keys, commitEvery, seed),
+              root,
+              buckets,
               partitions);
       System.out.printf(
           "producer=%s rows=%d keys=%d commit-every=%d buckets=%d partitions=%d: write %.1f s,"
               + " changelog read %.1f s (%d rows), %d files, %d bytes, peak heap %d MiB,"
               + " lookup disk peak %d MiB%n",
-          producer, rows, keys, commitEvery, buckets, partitions, result.writeSeconds(),
-          result.readSeconds(), result.changelogRows(), result.files(), result.bytes(),
-          result.peakHeapBytes() >> 20, result.lookupDiskPeakBytes() >> 20);
+          producer,
+          rows,
+          keys,
+          commitEvery,
+          buckets,
+          partitions,
+          result.writeSeconds(),
+          result.readSeconds(),
+          result.changelogRows(),
+          result.files(),
+          result.bytes(),
+          result.peakHeapBytes() >> 20,
+          result.lookupDiskPeakBytes() >> 20);
       System.out.println(result.resultLine());
       return 0;
     } finally {

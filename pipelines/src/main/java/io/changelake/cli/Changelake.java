@@ -38,7 +38,9 @@ public final class Changelake implements Runnable {
     System.exit(execute(args));
   }
 
-  /** Runs a command line and returns its exit code; user errors print their message, not a trace. */
+  /**
+   * Runs a command line and returns its exit code; user errors print their message, not a trace.
+   */
   static int execute(String... args) {
     CommandLine commandLine = new CommandLine(new Changelake());
     commandLine.setExecutionExceptionHandler(

@@ -48,20 +48,28 @@ final class ChangelogCommand implements Callable<Integer> {
           to != null ? ChangelogWalk.snapshot(table, to).id() : ChangelogWalk.latestId(table);
       if (from < 1 || from > last) {
         throw new IllegalArgumentException(
-            "--from-snapshot " + from + " is outside 1 to " + last + ": give the range"
+            "--from-snapshot "
+                + from
+                + " is outside 1 to "
+                + last
+                + ": give the range"
                 + " oldest first, starting at 1 or later");
       }
-      ChangelogWalk.walk(table, from, last, new ChangelogScan.ChangeVisitor() {
-        @Override
-        public void snapshot(Snapshot snapshot) {
-          out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");
-        }
+      ChangelogWalk.walk(
+          table,
+          from,
+          last,
+          new ChangelogScan.ChangeVisitor() {
+            @Override
+            public void snapshot(Snapshot snapshot) {
+              out.println("-- snapshot " + snapshot.id() + " (" + snapshot.commitKind() + ")");
+            }
 
-        @Override
-        public void change(KeyValue change) {
-          out.println(RowText.of(change.kind(), change.value()));
-        }
-      });
+            @Override
+            public void change(KeyValue change) {
+              out.println(RowText.of(change.kind(), change.value()));
+            }
+          });
     }
     return 0;
   }

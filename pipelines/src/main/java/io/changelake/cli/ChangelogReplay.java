@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a downstream consumer holds after applying a changelog as it comes, without normalizing
- * it: for each primary key, a signed multiset of row versions. An add (+I, +U) counts a version
- * up, a retraction (-U, -D) counts it down. A correct changelog leaves each key with exactly its
- * current row once; a {@code none} table updated by upserts leaves both 100 and 80 for one order,
- * which is why a SUM downstream says 180.
+ * What a downstream consumer holds after applying a changelog as it comes, without normalizing it:
+ * for each primary key, a signed multiset of row versions. An add (+I, +U) counts a version up, a
+ * retraction (-U, -D) counts it down. A correct changelog leaves each key with exactly its current
+ * row once; a {@code none} table updated by upserts leaves both 100 and 80 for one order, which is
+ * why a SUM downstream says 180.
  */
 final class ChangelogReplay {
 

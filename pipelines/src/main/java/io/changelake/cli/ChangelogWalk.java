@@ -22,8 +22,13 @@ final class ChangelogWalk {
    * @throws IllegalArgumentException naming the table if it has no snapshot yet
    */
   static long latestId(Table table) throws IOException {
-    return table.snapshots().latestId().orElseThrow(() -> new IllegalArgumentException(
-        "the table " + table.location() + " has no snapshot yet: commit to it first"));
+    return table
+        .snapshots()
+        .latestId()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "the table " + table.location() + " has no snapshot yet: commit to it first"));
   }
 
   /**
@@ -35,7 +40,11 @@ final class ChangelogWalk {
     if (!table.snapshots().exists(id)) {
       OptionalLong earliest = table.snapshots().earliestId();
       throw new IllegalArgumentException(
-          "snapshot " + id + " of " + table.location() + " does not exist ("
+          "snapshot "
+              + id
+              + " of "
+              + table.location()
+              + " does not exist ("
               + (earliest.isEmpty()
                   ? "the table has no snapshot"
                   : "snapshots " + earliest.getAsLong() + " to " + latestId(table) + " exist")
@@ -48,8 +57,8 @@ final class ChangelogWalk {
    * Walks snapshots {@code first} to {@code last}, both included; nothing when {@code first >
    * last}.
    *
-   * @throws io.changelake.table.SnapshotNotFoundException if a snapshot of the range has expired
-   *     or is not committed yet
+   * @throws io.changelake.table.SnapshotNotFoundException if a snapshot of the range has expired or
+   *     is not committed yet
    */
   static void walk(Table table, long first, long last, ChangelogScan.ChangeVisitor visitor)
       throws IOException {

@@ -44,11 +44,14 @@ final class CleanOrphansCommand implements Callable<Integer> {
     PrintStream out = System.out;
     try (RecordingStore store = new RecordingStore(location.openStore(), dryRun)) {
       Table table = location.open(store);
-      out.println("clean      " + table.location() + ", files unreferenced and older than "
-          + olderThan);
+      out.println(
+          "clean      " + table.location() + ", files unreferenced and older than " + olderThan);
       if (olderThan.compareTo(RISKY_AGE) < 0) {
-        System.err.println("warning: --older-than " + olderThan + " may remove the files of a"
-            + " commit in progress; use it only when no writer runs");
+        System.err.println(
+            "warning: --older-than "
+                + olderThan
+                + " may remove the files of a"
+                + " commit in progress; use it only when no writer runs");
       }
       System.err.println("listing the files of " + table.location());
       List<String> removed = new OrphanFilesClean(table).clean(olderThan);

@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Compacts the table's buckets as Paimon's dedicated compaction job does, under its own"
-          + " commit user (" + DedicatedCompaction.COMMIT_USER + "), then expires snapshots under"
+          + " commit user ("
+          + DedicatedCompaction.COMMIT_USER
+          + "), then expires snapshots under"
           + " the retention options.",
       "For write-only tables, whose writers never compact: they may keep writing meanwhile."
           + " The compaction produces the lookup or full-compaction changelog."
@@ -40,12 +42,19 @@ final class CompactCommand implements Callable<Integer> {
       Table table = location.open(store);
       DedicatedCompaction.Compacted done =
           table.newCompaction().run(full, partition == null ? "" : partition);
-      out.println((full ? "full" : "normal") + " compaction of " + done.buckets()
-          + " buckets of " + table.location() + ": "
-          + (done.snapshots().isEmpty()
-              ? "nothing to compact"
-              : "snapshots " + done.snapshots().stream()
-                  .map(s -> s.id() + " (" + s.commitKind() + ")").toList()));
+      out.println(
+          (full ? "full" : "normal")
+              + " compaction of "
+              + done.buckets()
+              + " buckets of "
+              + table.location()
+              + ": "
+              + (done.snapshots().isEmpty()
+                  ? "nothing to compact"
+                  : "snapshots "
+                      + done.snapshots().stream()
+                          .map(s -> s.id() + " (" + s.commitKind() + ")")
+                          .toList()));
       out.println("expired " + done.expired().snapshots() + " snapshots");
     }
     return 0;

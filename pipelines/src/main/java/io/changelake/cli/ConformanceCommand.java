@@ -57,8 +57,7 @@ final class ConformanceCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ConformanceScript parsed = ConformanceScript.read(script);
     ConformanceRun run =
-        new ConformanceRun(
-            parsed, script.getFileName().toString(), producer, mergeEngine, options);
+        new ConformanceRun(parsed, script.getFileName().toString(), producer, mergeEngine, options);
     Path root = warehouse != null ? warehouse : Files.createTempDirectory("changelake-conformance");
     try {
       run.run(root, System.out);

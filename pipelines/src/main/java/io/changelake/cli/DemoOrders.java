@@ -13,10 +13,10 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * The demo's input: the order-price-correction story (order 1001, the only order of store 10,
- * costs 100 in the first batch and is corrected to 80 in the second) beside a random stream of orders created,
- * re-priced and deleted, cut into batches; and the truth, SUM and COUNT of the live orders' amounts
- * per store, computed from the events themselves.
+ * The demo's input: the order-price-correction story (order 1001, the only order of store 10, costs
+ * 100 in the first batch and is corrected to 80 in the second) beside a random stream of orders
+ * created, re-priced and deleted, cut into batches; and the truth, SUM and COUNT of the live
+ * orders' amounts per store, computed from the events themselves.
  *
  * <p>Each batch is written as a Debezium JSON file twice: once with a before-image on every update
  * (database CDC with full row images) and once without (an upsert-only source), so the demo can
@@ -61,13 +61,15 @@ final class DemoOrders {
         ids.remove(STORY_ORDER);
         if (dice < 5 || ids.size() < 10) {
           long store = STORES[random.nextInt(STORES.length)];
-          apply(batch, new Event("c", null, new Order(nextOrder++, store, 10 + random.nextInt(190))));
+          apply(
+              batch, new Event("c", null, new Order(nextOrder++, store, 10 + random.nextInt(190))));
         } else {
           Order old = live.get(ids.get(random.nextInt(ids.size())));
           apply(
               batch,
               dice < 8
-                  ? new Event("u", old, new Order(old.orderId(), old.storeId(), 10 + random.nextInt(190)))
+                  ? new Event(
+                      "u", old, new Order(old.orderId(), old.storeId(), 10 + random.nextInt(190)))
                   : new Event("d", old, null));
         }
       }
@@ -96,7 +98,9 @@ final class DemoOrders {
     Map<Long, Totals> totals = new TreeMap<>();
     for (Order o : live.values()) {
       totals.merge(
-          o.storeId(), new Totals(o.amount(), 1), (a, b) -> new Totals(a.sum() + b.sum(), a.count() + b.count()));
+          o.storeId(),
+          new Totals(o.amount(), 1),
+          (a, b) -> new Totals(a.sum() + b.sum(), a.count() + b.count()));
     }
     return totals;
   }

@@ -1,8 +1,8 @@
 package io.changelake.cli;
 
+import io.changelake.schema.TableOptions;
 import io.changelake.table.SnapshotExpiry;
 import io.changelake.table.Table;
-import io.changelake.schema.TableOptions;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -40,21 +40,33 @@ final class ExpireCommand implements Callable<Integer> {
       TableOptions options = table.options();
       Map<String, Long> consumers = table.consumers().list();
       out.println("expire     " + table.location());
-      out.println("retention  snapshot.num-retained.min=" + options.snapshotNumRetainedMin()
-          + " snapshot.num-retained.max="
-          + (options.snapshotNumRetainedMax() == Integer.MAX_VALUE
-              ? "unlimited"
-              : options.snapshotNumRetainedMax())
-          + " snapshot.time-retained=" + options.snapshotTimeRetained()
-          + (consumers.isEmpty() ? "" : ", consumers " + consumers));
+      out.println(
+          "retention  snapshot.num-retained.min="
+              + options.snapshotNumRetainedMin()
+              + " snapshot.num-retained.max="
+              + (options.snapshotNumRetainedMax() == Integer.MAX_VALUE
+                  ? "unlimited"
+                  : options.snapshotNumRetainedMax())
+              + " snapshot.time-retained="
+              + options.snapshotTimeRetained()
+              + (consumers.isEmpty() ? "" : ", consumers " + consumers));
       System.err.println("expiring snapshots of " + table.location());
       SnapshotExpiry.Expired expired = table.newSnapshotExpiry().expire();
       if (expired.snapshots() == 0) {
         out.println("nothing to expire: every snapshot is still retained");
       } else {
-        out.println((dryRun ? "would expire" : "expired") + " snapshots " + expired.from()
-            + " to " + (expired.until() - 1) + " (" + expired.snapshots() + "); snapshot "
-            + expired.until() + " is the earliest " + (dryRun ? "then" : "now"));
+        out.println(
+            (dryRun ? "would expire" : "expired")
+                + " snapshots "
+                + expired.from()
+                + " to "
+                + (expired.until() - 1)
+                + " ("
+                + expired.snapshots()
+                + "); snapshot "
+                + expired.until()
+                + " is the earliest "
+                + (dryRun ? "then" : "now"));
       }
       MaintenanceReport.print(table, store.deleted(), dryRun, out);
     }

@@ -3,11 +3,11 @@ package io.changelake.cli;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -56,14 +56,19 @@ final class InspectCommand implements Callable<Integer> {
         out.println("  " + field.name() + " " + field.type());
       }
       out.println("primary key   " + schema.primaryKeys());
-      out.println("partitioned   "
-          + (schema.partitionKeys().isEmpty() ? "no" : "by " + schema.partitionKeys()));
+      out.println(
+          "partitioned   "
+              + (schema.partitionKeys().isEmpty() ? "no" : "by " + schema.partitionKeys()));
       out.println("options");
       for (Map.Entry<String, String> option : schema.options().asMap().entrySet()) {
         out.println("  " + option.getKey() + " = " + option.getValue());
       }
-      out.println("  (changelog-producer " + schema.options().changelogProducer()
-          + ", merge-engine " + schema.options().mergeEngine() + " in effect)");
+      out.println(
+          "  (changelog-producer "
+              + schema.options().changelogProducer()
+              + ", merge-engine "
+              + schema.options().mergeEngine()
+              + " in effect)");
       printSnapshots(table, out);
       printFiles(table, out);
       printConsumers(table, out);
@@ -74,10 +79,18 @@ final class InspectCommand implements Callable<Integer> {
   private void printSnapshots(Table table, PrintStream out) throws Exception {
     List<Long> ids = table.snapshots().listIds();
     List<Long> shown = ids.subList(Math.max(0, ids.size() - snapshotCount), ids.size());
-    out.println("snapshots     " + (ids.isEmpty()
-        ? "none"
-        : ids.size() + " (" + ids.get(0) + " to " + ids.get(ids.size() - 1) + "), the newest "
-            + shown.size() + " listed"));
+    out.println(
+        "snapshots     "
+            + (ids.isEmpty()
+                ? "none"
+                : ids.size()
+                    + " ("
+                    + ids.get(0)
+                    + " to "
+                    + ids.get(ids.size() - 1)
+                    + "), the newest "
+                    + shown.size()
+                    + " listed"));
     TextTable listing =
         new TextTable("id", "kind", "commit", "time (UTC)", "total", "delta", "changelog");
     Progress progress = new Progress("reading snapshot", shown.size());
@@ -85,8 +98,12 @@ final class InspectCommand implements Callable<Integer> {
       progress.at(i + 1);
       Snapshot s = table.snapshots().read(shown.get(i));
       listing.add(
-          s.id(), s.commitKind(), s.commitUser() + "#" + s.commitIdentifier(),
-          Instant.ofEpochMilli(s.timeMillis()), s.totalRecordCount(), s.deltaRecordCount(),
+          s.id(),
+          s.commitKind(),
+          s.commitUser() + "#" + s.commitIdentifier(),
+          Instant.ofEpochMilli(s.timeMillis()),
+          s.totalRecordCount(),
+          s.deltaRecordCount(),
           s.changelogRecordCount());
     }
     if (!listing.isEmpty()) {
@@ -112,13 +129,16 @@ final class InspectCommand implements Callable<Integer> {
       String partition =
           partitionNames.computeIfAbsent(
               e.partition(),
-              bytes -> schema.partitionKeys().isEmpty()
-                  ? "-"
-                  : TablePath.partitionPath(
-                      schema.partitionType(), partitions.decode(bytes.bytes()),
-                      schema.options().partitionDefaultName()));
-      long[] sums = groups.computeIfAbsent(new FileGroup(partition, e.bucket(), e.file().level()),
-          g -> new long[3]);
+              bytes ->
+                  schema.partitionKeys().isEmpty()
+                      ? "-"
+                      : TablePath.partitionPath(
+                          schema.partitionType(),
+                          partitions.decode(bytes.bytes()),
+                          schema.options().partitionDefaultName()));
+      long[] sums =
+          groups.computeIfAbsent(
+              new FileGroup(partition, e.bucket(), e.file().level()), g -> new long[3]);
       sums[0]++;
       sums[1] += e.file().rowCount();
       sums[2] += e.file().fileSize();
@@ -127,8 +147,13 @@ final class InspectCommand implements Callable<Integer> {
     TextTable listing = new TextTable("partition", "bucket", "level", "files", "rows", "bytes");
     for (Map.Entry<FileGroup, long[]> g : groups.entrySet()) {
       long[] sums = g.getValue();
-      listing.add(g.getKey().partition(), g.getKey().bucket(), g.getKey().level(), sums[0],
-          sums[1], sums[2]);
+      listing.add(
+          g.getKey().partition(),
+          g.getKey().bucket(),
+          g.getKey().level(),
+          sums[0],
+          sums[1],
+          sums[2]);
     }
     listing.print(out, "  ");
   }

@@ -14,8 +14,11 @@ final class MaintenanceReport {
    * many and whether they were removed or only would be.
    */
   static void print(Table table, List<String> removed, boolean dryRun, PrintStream out) {
-    out.println((dryRun ? "would remove " : "removed ") + removed.size() + " files"
-        + (removed.isEmpty() ? "" : (dryRun ? " (dry run: nothing deleted)" : "") + ":"));
+    out.println(
+        (dryRun ? "would remove " : "removed ")
+            + removed.size()
+            + " files"
+            + (removed.isEmpty() ? "" : (dryRun ? " (dry run: nothing deleted)" : "") + ":"));
     String tableFolder = table.path().root();
     for (String path : removed) {
       boolean inTable = path.startsWith(tableFolder);

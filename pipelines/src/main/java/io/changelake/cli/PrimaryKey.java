@@ -3,8 +3,8 @@ package io.changelake.cli;
 import io.changelake.schema.TableSchema;
 
 /**
- * Takes a row's primary key, partition columns included, so that keys of different partitions
- * never meet.
+ * Takes a row's primary key, partition columns included, so that keys of different partitions never
+ * meet.
  */
 final class PrimaryKey {
 

@@ -3,10 +3,10 @@ package io.changelake.cli;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.TableOptions;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.schema.TableOptions;
 import io.changelake.table.TableRead;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,9 +19,9 @@ import java.util.function.IntPredicate;
  * The rows of a snapshot that its changelog has published: what a reader of the changelog up to
  * that snapshot can know. Under {@code none} and {@code input} that is every row; under {@code
  * lookup} the rows above level 0 (level-0 rows reach the changelog when they are compacted); under
- * {@code full-compaction} the top level (the rest reaches it at the next full compaction). The
- * same cut as a streaming read that starts with the latest state, so that an audit of a table
- * whose last commit is not compacted yet does not blame the changelog for rows it will publish.
+ * {@code full-compaction} the top level (the rest reaches it at the next full compaction). The same
+ * cut as a streaming read that starts with the latest state, so that an audit of a table whose last
+ * commit is not compacted yet does not blame the changelog for rows it will publish.
  */
 final class PublishedState {
 
@@ -46,7 +46,8 @@ final class PublishedState {
       case LOOKUP:
         return "levels above 0 (level-0 rows are published when compacted)";
       case FULL_COMPACTION:
-        return "the top level " + (options.numLevels() - 1)
+        return "the top level "
+            + (options.numLevels() - 1)
             + " (lower rows are published at the next full compaction)";
       default:
         return "all levels";
@@ -60,7 +61,8 @@ final class PublishedState {
     Map<Bucket, List<DataFileMeta>> buckets = new LinkedHashMap<>();
     for (ManifestEntry e : table.newScan().liveFiles(snapshot)) {
       if (published.test(e.file().level())) {
-        buckets.computeIfAbsent(new Bucket(e.partition(), e.bucket()), b -> new ArrayList<>())
+        buckets
+            .computeIfAbsent(new Bucket(e.partition(), e.bucket()), b -> new ArrayList<>())
             .add(e.file());
       }
     }

@@ -27,11 +27,17 @@ final class RollbackCommand implements Callable<Integer> {
   @Mixin TableLocation location;
 
   static final class Target {
-    @Option(names = "--to-snapshot", required = true, paramLabel = "ID",
+    @Option(
+        names = "--to-snapshot",
+        required = true,
+        paramLabel = "ID",
         description = "The snapshot to go back to.")
     Long snapshot;
 
-    @Option(names = "--to-tag", required = true, paramLabel = "NAME",
+    @Option(
+        names = "--to-tag",
+        required = true,
+        paramLabel = "NAME",
         description = "The tag to go back to (restored if its snapshot expired).")
     String tag;
   }
@@ -61,9 +67,16 @@ final class RollbackCommand implements Callable<Integer> {
         return 2;
       }
       out.println("rolled " + table.location() + " back to snapshot " + done.snapshotId());
-      out.println("removed snapshots " + done.removedSnapshots() + ", tags "
-          + done.removedTags() + ", consumers " + done.droppedConsumers() + ", "
-          + done.deletedFiles() + " files");
+      out.println(
+          "removed snapshots "
+              + done.removedSnapshots()
+              + ", tags "
+              + done.removedTags()
+              + ", consumers "
+              + done.droppedConsumers()
+              + ", "
+              + done.deletedFiles()
+              + " files");
     }
     return 0;
   }

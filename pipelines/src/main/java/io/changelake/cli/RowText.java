@@ -4,8 +4,8 @@ import io.changelake.types.RowKind;
 import java.util.Arrays;
 
 /**
- * How the commands print a row: its kind and values as the conformance output does, {@code
- * +I[1001, 10, 100]}, so a changelog printed here diffs cleanly against a conformance case.
+ * How the commands print a row: its kind and values as the conformance output does, {@code +I[1001,
+ * 10, 100]}, so a changelog printed here diffs cleanly against a conformance case.
  */
 final class RowText {
 

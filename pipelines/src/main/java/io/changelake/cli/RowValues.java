@@ -3,8 +3,8 @@ package io.changelake.cli;
 import java.util.Arrays;
 
 /**
- * The values of a row or key with value equality, binary columns included, so rows can be
- * counted and matched in maps.
+ * The values of a row or key with value equality, binary columns included, so rows can be counted
+ * and matched in maps.
  */
 record RowValues(Object[] values) {
 

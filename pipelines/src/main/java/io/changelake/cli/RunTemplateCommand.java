@@ -27,11 +27,16 @@ final class RunTemplateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "TEMPLATE",
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "TEMPLATE",
       description = "cdc-to-table, changelog-to-aggregate or cdc-to-aggregate.")
   String template;
 
-  @Option(names = {"-h", "--help"}, description = "This help, or with TEMPLATE its options.")
+  @Option(
+      names = {"-h", "--help"},
+      description = "This help, or with TEMPLATE its options.")
   boolean help;
 
   @Unmatched List<String> options = new ArrayList<>();

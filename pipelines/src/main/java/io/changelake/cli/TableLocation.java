@@ -30,8 +30,8 @@ final class TableLocation {
       names = "--database",
       defaultValue = "default",
       paramLabel = "DB",
-      description = "The database: the folder <DB>.db in the warehouse"
-          + " (default: ${DEFAULT-VALUE}).")
+      description =
+          "The database: the folder <DB>.db in the warehouse" + " (default: ${DEFAULT-VALUE}).")
   String database;
 
   @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table.")
@@ -51,8 +51,9 @@ final class TableLocation {
 
   @Option(
       names = "--s3-path-style",
-      description = "Address buckets in the path (endpoint/bucket/key); most S3-compatible"
-          + " services need it.")
+      description =
+          "Address buckets in the path (endpoint/bucket/key); most S3-compatible"
+              + " services need it.")
   boolean s3PathStyle;
 
   /**

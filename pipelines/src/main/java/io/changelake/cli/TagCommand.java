@@ -54,9 +54,13 @@ final class TagCommand implements Callable<Integer> {
         long id =
             snapshot != null
                 ? snapshot
-                : table.snapshots().latestId().orElseThrow(
-                    () -> new IllegalArgumentException(
-                        table.location() + " has no snapshot to tag yet: commit first"));
+                : table
+                    .snapshots()
+                    .latestId()
+                    .orElseThrow(
+                        () ->
+                            new IllegalArgumentException(
+                                table.location() + " has no snapshot to tag yet: commit first"));
         table.tags().create(create, id);
         out.println("tagged snapshot " + id + " of " + table.location() + " as '" + create + "'");
       } else if (delete != null) {
@@ -67,8 +71,18 @@ final class TagCommand implements Callable<Integer> {
         out.println("tags of " + table.location() + ": " + tags.size());
         for (Map.Entry<String, Snapshot> tag : tags.entrySet()) {
           Snapshot s = tag.getValue();
-          out.println("  " + tag.getKey() + "  snapshot " + s.id() + " (" + s.commitKind()
-              + ", " + s.totalRecordCount() + " records, committed at " + s.timeMillis() + ")");
+          out.println(
+              "  "
+                  + tag.getKey()
+                  + "  snapshot "
+                  + s.id()
+                  + " ("
+                  + s.commitKind()
+                  + ", "
+                  + s.totalRecordCount()
+                  + " records, committed at "
+                  + s.timeMillis()
+                  + ")");
         }
       }
     }

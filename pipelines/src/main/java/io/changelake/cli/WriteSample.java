@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What recent commits wrote, measured from the changelog a reader gets for them: under {@code
- * none} the level-0 rows with their stored kinds, otherwise the changelog files.
+ * What recent commits wrote, measured from the changelog a reader gets for them: under {@code none}
+ * the level-0 rows with their stored kinds, otherwise the changelog files.
  *
  * <p>A write is a +I, +U or -D row (a -U is the before-image of a +U, not a write of its own). An
  * update is a +U, or a +I of a key already written within the sample: upsert-only sources write

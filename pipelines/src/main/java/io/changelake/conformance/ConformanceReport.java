@@ -85,8 +85,12 @@ public final class ConformanceReport {
     }
     for (Map.Entry<Long, long[]> e : groups.entrySet()) {
       out.println(
-          "store_id=" + Objects.toString(e.getKey()) + " sum=" + e.getValue()[0]
-              + " count=" + e.getValue()[1]);
+          "store_id="
+              + Objects.toString(e.getKey())
+              + " sum="
+              + e.getValue()[0]
+              + " count="
+              + e.getValue()[1]);
     }
   }
 }

@@ -4,6 +4,7 @@ import io.changelake.conformance.ConformanceScript.Action;
 import io.changelake.conformance.ConformanceScript.Commit;
 import io.changelake.conformance.ConformanceScript.Write;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
@@ -12,7 +13,6 @@ import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -95,8 +95,11 @@ public final class ConformanceRun {
     out.println(
         "# table orders("
             + String.join(
-                ", ", script.rowType().fields().stream().map(f -> f.name() + " " + f.type()).toList())
-            + ") primary key " + script.primaryKeys() + " partitioned by "
+                ", ",
+                script.rowType().fields().stream().map(f -> f.name() + " " + f.type()).toList())
+            + ") primary key "
+            + script.primaryKeys()
+            + " partitioned by "
             + script.partitionKeys());
     out.println("# options " + new TreeMap<>(options));
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
@@ -117,13 +120,21 @@ public final class ConformanceRun {
           pending = true;
         } else if (action instanceof Commit c) {
           identifier++;
-          commit(writer, commit, identifier, requestOf(c.kind()), "line " + c.line(), c.kind(), out);
+          commit(
+              writer, commit, identifier, requestOf(c.kind()), "line " + c.line(), c.kind(), out);
           pending = false;
         }
       }
       if (pending) {
         identifier++;
-        commit(writer, commit, identifier, CompactionRequest.AUTO, "end of script", Commit.Kind.COMMIT, out);
+        commit(
+            writer,
+            commit,
+            identifier,
+            CompactionRequest.AUTO,
+            "end of script",
+            Commit.Kind.COMMIT,
+            out);
       }
     }
   }
@@ -147,10 +158,17 @@ public final class ConformanceRun {
       throws IOException {
     List<Snapshot> snapshots = commit.commit(identifier, writer.prepareCommit(identifier, request));
     out.println(
-        "# " + kind + " (" + where + "): commitIdentifier=" + identifier + " -> "
+        "# "
+            + kind
+            + " ("
+            + where
+            + "): commitIdentifier="
+            + identifier
+            + " -> "
             + (snapshots.isEmpty()
                 ? "no snapshot"
-                : "snapshots " + snapshots.stream().map(s -> s.id() + " " + s.commitKind()).toList()));
+                : "snapshots "
+                    + snapshots.stream().map(s -> s.id() + " " + s.commitKind()).toList()));
   }
 
   private static void printReport(Table table, PrintStream out) throws IOException {
@@ -184,5 +202,4 @@ public final class ConformanceRun {
     }
     report.print(out);
   }
-
 }

@@ -68,7 +68,9 @@ public record ConformanceScript(
 
     private static final List<String> TYPES = List.of("BIGINT", "STRING", "BOOLEAN");
 
-    /** @throws IllegalArgumentException naming the types a column may have */
+    /**
+     * @throws IllegalArgumentException naming the types a column may have
+     */
     public Column {
       if (!TYPES.contains(type)) {
         throw new IllegalArgumentException(
@@ -137,8 +139,8 @@ public record ConformanceScript(
   /**
    * Reads a script.
    *
-   * @throws IllegalArgumentException naming the file and line of the first line that is not in
-   *     the format
+   * @throws IllegalArgumentException naming the file and line of the first line that is not in the
+   *     format
    */
   public static ConformanceScript read(Path file) throws IOException {
     return parse(file.toString(), Files.readAllLines(file));
@@ -215,7 +217,8 @@ public record ConformanceScript(
     for (int c = 0; c < columns.size(); c++) {
       values[3 + c] = columns.get(c).value(words[4 + c]);
     }
-    return new Write(lineNumber, kindOf(words[0]), Collections.unmodifiableList(Arrays.asList(values)));
+    return new Write(
+        lineNumber, kindOf(words[0]), Collections.unmodifiableList(Arrays.asList(values)));
   }
 
   private static RowKind kindOf(String word) {

@@ -17,8 +17,7 @@ import org.joda.time.Duration;
 
 /**
  * Keeps {@code SUM(value)}, {@code COUNT(value)} and so {@code AVG(value)} per group, with
- * retraction, from change rows that carry the group column, the value column and {@code
- * _row_kind}.
+ * retraction, from change rows that carry the group column, the value column and {@code _row_kind}.
  *
  * <p>Each change becomes a signed delta, {@code (group, +value, +1)} for +I/+U and {@code (group,
  * -value, -1)} for -U/-D (a null value contributes nothing, as SQL's SUM and COUNT skip nulls),
@@ -28,9 +27,9 @@ import org.joda.time.Duration;
  * changelog-producer} is {@code lookup}: a reader of its changelog sees {@code -U(old totals),
  * +U(new totals)} per group and commit, again a correct changelog.
  *
- * <p>AVG is not stored: it is {@code sum_<value> / cnt} on read, because a stored average cannot
- * be updated from a delta without the totals. A group whose count falls to 0 keeps a row with
- * {@code cnt = 0} (and AVG undefined). Integer values are summed as BIGINT, DOUBLE values as DOUBLE.
+ * <p>AVG is not stored: it is {@code sum_<value> / cnt} on read, because a stored average cannot be
+ * updated from a delta without the totals. A group whose count falls to 0 keeps a row with {@code
+ * cnt = 0} (and AVG undefined). Integer values are summed as BIGINT, DOUBLE values as DOUBLE.
  */
 final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
   private static final long serialVersionUID = 1L;
@@ -86,7 +85,8 @@ final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
             .addInt64Field(COUNT)
             .build();
     return changes
-        .apply("SignedDeltas", ParDo.of(new SignedDeltaFn(groupColumn, valueColumn, doubles, deltas)))
+        .apply(
+            "SignedDeltas", ParDo.of(new SignedDeltaFn(groupColumn, valueColumn, doubles, deltas)))
         .setRowSchema(deltas)
         .apply(
             "WriteAggregate",
@@ -111,7 +111,10 @@ final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
         return true;
       default:
         throw new IllegalArgumentException(
-            "--valueColumn=" + valueColumn + " is not valid: the column is " + type.getTypeName()
+            "--valueColumn="
+                + valueColumn
+                + " is not valid: the column is "
+                + type.getTypeName()
                 + "; name an INT, BIGINT or DOUBLE column");
     }
   }
@@ -145,8 +148,7 @@ final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
       } else {
         sum = sign * value.longValue();
       }
-      out.output(
-          Row.withSchema(deltas).addValues(change.getValue(groupColumn), sum, sign).build());
+      out.output(Row.withSchema(deltas).addValues(change.getValue(groupColumn), sum, sign).build());
     }
 
     private static long sign(String kind) {

@@ -15,9 +15,9 @@ import org.apache.beam.sdk.values.PDone;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * Template: {@link CdcToTable} and {@link ChangelogToAggregate} in one pipeline. Change events
- * are written into {@code --table}; the changelog of every snapshot that write commits is turned
- * into signed deltas of {@code SUM}, {@code COUNT} (and so {@code AVG}) of {@code --valueColumn} by
+ * Template: {@link CdcToTable} and {@link ChangelogToAggregate} in one pipeline. Change events are
+ * written into {@code --table}; the changelog of every snapshot that write commits is turned into
+ * signed deltas of {@code SUM}, {@code COUNT} (and so {@code AVG}) of {@code --valueColumn} by
  * {@code --groupColumn} in {@code --aggregateTable}.
  *
  * <p>The aggregate is exactly as right as the table's changelog: with {@code --producer=lookup} or
@@ -41,8 +41,7 @@ public final class CdcToAggregate {
   private CdcToAggregate() {}
 
   public static void main(String[] args) {
-    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class))
-        .waitUntilFinish();
+    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class)).waitUntilFinish();
   }
 
   /**

@@ -28,13 +28,13 @@ import org.joda.time.Duration;
  *
  * <p>Reads the files matching {@code --inputFilePattern} (one event a line; with {@code
  * --streaming}, new files as they appear) or, with {@code --bootstrapServers}, the Kafka topics
- * {@code --topics} ({@link KafkaSource}), turns each event into change rows ({@code c}/{@code r}
- * to +I, {@code u} to -U(before) and +U(after), or +U(after) without a before-image, {@code d} to
+ * {@code --topics} ({@link KafkaSource}), turns each event into change rows ({@code c}/{@code r} to
+ * +I, {@code u} to -U(before) and +U(after), or +U(after) without a before-image, {@code d} to
  * -D(before)) and writes them into {@code --table}, created with {@code --columns} (or the columns
  * of the first event's schema envelope), {@code --primaryKeys}, {@code --buckets}, the changelog
- * producer {@code --producer} and the column {@code _sequence} as its {@code sequence.field}. Bad events
- * (unparsable JSON, no key, wrong types) and rows the table refuses go to {@code --deadLetterDir};
- * the pipeline goes on.
+ * producer {@code --producer} and the column {@code _sequence} as its {@code sequence.field}. Bad
+ * events (unparsable JSON, no key, wrong types) and rows the table refuses go to {@code
+ * --deadLetterDir}; the pipeline goes on.
  *
  * <pre>
  * ./changelake run cdc-to-table --inputFilePattern='/data/orders/*.json' \
@@ -53,8 +53,7 @@ public final class CdcToTable {
   private CdcToTable() {}
 
   public static void main(String[] args) {
-    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class))
-        .waitUntilFinish();
+    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class)).waitUntilFinish();
   }
 
   /**
@@ -88,7 +87,8 @@ public final class CdcToTable {
       if (options.isStreaming()) {
         match =
             match.continuously(
-                Duration.standardSeconds(options.getFilePollIntervalSeconds()), Watch.Growth.never());
+                Duration.standardSeconds(options.getFilePollIntervalSeconds()),
+                Watch.Growth.never());
       }
       events =
           begin

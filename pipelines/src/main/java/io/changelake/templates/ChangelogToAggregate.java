@@ -73,8 +73,7 @@ public final class ChangelogToAggregate {
   private ChangelogToAggregate() {}
 
   public static void main(String[] args) {
-    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class))
-        .waitUntilFinish();
+    run(PipelineOptionsFactory.fromArgs(args).withValidation().as(Options.class)).waitUntilFinish();
   }
 
   /**
@@ -86,9 +85,7 @@ public final class ChangelogToAggregate {
     ReadChangelog read = changelog(options);
     Pipeline pipeline = Pipeline.create(options);
     WriteResult aggregate =
-        pipeline
-            .apply("ReadChangelog", read)
-            .apply("Aggregate", new AggregateChanges(options));
+        pipeline.apply("ReadChangelog", read).apply("Aggregate", new AggregateChanges(options));
     PCollectionList.of(DeadLetterFiles.refusedRows("RefusedAggregates", aggregate.getDeadLetters()))
         .apply("DeadLetters", new DeadLetterFiles(options.getDeadLetterDir()));
     return pipeline.run();
@@ -102,7 +99,9 @@ public final class ChangelogToAggregate {
     }
     if (options.getSourceTable().equals(options.getAggregateTable())) {
       throw new IllegalArgumentException(
-          "--aggregateTable=" + options.getAggregateTable() + " is not valid: it is the source"
+          "--aggregateTable="
+              + options.getAggregateTable()
+              + " is not valid: it is the source"
               + " table; name another table");
     }
     OptionChecks.positive("pollIntervalSeconds", options.getPollIntervalSeconds());
@@ -114,7 +113,9 @@ public final class ChangelogToAggregate {
     }
     if (end != null && (end < 1 || (start != null && end < start))) {
       throw new IllegalArgumentException(
-          "--endSnapshot=" + end + " is not valid: give a snapshot id of at least "
+          "--endSnapshot="
+              + end
+              + " is not valid: give a snapshot id of at least "
               + (start == null ? 1 : start));
     }
     ReadChangelog read =

@@ -22,8 +22,8 @@ import org.apache.beam.sdk.schemas.logicaltypes.SqlTypes;
 
 /**
  * A column type a template can declare in {@code --columns} (or read from an event's schema
- * envelope), with its Beam field type and the JSON values a Debezium event may carry for it. A
- * JSON value of another shape is a wrong type, which sends its event to the dead letters.
+ * envelope), with its Beam field type and the JSON values a Debezium event may carry for it. A JSON
+ * value of another shape is a wrong type, which sends its event to the dead letters.
  *
  * <table>
  *   <caption>Types and the Debezium values they take</caption>
@@ -85,7 +85,8 @@ final class ColumnType implements Serializable {
   }
 
   private static final Pattern DECIMAL_SPEC =
-      Pattern.compile("DECIMAL\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)|NUMERIC\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
+      Pattern.compile(
+          "DECIMAL\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)|NUMERIC\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
 
   static final String NAMES =
       "BOOLEAN, INT, BIGINT, DOUBLE, STRING, DECIMAL(p,s), DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, BYTES";
@@ -186,7 +187,8 @@ final class ColumnType implements Serializable {
         return converted;
       }
     } catch (ArithmeticException | DateTimeParseException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("expected " + this + ", found " + value + ": " + e.getMessage());
+      throw new IllegalArgumentException(
+          "expected " + this + ", found " + value + ": " + e.getMessage());
     }
     throw new IllegalArgumentException("expected " + this + ", found " + value);
   }
@@ -217,7 +219,8 @@ final class ColumnType implements Serializable {
         return value.isTextual() ? LocalTime.parse(value.textValue()).toNanoOfDay() / 1_000L : null;
       case TIMESTAMP:
         if (value.isIntegralNumber()) {
-          return LocalDateTime.ofInstant(instant(value.longValue(), unitOf(schemaName, unit)), ZoneOffset.UTC);
+          return LocalDateTime.ofInstant(
+              instant(value.longValue(), unitOf(schemaName, unit)), ZoneOffset.UTC);
         }
         return value.isTextual() ? LocalDateTime.parse(value.textValue().replace(' ', 'T')) : null;
       case TIMESTAMP_LTZ:
@@ -246,9 +249,12 @@ final class ColumnType implements Serializable {
     } else if (!value.isTextual()) {
       return null;
     } else if ("org.apache.kafka.connect.data.Decimal".equals(schemaName)) {
-      decimal = new BigDecimal(new BigInteger(Base64.getDecoder().decode(value.textValue())), scale);
-    } else if (schemaName == null && !value.textValue().matches("[-+]?\\d*\\.?\\d+([eE][-+]?\\d+)?")) {
-      decimal = new BigDecimal(new BigInteger(Base64.getDecoder().decode(value.textValue())), scale);
+      decimal =
+          new BigDecimal(new BigInteger(Base64.getDecoder().decode(value.textValue())), scale);
+    } else if (schemaName == null
+        && !value.textValue().matches("[-+]?\\d*\\.?\\d+([eE][-+]?\\d+)?")) {
+      decimal =
+          new BigDecimal(new BigInteger(Base64.getDecoder().decode(value.textValue())), scale);
     } else {
       decimal = new BigDecimal(value.textValue());
     }
@@ -269,7 +275,8 @@ final class ColumnType implements Serializable {
     if (schemaName.startsWith("io.debezium.time.Nano")) {
       return Unit.NANOS;
     }
-    if (schemaName.startsWith("io.debezium.time.") || schemaName.startsWith("org.apache.kafka.connect.data.")) {
+    if (schemaName.startsWith("io.debezium.time.")
+        || schemaName.startsWith("org.apache.kafka.connect.data.")) {
       return Unit.MILLIS;
     }
     return unit;
@@ -283,7 +290,10 @@ final class ColumnType implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ColumnType t && t.kind == kind && t.precision == precision && t.scale == scale;
+    return o instanceof ColumnType t
+        && t.kind == kind
+        && t.precision == precision
+        && t.scale == scale;
   }
 
   @Override

@@ -18,10 +18,10 @@ import org.apache.beam.sdk.values.Row;
  * of {@code ChangelakeIO.write()} into what a reader of the table's changelog would see from those
  * snapshots (what each contributes follows the table's producer).
  *
- * <p>CDC to aggregate uses it rather than {@code ChangelakeIO.readChangelog()} because it chains
- * on the commit itself: a batch run reads exactly the snapshots it wrote and then ends, with no
- * end snapshot to guess and no polling. Deltas are summed, so the order in which snapshots are
- * read does not matter.
+ * <p>CDC to aggregate uses it rather than {@code ChangelakeIO.readChangelog()} because it chains on
+ * the commit itself: a batch run reads exactly the snapshots it wrote and then ends, with no end
+ * snapshot to guess and no polling. Deltas are summed, so the order in which snapshots are read
+ * does not matter.
  */
 final class CommittedChanges extends DoFn<Row, Row> {
   private static final long serialVersionUID = 1L;

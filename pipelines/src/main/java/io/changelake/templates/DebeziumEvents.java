@@ -88,7 +88,8 @@ final class DebeziumEvents implements Serializable {
     // The images are read first, so that a wrong value is the reason given, not the position.
     Image image =
         new Image(
-            change, position == null ? "" : position,
+            change,
+            position == null ? "" : position,
             enveloped ? fieldSchemas(root.get("schema")) : Map.of());
     List<Row> rows;
     switch (op.textValue()) {
@@ -122,7 +123,8 @@ final class DebeziumEvents implements Serializable {
       return names;
     }
     for (JsonNode part : schema.path("fields")) {
-      if (!"after".equals(part.path("field").asText()) && !"before".equals(part.path("field").asText())) {
+      if (!"after".equals(part.path("field").asText())
+          && !"before".equals(part.path("field").asText())) {
         continue;
       }
       for (JsonNode field : part.path("fields")) {
@@ -170,7 +172,8 @@ final class DebeziumEvents implements Serializable {
         try {
           row.addValue(c.type().fromJson(value, schemaNames.get(c.name()), timeUnit));
         } catch (IllegalArgumentException e) {
-          throw new BadEvent("wrong type of '" + c.name() + "' in " + image + ": " + e.getMessage());
+          throw new BadEvent(
+              "wrong type of '" + c.name() + "' in " + image + ": " + e.getMessage());
         }
       }
       return row.addValue(EventPosition.ofImage(position, image.equals("after")))

@@ -77,10 +77,12 @@ final class EnvelopeColumns {
       case "int8":
       case "int16":
       case "int32":
-        if (name.equals("io.debezium.time.Date") || name.equals("org.apache.kafka.connect.data.Date")) {
+        if (name.equals("io.debezium.time.Date")
+            || name.equals("org.apache.kafka.connect.data.Date")) {
           return ColumnType.of(Kind.DATE);
         }
-        if (name.equals("io.debezium.time.Time") || name.equals("org.apache.kafka.connect.data.Time")) {
+        if (name.equals("io.debezium.time.Time")
+            || name.equals("org.apache.kafka.connect.data.Time")) {
           return ColumnType.of(Kind.TIME);
         }
         return ColumnType.of(Kind.INT);
@@ -118,7 +120,11 @@ final class EnvelopeColumns {
         break;
     }
     throw new IllegalArgumentException(
-        "field '" + column + "' of type " + type + (name.isEmpty() ? "" : " (" + name + ")")
+        "field '"
+            + column
+            + "' of type "
+            + type
+            + (name.isEmpty() ? "" : " (" + name + ")")
             + " has no column type: give --columns without it");
   }
 }

@@ -34,8 +34,8 @@ import java.util.Set;
  *       tie goes by arrival, which a distributed runner does not keep</td></tr>
  * </table>
  *
- * <p>Per key these grow with each change: a later change of a row waits for the earlier one's
- * lock, so it is logged after it. Debezium's initial snapshot reads ({@code op = r}, or {@code
+ * <p>Per key these grow with each change: a later change of a row waits for the earlier one's lock,
+ * so it is logged after it. Debezium's initial snapshot reads ({@code op = r}, or {@code
  * source.snapshot} other than {@code false} and {@code incremental}) all order before every
  * streamed change, since the snapshot is the state streaming starts from.
  *
@@ -102,7 +102,12 @@ final class EventPosition {
         throw new IllegalArgumentException(
             "source.file '" + file + "' has no numeric binlog index after its last '.'");
       }
-      return "m:" + hex(index, 8) + ":" + hex(source.get("pos").longValue(), 16) + ":" + hex(row, 8);
+      return "m:"
+          + hex(index, 8)
+          + ":"
+          + hex(source.get("pos").longValue(), 16)
+          + ":"
+          + hex(row, 8);
     }
     if (text(source, "gtid") != null) {
       String gtid = text(source, "gtid");
@@ -128,7 +133,10 @@ final class EventPosition {
       return "s:" + lsn + ":" + hex(source.path("event_serial_no").asLong(0), 8);
     }
     if (source.path("ord").canConvertToLong() && source.path("ts_ms").canConvertToLong()) {
-      return "o:" + hex(source.get("ts_ms").longValue(), 16) + ":" + hex(source.get("ord").longValue(), 8);
+      return "o:"
+          + hex(source.get("ts_ms").longValue(), 16)
+          + ":"
+          + hex(source.get("ord").longValue(), 8);
     }
     return null;
   }

@@ -50,21 +50,21 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * --kafkaPropertiesFile}: {@code security.protocol}, {@code sasl.*}, {@code ssl.*}, ...) never go
  * into KafkaIO's consumer config, which KafkaIO shows as DisplayData: a consumer factory adds them
  * on the worker. The printed pipeline options hold {@code --kafkaProperties} with the values of
- * {@code security.*}, {@code sasl.*} and {@code ssl.*} keys masked, and nothing here logs or
- * throws a property value; Kafka's own consumer log masks password-type settings.
+ * {@code security.*}, {@code sasl.*} and {@code ssl.*} keys masked, and nothing here logs or throws
+ * a property value; Kafka's own consumer log masks password-type settings.
  *
  * <p><b>Offsets and exactly-once.</b> The consumer never commits on its own ({@code
  * enable.auto.commit=false}); KafkaIO commits a partition's offset to {@code --consumerGroup} when
  * the runner finalizes the checkpoint of the read, that is once the runner holds the events durably
- * in its own state, which is before the table commit that holds them. A job that keeps its state
- * (a restart or update on the same runner) loses nothing: the events sit in its state until they
- * are committed. A new job that starts over from the group's offsets may miss the events the old
- * one held uncommitted, so start a replacement with {@code --startingOffsets=<a time before the
- * last snapshot's commit>}: every event carries its source position in {@code _sequence}, and an
- * event applied twice leaves the same row (the newest position wins, an equal one is the same
- * change), so re-reading is harmless. The table's snapshots, with their per-job commit user and
- * increasing commit identifiers, are the record of what is in; the group's offsets are where to
- * resume reading, not a promise of it.
+ * in its own state, which is before the table commit that holds them. A job that keeps its state (a
+ * restart or update on the same runner) loses nothing: the events sit in its state until they are
+ * committed. A new job that starts over from the group's offsets may miss the events the old one
+ * held uncommitted, so start a replacement with {@code --startingOffsets=<a time before the last
+ * snapshot's commit>}: every event carries its source position in {@code _sequence}, and an event
+ * applied twice leaves the same row (the newest position wins, an equal one is the same change), so
+ * re-reading is harmless. The table's snapshots, with their per-job commit user and increasing
+ * commit identifiers, are the record of what is in; the group's offsets are where to resume
+ * reading, not a promise of it.
  */
 final class KafkaSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -113,10 +113,18 @@ final class KafkaSource implements Serializable {
    */
   static KafkaSource of(CdcOptions options) {
     if (options.getBootstrapServers() == null || options.getBootstrapServers().isBlank()) {
-      for (String option : List.of("topics", "topicPattern", "consumerGroup", "kafkaProperties", "kafkaPropertiesFile")) {
+      for (String option :
+          List.of(
+              "topics",
+              "topicPattern",
+              "consumerGroup",
+              "kafkaProperties",
+              "kafkaPropertiesFile")) {
         if (kafkaOption(options, option) != null) {
           throw new IllegalArgumentException(
-              "--" + option + " needs --bootstrapServers: give the Kafka brokers, or drop it to read"
+              "--"
+                  + option
+                  + " needs --bootstrapServers: give the Kafka brokers, or drop it to read"
                   + " --inputFilePattern");
         }
       }
@@ -128,7 +136,8 @@ final class KafkaSource implements Serializable {
     }
     for (String server : options.getBootstrapServers().split(",", 0)) {
       if (!server.trim().matches("[^:\\s]+:\\d{1,5}")) {
-        throw invalid("bootstrapServers", options.getBootstrapServers(), "write host:port,host:port");
+        throw invalid(
+            "bootstrapServers", options.getBootstrapServers(), "write host:port,host:port");
       }
     }
     boolean topics = options.getTopics() != null && !options.getTopics().isBlank();
@@ -164,7 +173,9 @@ final class KafkaSource implements Serializable {
     for (String key : properties.keySet()) {
       if (OWN_KEYS.contains(key)) {
         throw new IllegalArgumentException(
-            "Kafka property '" + key + "' is set by the template: use --bootstrapServers or"
+            "Kafka property '"
+                + key
+                + "' is set by the template: use --bootstrapServers or"
                 + " --consumerGroup, or drop it (offsets are committed by the template)");
       }
     }
@@ -195,10 +206,13 @@ final class KafkaSource implements Serializable {
 
   private static Instant timeOf(String text) {
     try {
-      return text.matches("\\d+") ? Instant.ofEpochMilli(Long.parseLong(text)) : Instant.parse(text);
+      return text.matches("\\d+")
+          ? Instant.ofEpochMilli(Long.parseLong(text))
+          : Instant.parse(text);
     } catch (DateTimeParseException | NumberFormatException e) {
       throw invalid(
-          "startingOffsets", text,
+          "startingOffsets",
+          text,
           "use earliest, latest, an ISO-8601 time such as 2026-12-01T10:00:00Z, or epoch"
               + " milliseconds");
     }
@@ -210,7 +224,9 @@ final class KafkaSource implements Serializable {
       loaded.load(in);
     } catch (IOException e) {
       throw invalid(
-          "kafkaPropertiesFile", file, "name a readable Java properties file (" + e.getClass().getSimpleName() + ")");
+          "kafkaPropertiesFile",
+          file,
+          "name a readable Java properties file (" + e.getClass().getSimpleName() + ")");
     }
     Map<String, String> properties = new LinkedHashMap<>();
     for (String key : loaded.stringPropertyNames()) {
@@ -281,9 +297,14 @@ final class KafkaSource implements Serializable {
               .withConsumerConfigUpdates(config)
               .withConsumerFactoryFn(new ConsumerWithProperties(source.properties))
               .commitOffsetsInFinalize();
-      read = source.topics != null ? read.withTopics(source.topics) : read.withTopicPattern(source.topicPattern);
+      read =
+          source.topics != null
+              ? read.withTopics(source.topics)
+              : read.withTopicPattern(source.topicPattern);
       if (source.startTime != null) {
-        read = read.withStartReadTime(org.joda.time.Instant.ofEpochMilli(source.startTime.toEpochMilli()));
+        read =
+            read.withStartReadTime(
+                org.joda.time.Instant.ofEpochMilli(source.startTime.toEpochMilli()));
       }
       return begin
           .apply("ReadKafka", read)
@@ -298,7 +319,8 @@ final class KafkaSource implements Serializable {
     private final Counter tombstones = Metrics.counter("changelake.templates", "tombstones");
 
     @ProcessElement
-    public void process(@Element KafkaRecord<String, String> record, OutputReceiver<KV<String, Long>> out) {
+    public void process(
+        @Element KafkaRecord<String, String> record, OutputReceiver<KV<String, Long>> out) {
       String value = record.getKV().getValue();
       if (value == null) {
         tombstones.inc();
@@ -309,8 +331,8 @@ final class KafkaSource implements Serializable {
   }
 
   /**
-   * Creates the consumers KafkaIO asks for, with the extra properties added on the worker, so
-   * they never show in KafkaIO's DisplayData; its text names the keys, never the values.
+   * Creates the consumers KafkaIO asks for, with the extra properties added on the worker, so they
+   * never show in KafkaIO's DisplayData; its text names the keys, never the values.
    */
   private static final class ConsumerWithProperties
       implements SerializableFunction<Map<String, Object>, Consumer<byte[], byte[]>> {
@@ -349,8 +371,12 @@ final class KafkaSource implements Serializable {
       List<TopicPartition> partitions = new ArrayList<>();
       Pattern pattern = topicPattern == null ? null : Pattern.compile(topicPattern);
       for (Map.Entry<String, List<PartitionInfo>> topic : consumer.listTopics(timeout).entrySet()) {
-        if (topics != null ? topics.contains(topic.getKey()) : pattern.matcher(topic.getKey()).matches()) {
-          topic.getValue().forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        if (topics != null
+            ? topics.contains(topic.getKey())
+            : pattern.matcher(topic.getKey()).matches()) {
+          topic
+              .getValue()
+              .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         }
       }
       consumer.assign(partitions);
@@ -365,13 +391,20 @@ final class KafkaSource implements Serializable {
       }
     }
     throw new IllegalArgumentException(
-        "--columns is missing and no event came from the topics within " + timeout.toSeconds()
+        "--columns is missing and no event came from the topics within "
+            + timeout.toSeconds()
             + " s to read them from: give --columns");
   }
 
   @Override
   public String toString() {
-    return "Kafka " + bootstrapServers + " " + (topics != null ? topics : topicPattern) + " group "
-        + consumerGroup + ", properties " + properties.keySet();
+    return "Kafka "
+        + bootstrapServers
+        + " "
+        + (topics != null ? topics : topicPattern)
+        + " group "
+        + consumerGroup
+        + ", properties "
+        + properties.keySet();
   }
 }

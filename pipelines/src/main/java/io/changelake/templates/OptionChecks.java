@@ -37,10 +37,12 @@ final class OptionChecks {
       try {
         URI endpoint = new URI(options.getS3Endpoint());
         if (endpoint.getScheme() == null || endpoint.getHost() == null) {
-          throw invalid("s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
+          throw invalid(
+              "s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
         }
       } catch (URISyntaxException e) {
-        throw invalid("s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
+        throw invalid(
+            "s3Endpoint", options.getS3Endpoint(), "give a URL such as http://localhost:4566");
       }
     }
     if ((options.getS3AccessKeyId() == null) != (options.getS3SecretAccessKey() == null)) {
@@ -54,22 +56,24 @@ final class OptionChecks {
   record Cdc(TableColumns columns, KafkaSource kafka, ColumnType.Unit timeUnit) {}
 
   /**
-   * Checks the options of reading change events into a table. Without {@code --columns} the
-   * columns come from the first event's schema envelope, read here, at launch.
+   * Checks the options of reading change events into a table. Without {@code --columns} the columns
+   * come from the first event's schema envelope, read here, at launch.
    */
   static Cdc checkCdc(CdcOptions options) {
     checkTemplate(options);
     KafkaSource kafka = KafkaSource.of(options);
     if (kafka == null) {
       required(
-          "inputFilePattern", options.getInputFilePattern(),
+          "inputFilePattern",
+          options.getInputFilePattern(),
           "/data/orders/*.json (or --bootstrapServers to read Kafka)");
     }
     required("table", options.getTable(), "orders");
     required("primaryKeys", options.getPrimaryKeys(), "order_id");
     ColumnType.Unit timeUnit;
     try {
-      timeUnit = ColumnType.Unit.valueOf(String.valueOf(options.getTimeUnit()).toUpperCase(Locale.ROOT));
+      timeUnit =
+          ColumnType.Unit.valueOf(String.valueOf(options.getTimeUnit()).toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw invalid("timeUnit", options.getTimeUnit(), "use millis, micros or nanos");
     }
@@ -81,21 +85,30 @@ final class OptionChecks {
     positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
     tableOptions(options);
     if (options.getColumns() == null || options.getColumns().isBlank()) {
-      String first = kafka != null ? kafka.firstEvent(Duration.ofSeconds(30)) : firstLine(options.getInputFilePattern());
+      String first =
+          kafka != null
+              ? kafka.firstEvent(Duration.ofSeconds(30))
+              : firstLine(options.getInputFilePattern());
       try {
         return new Cdc(EnvelopeColumns.of(first, primaryKeys(options)), kafka, timeUnit);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
-            "--columns is missing and the first event cannot give them: " + e.getMessage()
+            "--columns is missing and the first event cannot give them: "
+                + e.getMessage()
                 + "; give --columns");
       }
     }
     try {
-      return new Cdc(TableColumns.parse(options.getColumns(), primaryKeys(options)), kafka, timeUnit);
+      return new Cdc(
+          TableColumns.parse(options.getColumns(), primaryKeys(options)), kafka, timeUnit);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "--columns=" + options.getColumns() + " with --primaryKeys=" + options.getPrimaryKeys()
-              + ": " + e.getMessage());
+          "--columns="
+              + options.getColumns()
+              + " with --primaryKeys="
+              + options.getPrimaryKeys()
+              + ": "
+              + e.getMessage());
     }
   }
 
@@ -117,10 +130,13 @@ final class OptionChecks {
         }
       }
     } catch (IOException e) {
-      throw invalid("inputFilePattern", pattern, "cannot read it for the columns: " + e.getMessage());
+      throw invalid(
+          "inputFilePattern", pattern, "cannot read it for the columns: " + e.getMessage());
     }
     throw new IllegalArgumentException(
-        "--columns is missing and --inputFilePattern=" + pattern + " has no event to read them"
+        "--columns is missing and --inputFilePattern="
+            + pattern
+            + " has no event to read them"
             + " from: give --columns");
   }
 
@@ -147,7 +163,9 @@ final class OptionChecks {
       throw invalid("valueColumn", options.getValueColumn(), "name one of --columns");
     }
     ColumnType.Kind kind = value.type().kind();
-    if (kind != ColumnType.Kind.INT && kind != ColumnType.Kind.BIGINT && kind != ColumnType.Kind.DOUBLE) {
+    if (kind != ColumnType.Kind.INT
+        && kind != ColumnType.Kind.BIGINT
+        && kind != ColumnType.Kind.DOUBLE) {
       throw invalid(
           "valueColumn", options.getValueColumn(), "name an INT, BIGINT or DOUBLE column");
     }
@@ -172,13 +190,16 @@ final class OptionChecks {
       String key = pair.substring(0, eq).trim();
       if (key.equals("changelog-producer") || key.equals("bucket")) {
         throw invalid(
-            "tableOptions", options.getTableOptions(),
+            "tableOptions",
+            options.getTableOptions(),
             "set '" + key + "' with --" + (key.equals("bucket") ? "buckets" : "producer"));
       }
       if (key.equals("sequence.field")) {
         throw invalid(
-            "tableOptions", options.getTableOptions(),
-            "drop 'sequence.field': the template orders changes by " + TableColumns.SEQUENCE
+            "tableOptions",
+            options.getTableOptions(),
+            "drop 'sequence.field': the template orders changes by "
+                + TableColumns.SEQUENCE
                 + ", the event's source position");
       }
       table.put(key, pair.substring(eq + 1).trim());

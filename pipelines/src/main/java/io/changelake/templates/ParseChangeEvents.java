@@ -14,10 +14,10 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * Debezium JSON events, each with its Kafka partition offset or null, to change rows ({@link #CHANGES}, schema {@link
- * TableColumns#changeSchema()}) and dead-letter lines for the events that cannot be read ({@link
- * #DEAD_LETTERS}); a bad event never stops the pipeline. Counters {@code events} and {@code
- * badEvents} in namespace {@code changelake.templates}.
+ * Debezium JSON events, each with its Kafka partition offset or null, to change rows ({@link
+ * #CHANGES}, schema {@link TableColumns#changeSchema()}) and dead-letter lines for the events that
+ * cannot be read ({@link #DEAD_LETTERS}); a bad event never stops the pipeline. Counters {@code
+ * events} and {@code badEvents} in namespace {@code changelake.templates}.
  */
 final class ParseChangeEvents extends PTransform<PCollection<KV<String, Long>>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;

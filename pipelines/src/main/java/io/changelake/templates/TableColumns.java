@@ -52,8 +52,7 @@ final class TableColumns implements Serializable {
       if (!names.add(name)) {
         throw new IllegalArgumentException("column '" + name + "' is declared twice");
       }
-      columns.add(
-          new Column(name, ColumnType.named(nameAndType[1]), primaryKeys.contains(name)));
+      columns.add(new Column(name, ColumnType.named(nameAndType[1]), primaryKeys.contains(name)));
     }
     return of(columns, primaryKeys);
   }

@@ -8,21 +8,25 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 
 /**
- * The templates by name, as {@code ./changelake run <name>} and the metadata files know them:
- * each with its Options interface and its metadata JSON ({@code /templates/<name>.json} on the
- * class path).
+ * The templates by name, as {@code ./changelake run <name>} and the metadata files know them: each
+ * with its Options interface and its metadata JSON ({@code /templates/<name>.json} on the class
+ * path).
  */
 public enum TemplateCatalog {
-  CDC_TO_TABLE("cdc-to-table", CdcToTable.Options.class, o -> CdcToTable.run((CdcToTable.Options) o)),
+  CDC_TO_TABLE(
+      "cdc-to-table", CdcToTable.Options.class, o -> CdcToTable.run((CdcToTable.Options) o)),
   CHANGELOG_TO_AGGREGATE(
       "changelog-to-aggregate",
       ChangelogToAggregate.Options.class,
       o -> ChangelogToAggregate.run((ChangelogToAggregate.Options) o)),
   CDC_TO_AGGREGATE(
-      "cdc-to-aggregate", CdcToAggregate.Options.class, o -> CdcToAggregate.run((CdcToAggregate.Options) o));
+      "cdc-to-aggregate",
+      CdcToAggregate.Options.class,
+      o -> CdcToAggregate.run((CdcToAggregate.Options) o));
 
   private final String templateName;
   private final Class<? extends PipelineOptions> optionsType;
+
   // Each launcher is a stateless lambda over a template's static run method.
   @SuppressWarnings("ImmutableEnumChecker")
   private final Function<PipelineOptions, PipelineResult> launcher;
@@ -39,12 +43,15 @@ public enum TemplateCatalog {
   /** The template called {@code name}, or whose class is (as {@code CdcToTable}). */
   public static TemplateCatalog named(String name) {
     for (TemplateCatalog t : values()) {
-      if (t.templateName.equals(name) || t.optionsType.getEnclosingClass().getSimpleName().equals(name)) {
+      if (t.templateName.equals(name)
+          || t.optionsType.getEnclosingClass().getSimpleName().equals(name)) {
         return t;
       }
     }
     throw new IllegalArgumentException(
-        "no template '" + name + "': use one of "
+        "no template '"
+            + name
+            + "': use one of "
             + Arrays.stream(values()).map(t -> t.templateName).collect(Collectors.joining(", ")));
   }
 

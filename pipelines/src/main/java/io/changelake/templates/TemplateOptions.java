@@ -37,7 +37,8 @@ public interface TemplateOptions extends PipelineOptions {
 
   void setS3Region(String value);
 
-  @Description("Address S3 buckets by path (endpoint/bucket/key), as most S3-compatible services need.")
+  @Description(
+      "Address S3 buckets by path (endpoint/bucket/key), as most S3-compatible services need.")
   @Default.Boolean(false)
   Boolean getS3PathStyleAccess();
 

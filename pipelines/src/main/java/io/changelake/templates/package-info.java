@@ -1,6 +1,6 @@
 /**
- * Template pipelines: a flow each, launched with {@code ./changelake run <name> --option=value
- * ...} (DirectRunner unless {@code --runner} names another), or through a template's {@code main}.
+ * Template pipelines: a flow each, launched with {@code ./changelake run <name> --option=value ...}
+ * (DirectRunner unless {@code --runner} names another), or through a template's {@code main}.
  *
  * <table>
  *   <caption>Templates</caption>
@@ -13,20 +13,20 @@
  *       <td>both in one pipeline</td></tr>
  * </table>
  *
- * <p>Each has an Options interface whose every option is described ({@code ./changelake run
- * <name> --help} lists them), a {@code run(options)} entry that checks the options before it
- * builds anything (a wrong option fails at launch with a message naming it and the fix), a
- * dead-letter output ({@code --deadLetterDir}: one JSON line per bad event or refused row, with the
- * reason; the pipeline goes on), and Dataflow Flex Template metadata beside it on the class path,
- * {@code templates/<name>.json}.
+ * <p>Each has an Options interface whose every option is described ({@code ./changelake run <name>
+ * --help} lists them), a {@code run(options)} entry that checks the options before it builds
+ * anything (a wrong option fails at launch with a message naming it and the fix), a dead-letter
+ * output ({@code --deadLetterDir}: one JSON line per bad event or refused row, with the reason; the
+ * pipeline goes on), and Dataflow Flex Template metadata beside it on the class path, {@code
+ * templates/<name>.json}.
  *
  * <p>{@code ./changelake run} takes a template's name or its class's simple name ({@code
  * CdcToTable}).
  *
  * <p>Order: every change event's source position (binlog file and position, LSN, ...; see {@code
  * EventPosition}) is stored in the STRING column {@code _sequence}, which is the {@code
- * sequence.field} of the tables the CDC templates create, so a key's changes merge in the order
- * the database made them on any runner, however the runner reorders them. An event without any
- * position is a dead letter.
+ * sequence.field} of the tables the CDC templates create, so a key's changes merge in the order the
+ * database made them on any runner, however the runner reorders them. An event without any position
+ * is a dead letter.
  */
 package io.changelake.templates;

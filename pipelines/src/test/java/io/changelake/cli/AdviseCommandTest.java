@@ -24,16 +24,23 @@ class AdviseCommandTest {
       CommandRun run = advise(warehouse, "--latency-seconds", "5");
 
       assertEquals(0, run.exitCode(), run.err());
-      assertTrue(run.out().contains(
-          "sample     snapshots 1 to 3: 4 writes, 1 updates (25.0%), 1 deletes, 0 -U"), run.out());
-      assertTrue(run.out().contains("25.0% of 4 sampled writes update a key already written"),
+      assertTrue(
+          run.out()
+              .contains(
+                  "sample     snapshots 1 to 3: 4 writes, 1 updates (25.0%), 1 deletes, 0 -U"),
           run.out());
-      assertTrue(run.out().contains("keys       at most 4 (records in the live files of snapshot 3,"
-          + " before merging)"), run.out());
-      assertTrue(run.out().contains("a 5 s latency target needs retractions within seconds"),
+      assertTrue(
+          run.out().contains("25.0% of 4 sampled writes update a key already written"), run.out());
+      assertTrue(
+          run.out()
+              .contains(
+                  "keys       at most 4 (records in the live files of snapshot 3,"
+                      + " before merging)"),
           run.out());
-      assertTrue(run.out().contains("the table uses none: set changelog-producer=lookup"),
-          run.out());
+      assertTrue(
+          run.out().contains("a 5 s latency target needs retractions within seconds"), run.out());
+      assertTrue(
+          run.out().contains("the table uses none: set changelog-producer=lookup"), run.out());
       assertTrue(run.out().endsWith("RECOMMEND changelog-producer=lookup\n"), run.out());
     }
   }

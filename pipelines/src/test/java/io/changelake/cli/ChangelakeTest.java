@@ -21,8 +21,10 @@ class ChangelakeTest {
 
     assertEquals(0, run.exitCode(), run.err());
     assertTrue(run.out().startsWith("Usage: changelake " + command), run.out());
-    for (String option : new String[] {"--warehouse", "--database", "--table", "--s3-endpoint",
-        "--s3-region", "--s3-path-style"}) {
+    for (String option :
+        new String[] {
+          "--warehouse", "--database", "--table", "--s3-endpoint", "--s3-region", "--s3-path-style"
+        }) {
       assertTrue(run.out().contains(option), command + " lacks " + option + ":\n" + run.out());
     }
   }
@@ -34,11 +36,26 @@ class ChangelakeTest {
       warehouse.story("orders", "none");
 
       // changelog requires a range; the table is looked up before the range is checked.
-      CommandRun run = command.equals("changelog")
-          ? CommandRun.of(command, "--warehouse", warehouse.location(), "--database", "shop",
-              "--table", "missing", "--from-snapshot", "1")
-          : CommandRun.of(command, "--warehouse", warehouse.location(), "--database", "shop",
-              "--table", "missing");
+      CommandRun run =
+          command.equals("changelog")
+              ? CommandRun.of(
+                  command,
+                  "--warehouse",
+                  warehouse.location(),
+                  "--database",
+                  "shop",
+                  "--table",
+                  "missing",
+                  "--from-snapshot",
+                  "1")
+              : CommandRun.of(
+                  command,
+                  "--warehouse",
+                  warehouse.location(),
+                  "--database",
+                  "shop",
+                  "--table",
+                  "missing");
 
       assertEquals(2, run.exitCode(), run.out() + run.err());
       assertTrue(run.err().startsWith("error: no table shop.missing at "), run.err());

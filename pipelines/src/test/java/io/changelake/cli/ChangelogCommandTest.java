@@ -67,8 +67,13 @@ class ChangelogCommandTest {
       assertEquals(2, beyond.exitCode());
       assertTrue(beyond.err().contains("error: --from-snapshot 4 is outside 1 to 3"), beyond.err());
       assertEquals(2, notCommitted.exitCode());
-      assertTrue(notCommitted.err().matches("error: snapshot 5 of \\S+ does not exist \\(snapshots"
-          + " 1 to 3 exist\\): choose one of those\\s*"), notCommitted.err());
+      assertTrue(
+          notCommitted
+              .err()
+              .matches(
+                  "error: snapshot 5 of \\S+ does not exist \\(snapshots"
+                      + " 1 to 3 exist\\): choose one of those\\s*"),
+          notCommitted.err());
       assertEquals("", notCommitted.out());
     }
   }

@@ -39,8 +39,8 @@ class CleanOrphansCommandTest {
 
       assertEquals(0, run.exitCode(), run.err());
       assertTrue(run.out().contains("older than PT24H"), run.out());
-      assertTrue(run.out().endsWith("removed 1 files:\n  bucket-0/data-crashed.parquet\n"),
-          run.out());
+      assertTrue(
+          run.out().endsWith("removed 1 files:\n  bucket-0/data-crashed.parquet\n"), run.out());
       assertFalse(Files.exists(old));
       assertTrue(Files.exists(fresh));
       assertEquals(1, warehouse.open("orders").newRead().readAll().size());
@@ -56,10 +56,17 @@ class CleanOrphansCommandTest {
       CommandRun run = clean(warehouse, "--older-than", "0s", "--dry-run");
 
       assertEquals(0, run.exitCode(), run.err());
-      assertTrue(run.out().contains("would remove 1 files (dry run: nothing deleted):\n"
-          + "  bucket-0/data-in-flight.parquet\n"), run.out());
-      assertTrue(run.err().contains("warning: --older-than PT0S may remove the files of a commit"
-          + " in progress"), run.err());
+      assertTrue(
+          run.out()
+              .contains(
+                  "would remove 1 files (dry run: nothing deleted):\n"
+                      + "  bucket-0/data-in-flight.parquet\n"),
+          run.out());
+      assertTrue(
+          run.err()
+              .contains(
+                  "warning: --older-than PT0S may remove the files of a commit" + " in progress"),
+          run.err());
       assertTrue(Files.exists(fresh));
     }
   }
@@ -72,8 +79,8 @@ class CleanOrphansCommandTest {
       CommandRun run = clean(warehouse, "--older-than", "soon");
 
       assertEquals(2, run.exitCode());
-      assertTrue(run.err().contains("'soon' is not an age: use a number with d, h, m or s"),
-          run.err());
+      assertTrue(
+          run.err().contains("'soon' is not an age: use a number with d, h, m or s"), run.err());
     }
   }
 }

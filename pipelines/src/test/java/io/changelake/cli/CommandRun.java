@@ -24,8 +24,10 @@ record CommandRun(int exitCode, String out, String err) {
       System.setOut(capturedOut);
       System.setErr(capturedErr);
       int exitCode = Changelake.execute(args);
-      return new CommandRun(exitCode,
-          outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
+      return new CommandRun(
+          exitCode,
+          outBytes.toString(StandardCharsets.UTF_8),
+          errBytes.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(out);
       System.setErr(err);

@@ -68,25 +68,29 @@ class CompactCommandTest {
         for (int w = 0; w < 2; w++) {
           long base = w * 1000L;
           String user = "writer-" + w;
-          writers.add(pool.submit(() -> {
-            for (long c = 1; c <= 8; c++) {
-              try (TableWriter writer = table.newWriter()) {
-                writer.write(RowKind.INSERT, new Object[] {base + c, 1L, c});
-                table.newCommit(user).commit(c, writer.prepareCommit(c));
-              }
-            }
-            return null;
-          }));
+          writers.add(
+              pool.submit(
+                  () -> {
+                    for (long c = 1; c <= 8; c++) {
+                      try (TableWriter writer = table.newWriter()) {
+                        writer.write(RowKind.INSERT, new Object[] {base + c, 1L, c});
+                        table.newCommit(user).commit(c, writer.prepareCommit(c));
+                      }
+                    }
+                    return null;
+                  }));
         }
-        Future<?> compactor = pool.submit(() -> {
-          for (int i = 0; i < 3; i++) {
-            CommandRun run = compact(warehouse);
-            if (run.exitCode() != 0 && !run.err().contains("conflict")) {
-              throw new AssertionError(run.err());
-            }
-          }
-          return null;
-        });
+        Future<?> compactor =
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 3; i++) {
+                    CommandRun run = compact(warehouse);
+                    if (run.exitCode() != 0 && !run.err().contains("conflict")) {
+                      throw new AssertionError(run.err());
+                    }
+                  }
+                  return null;
+                });
         for (Future<?> f : writers) {
           f.get();
         }

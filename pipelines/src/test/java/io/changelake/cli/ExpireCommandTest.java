@@ -17,9 +17,16 @@ class ExpireCommandTest {
 
   private Table threeSnapshotsKeepingOne(TestWarehouse warehouse) throws Exception {
     // write-only: the writers' commits leave expiry to a separate job, here the command.
-    Table table = warehouse.create("orders",
-        Map.of("snapshot.num-retained.min", "1", "snapshot.num-retained.max", "1",
-            "write-only", "true"));
+    Table table =
+        warehouse.create(
+            "orders",
+            Map.of(
+                "snapshot.num-retained.min",
+                "1",
+                "snapshot.num-retained.max",
+                "1",
+                "write-only",
+                "true"));
     for (long order = 1; order <= 3; order++) {
       warehouse.commit(table, TestWarehouse.insert(order, 10, order));
     }
@@ -38,9 +45,10 @@ class ExpireCommandTest {
       CommandRun run = expire(warehouse);
 
       assertEquals(0, run.exitCode(), run.err());
-      assertTrue(run.out().contains("snapshot.num-retained.min=1 snapshot.num-retained.max=1"),
-          run.out());
-      assertTrue(run.out().contains("expired snapshots 1 to 2 (2); snapshot 3 is the earliest now"),
+      assertTrue(
+          run.out().contains("snapshot.num-retained.min=1 snapshot.num-retained.max=1"), run.out());
+      assertTrue(
+          run.out().contains("expired snapshots 1 to 2 (2); snapshot 3 is the earliest now"),
           run.out());
       assertTrue(run.out().contains("\n  snapshot/snapshot-1\n"), run.out());
       assertEquals(3, table.snapshots().earliestId().orElseThrow());

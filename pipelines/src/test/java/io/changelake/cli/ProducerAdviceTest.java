@@ -23,8 +23,8 @@ class ProducerAdviceTest {
 
   @Test
   void minutesOfLatencyOnHugeTablesCallForFullCompactionSizedToTheBudget() {
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE,
-        upserts(30), 200_000_000L, 600L);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE, upserts(30), 200_000_000L, 600L);
 
     assertEquals(ChangelogProducer.FULL_COMPACTION, advice.producer());
     assertEquals(
@@ -33,36 +33,40 @@ class ProducerAdviceTest {
 
   @Test
   void fullCompactionNeverRunsEveryOneOrTwoCommits() {
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE,
-        upserts(300), 200_000_000L, 600L);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE, upserts(300), 200_000_000L, 600L);
 
     assertEquals(ProducerAdvice.MIN_DELTA_COMMITS, advice.deltaCommits());
   }
 
   @Test
   void minutesOfLatencyOnSmallTablesStayWithLookup() {
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE,
-        upserts(30), 1_000_000L, 600L);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.NONE, MergeEngine.DEDUPLICATE, upserts(30), 1_000_000L, 600L);
 
     assertEquals(ChangelogProducer.LOOKUP, advice.producer());
   }
 
   @Test
   void firstRowTakesLookupWhateverTheBudget() {
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.NONE, MergeEngine.FIRST_ROW,
-        upserts(30), 200_000_000L, 600L);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.NONE, MergeEngine.FIRST_ROW, upserts(30), 200_000_000L, 600L);
 
     assertEquals(ChangelogProducer.LOOKUP, advice.producer());
   }
 
   @Test
   void anInputTableWhoseUpdatesLackBeforeImagesIsWarnedAbout() {
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.INPUT, MergeEngine.DEDUPLICATE,
-        upserts(30), 1_000L, null);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.INPUT, MergeEngine.DEDUPLICATE, upserts(30), 1_000L, null);
 
     assertEquals(ChangelogProducer.LOOKUP, advice.producer());
-    assertTrue(advice.reasons().stream().anyMatch(r -> r.startsWith(
-        "warning: the table uses input, but its changelog has 400 updates and no -U")),
+    assertTrue(
+        advice.reasons().stream()
+            .anyMatch(
+                r ->
+                    r.startsWith(
+                        "warning: the table uses input, but its changelog has 400 updates and no -U")),
         advice.reasons().toString());
   }
 
@@ -70,8 +74,8 @@ class ProducerAdviceTest {
   void beforeImagesSeenInAnInputChangelogKeepInput() {
     WriteSample withBeforeImages = new WriteSample(1, 10, 1000, 400, 0, 400, List.of());
 
-    ProducerAdvice.Advice advice = advise(ChangelogProducer.INPUT, MergeEngine.DEDUPLICATE,
-        withBeforeImages, 1_000L, null);
+    ProducerAdvice.Advice advice =
+        advise(ChangelogProducer.INPUT, MergeEngine.DEDUPLICATE, withBeforeImages, 1_000L, null);
 
     assertEquals(ChangelogProducer.INPUT, advice.producer());
     assertTrue(advice.reasons().contains("the table already uses input"));

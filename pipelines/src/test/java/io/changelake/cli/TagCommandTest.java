@@ -60,12 +60,20 @@ class TagCommandTest {
           schemas.resolve("schema-1"),
           first
               .replaceFirst("\"id\" : 0,", "\"id\" : 1,")
-              .replace("\"options\" : {", "\"options\" : {\n    \"deletion-vectors.enabled\" : \"true\","),
+              .replace(
+                  "\"options\" : {",
+                  "\"options\" : {\n    \"deletion-vectors.enabled\" : \"true\","),
           StandardCharsets.UTF_8);
 
       CommandRun expire =
-          CommandRun.of("expire", "--warehouse", warehouse.location(), "--database", "shop",
-              "--table", "orders");
+          CommandRun.of(
+              "expire",
+              "--warehouse",
+              warehouse.location(),
+              "--database",
+              "shop",
+              "--table",
+              "orders");
       assertEquals(2, expire.exitCode(), expire.err());
       assertTrue(expire.err().contains("'deletion-vectors.enabled'"), expire.err());
       assertTrue(expire.err().contains("deletion vectors"), expire.err());

@@ -1,10 +1,10 @@
 package io.changelake.cli;
 
 import io.changelake.conformance.ConformanceRun;
+import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.RowKind;
 import java.io.IOException;
@@ -37,9 +37,13 @@ final class TestWarehouse implements AutoCloseable {
     return root.toString();
   }
 
-  /** Runs the table command {@code command} on shop.orders of this warehouse, then {@code flags}. */
+  /**
+   * Runs the table command {@code command} on shop.orders of this warehouse, then {@code flags}.
+   */
   CommandRun onOrders(String command, String... flags) {
-    String[] table = {command, "--warehouse", location(), "--database", "shop", "--table", "orders"};
+    String[] table = {
+      command, "--warehouse", location(), "--database", "shop", "--table", "orders"
+    };
     String[] all = Arrays.copyOf(table, table.length + flags.length);
     System.arraycopy(flags, 0, all, table.length, flags.length);
     return CommandRun.of(all);
@@ -56,8 +60,12 @@ final class TestWarehouse implements AutoCloseable {
   }
 
   private Table create(
-      String name, List<String> partitionKeys, List<String> primaryKeys, int buckets,
-      Map<String, String> options) throws IOException {
+      String name,
+      List<String> partitionKeys,
+      List<String> primaryKeys,
+      int buckets,
+      Map<String, String> options)
+      throws IOException {
     Map<String, String> all = new LinkedHashMap<>(Map.of("bucket", Integer.toString(buckets)));
     all.putAll(options);
     TableSchema schema =
@@ -82,8 +90,8 @@ final class TestWarehouse implements AutoCloseable {
   }
 
   /**
-   * The seed story: orders 1001 (store 10, 100) and 1002 (store 20, 50); 1001 corrected to 80
-   * by an upsert without a before-image; 1002 deleted.
+   * The seed story: orders 1001 (store 10, 100) and 1002 (store 20, 50); 1001 corrected to 80 by an
+   * upsert without a before-image; 1002 deleted.
    */
   Table story(String name, String producer) throws IOException {
     return story(create(name, Map.of("changelog-producer", producer)));

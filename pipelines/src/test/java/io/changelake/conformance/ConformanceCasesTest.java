@@ -39,7 +39,8 @@ class ConformanceCasesTest {
     List<String> cases = new ArrayList<>();
     for (String suite : SUITES) {
       try (Stream<Path> files = Files.list(folder(suite, "expected"))) {
-        files.map(p -> suite + "/" + p.getFileName().toString().replace(".txt", ""))
+        files
+            .map(p -> suite + "/" + p.getFileName().toString().replace(".txt", ""))
             .sorted()
             .forEach(cases::add);
       }
@@ -56,7 +57,8 @@ class ConformanceCasesTest {
     String expected = Files.readString(folder(suite, "expected").resolve(name + ".txt"));
     ConformanceScript script =
         ConformanceScript.read(folder(suite, "scripts").resolve(parts[0] + ".txt"));
-    ConformanceRun run = new ConformanceRun(script, parts[0] + ".txt", parts[1], parts[2], Map.of());
+    ConformanceRun run =
+        new ConformanceRun(script, parts[0] + ".txt", parts[1], parts[2], Map.of());
     if (expected.lines().anyMatch(l -> l.startsWith("ERROR"))) {
       assertThrows(IllegalArgumentException.class, () -> run.run(warehouse, nullStream()));
       return;

@@ -33,8 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a combination Paimon rejects, changelake rejects.
  * </ul>
  *
- * <p>Lines starting with {@code #} or {@code --} are left out, as by the conformance check, and
- * the order between keys (which depends on buckets and snapshot layout) does not count.
+ * <p>Lines starting with {@code #} or {@code --} are left out, as by the conformance check, and the
+ * order between keys (which depends on buckets and snapshot layout) does not count.
  *
  * <p>By default a fixed set of seeds runs; {@code -Dfuzz.seeds=N -Dfuzz.from=S} runs seeds S to
  * S+N-1, e.g. {@code mvn -B -q -pl pipelines -am test -Dtest=ConformanceFuzzTest
@@ -46,8 +46,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConformanceFuzzTest {
 
   /** The line of a kept case's expected output that says why changelake still differs. */
-
   private static final long FROM = Long.getLong("fuzz.from", 1);
+
   private static final int SEEDS = Integer.getInteger("fuzz.seeds", 60);
 
   @TempDir Path temp;
@@ -62,7 +62,8 @@ class ConformanceFuzzTest {
     RandomScript random = RandomScript.of(seed);
     ConformanceScript script = ConformanceScript.parse("seed " + seed, random.lines());
     ConformanceRun ours =
-        new ConformanceRun(script, "fuzz_" + seed + ".txt", random.producer(), random.engine(), Map.of());
+        new ConformanceRun(
+            script, "fuzz_" + seed + ".txt", random.producer(), random.engine(), Map.of());
     Path paimonTable = Files.createDirectories(temp.resolve("paimon"));
     String expected =
         PaimonConformanceRun.run(
@@ -78,10 +79,22 @@ class ConformanceFuzzTest {
     compare(script, "Paimon reading changelake's table", expected, paimonReadsOurs, problems);
     if (!problems.isEmpty()) {
       String report =
-          "seed " + seed + " (" + random.caseName() + "): " + String.join("; ", problems)
-              + "\n--- script\n" + random.text() + "--- Paimon\n" + expected
-              + "\n--- changelake\n" + actual + "\n--- Paimon reading changelake's table\n"
-              + paimonReadsOurs + "\nrerun: -Dtest=ConformanceFuzzTest -Dfuzz.from=" + seed
+          "seed "
+              + seed
+              + " ("
+              + random.caseName()
+              + "): "
+              + String.join("; ", problems)
+              + "\n--- script\n"
+              + random.text()
+              + "--- Paimon\n"
+              + expected
+              + "\n--- changelake\n"
+              + actual
+              + "\n--- Paimon reading changelake's table\n"
+              + paimonReadsOurs
+              + "\nrerun: -Dtest=ConformanceFuzzTest -Dfuzz.from="
+              + seed
               + " -Dfuzz.seeds=1";
       fail(report);
     }
@@ -96,14 +109,17 @@ class ConformanceFuzzTest {
     lines.add("OPTION write-buffer-size=" + RandomScript.TINY_WRITE_BUFFER);
     lines.add("OPTION page-size=" + RandomScript.TINY_PAGE);
     for (int i = 0; i < 20; i++) {
-      lines.add("UA " + (1001 + i % 3) + " " + (10 + i % 2) + " " + i + " n" + i + " " + (i % 2 == 0));
+      lines.add(
+          "UA " + (1001 + i % 3) + " " + (10 + i % 2) + " " + i + " n" + i + " " + (i % 2 == 0));
     }
     lines.add("COMMIT");
     ConformanceScript script = ConformanceScript.parse("tiny buffer", lines);
     ConformanceRun ours = new ConformanceRun(script, "tiny", "lookup", "aggregation", Map.of());
     String paimon =
         PaimonConformanceRun.run(
-            script, ours.options(), Files.createDirectories(temp.resolve("paimon")),
+            script,
+            ours.options(),
+            Files.createDirectories(temp.resolve("paimon")),
             Files.createDirectories(temp.resolve("io")));
     String spills = paimon.lines().findFirst().orElseThrow();
     assertTrue(
@@ -125,7 +141,9 @@ class ConformanceFuzzTest {
       Path run = Files.createDirectories(temp.resolve("keep-" + seed));
       String expected =
           PaimonConformanceRun.run(
-              script, options, Files.createDirectories(run.resolve("table")),
+              script,
+              options,
+              Files.createDirectories(run.resolve("table")),
               Files.createDirectories(run.resolve("io")));
       String name = random.caseName();
       Files.writeString(
@@ -133,7 +151,9 @@ class ConformanceFuzzTest {
           random.text());
       Files.writeString(
           Files.createDirectories(cases.resolve("expected")).resolve(name + ".txt"),
-          "# paimon 1.3.1 (PaimonConformanceRun)\n# options " + new TreeMap<>(options) + "\n"
+          "# paimon 1.3.1 (PaimonConformanceRun)\n# options "
+              + new TreeMap<>(options)
+              + "\n"
               + expected);
     }
   }
@@ -154,7 +174,11 @@ class ConformanceFuzzTest {
     boolean actualError = actual.startsWith("ERROR");
     if (expectedError || actualError) {
       if (expectedError != actualError) {
-        problems.add(who + (expectedError ? " accepts what Paimon rejects" : " fails where Paimon does not"));
+        problems.add(
+            who
+                + (expectedError
+                    ? " accepts what Paimon rejects"
+                    : " fails where Paimon does not"));
       }
       return;
     }

@@ -29,8 +29,11 @@ class ConformanceScriptTest {
         ConformanceScript.parse(
             "s",
             List.of(
-                "COLUMN note STRING", "COLUMN flag BOOLEAN", "COLUMN region BIGINT PARTITION",
-                "UA 1001 - 5 abc false 2", "D 1001 10 5 - - 1"));
+                "COLUMN note STRING",
+                "COLUMN flag BOOLEAN",
+                "COLUMN region BIGINT PARTITION",
+                "UA 1001 - 5 abc false 2",
+                "D 1001 10 5 - - 1"));
     assertEquals(
         List.of("order_id", "store_id", "amount", "note", "flag", "region"),
         script.rowType().names());

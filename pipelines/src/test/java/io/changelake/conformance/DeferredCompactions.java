@@ -35,10 +35,11 @@ final class DeferredCompactions extends AbstractExecutorService {
 
   @Override
   protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-    return new RunOnWait<>(() -> {
-      runnable.run();
-      return value;
-    });
+    return new RunOnWait<>(
+        () -> {
+          runnable.run();
+          return value;
+        });
   }
 
   @Override

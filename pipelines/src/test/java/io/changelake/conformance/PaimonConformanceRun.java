@@ -4,10 +4,10 @@ import io.changelake.conformance.ConformanceScript.Action;
 import io.changelake.conformance.ConformanceScript.Commit;
 import io.changelake.conformance.ConformanceScript.Write;
 import io.changelake.format.PaimonRows;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.PaimonStreams;
 import io.changelake.table.PaimonStreams.Change;
 import io.changelake.table.PaimonTables;
-import io.changelake.schema.TableSchema;
 import io.changelake.types.DataField;
 import io.changelake.types.PaimonTypes;
 import io.changelake.types.RowKind;
@@ -42,17 +42,17 @@ import org.apache.paimon.table.source.ReadBuilder;
  *
  * <p>The driver: commit identifiers 1, 2, 3, ... one per COMMIT, COMPACT or COMPACT_FULL; a COMMIT
  * waits for compaction when Paimon's writer would (lookup tables and first-row tables with {@code
- * lookup-wait}); with {@code full-compaction.delta-commits} = N (1 for the full-compaction
- * producer by default) a COMMIT whose identifier is a multiple of N first fully compacts each
- * bucket written since the last full compaction, and waits; COMPACT and COMPACT_FULL compact every
- * bucket of every partition written so far (normal or full) and wait.
+ * lookup-wait}); with {@code full-compaction.delta-commits} = N (1 for the full-compaction producer
+ * by default) a COMMIT whose identifier is a multiple of N first fully compacts each bucket written
+ * since the last full compaction, and waits; COMPACT and COMPACT_FULL compact every bucket of every
+ * partition written so far (normal or full) and wait.
  *
  * <p>Compactions run on a {@link DeferredCompactions} executor instead of Paimon's background
  * thread: a compaction nobody waits for finishes right after the commit that started it, so it
  * lands with the next commit, whatever the machine's speed. That is the timing {@code
- * lookup-wait=false} is for (a commit that does not wait for the lookup compaction), and the
- * one changelake implements; with Paimon's own thread the answer would depend on whether the
- * compaction wins the race against the commit.
+ * lookup-wait=false} is for (a commit that does not wait for the lookup compaction), and the one
+ * changelake implements; with Paimon's own thread the answer would depend on whether the compaction
+ * wins the race against the commit.
  */
 final class PaimonConformanceRun {
 
@@ -63,7 +63,8 @@ final class PaimonConformanceRun {
    * reader gives, or {@code ERROR <message>} when Paimon rejects the table or a write. A comment
    * line says how many sorted runs Paimon's write buffer spilled to {@code ioTemp}.
    */
-  static String run(ConformanceScript script, Map<String, String> options, Path tableDir, Path ioTemp) {
+  static String run(
+      ConformanceScript script, Map<String, String> options, Path tableDir, Path ioTemp) {
     FileStoreTable table;
     try {
       table = create(tableDir, script, options);
@@ -117,7 +118,11 @@ final class PaimonConformanceRun {
   /** Our schema of the script's table, used only to convert Paimon's rows. */
   private static TableSchema schemaOf(ConformanceScript script) {
     return TableSchema.create(
-        script.rowType(), script.partitionKeys(), script.primaryKeys(), Map.of("bucket", "1"), null);
+        script.rowType(),
+        script.partitionKeys(),
+        script.primaryKeys(),
+        Map.of("bucket", "1"),
+        null);
   }
 
   private static FileStoreTable create(
@@ -139,8 +144,7 @@ final class PaimonConformanceRun {
     String producer = options.get("changelog-producer");
     String engine = options.get("merge-engine");
     boolean lookupWait = !"false".equals(options.get("lookup-wait"));
-    boolean waitOnCommit =
-        lookupWait && (producer.equals("lookup") || engine.equals("first-row"));
+    boolean waitOnCommit = lookupWait && (producer.equals("lookup") || engine.equals("first-row"));
     Integer deltaCommits =
         options.containsKey("full-compaction.delta-commits")
             ? Integer.valueOf(options.get("full-compaction.delta-commits"))
@@ -159,7 +163,8 @@ final class PaimonConformanceRun {
         if (action instanceof Write w) {
           GenericRow row = rows.toGenericRow(w.row());
           row.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(w.kind().toByteValue()));
-          List<Object> partitionAndBucket = List.of(write.getPartition(row).copy(), write.getBucket(row));
+          List<Object> partitionAndBucket =
+              List.of(write.getPartition(row).copy(), write.getBucket(row));
           written.add(partitionAndBucket);
           writtenSinceFull.add(partitionAndBucket);
           write.write(row);
@@ -179,7 +184,9 @@ final class PaimonConformanceRun {
         } else {
           for (List<Object> bucket : written) {
             write.compact(
-                (BinaryRow) bucket.get(0), (Integer) bucket.get(1), kind == Commit.Kind.COMPACT_FULL);
+                (BinaryRow) bucket.get(0),
+                (Integer) bucket.get(1),
+                kind == Commit.Kind.COMPACT_FULL);
           }
           if (kind == Commit.Kind.COMPACT_FULL) {
             writtenSinceFull.clear();

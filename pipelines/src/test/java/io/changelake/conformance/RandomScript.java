@@ -22,22 +22,22 @@ import java.util.SplittableRandom;
  * Paimon 1.3.1 whose column type changelake has ({@link #AGGREGATES}: on BIGINT, STRING and
  * BOOLEAN, {@code fields.note.list-agg-delimiter}, {@code fields.default-aggregate-function}) with
  * and without {@code ignore-retract}, {@code aggregation.remove-record-on-delete}, {@code
- * full-compaction.delta-commits}, {@code lookup-wait=false} for lookup and first-row tables, a
- * tiny {@code target-file-size} (files then move up a level without being rewritten) and a tiny
- * {@code write-buffer-size} that spills ({@link #TINY_WRITE_BUFFER}, with the commits of many rows
- * it needs); combinations Paimon rejects included, now and then ({@link #MISFITS}: a function on a
- * column type it does not take, {@code count}, which Paimon 1.3.1 does not have).
- * Rows go to a few keys, with nulls, retractions of every kind and random COMMIT, COMPACT and
- * COMPACT_FULL points; few enough of them that Paimon never starts a compaction in the background
- * whose timing would decide its answer.
+ * full-compaction.delta-commits}, {@code lookup-wait=false} for lookup and first-row tables, a tiny
+ * {@code target-file-size} (files then move up a level without being rewritten) and a tiny {@code
+ * write-buffer-size} that spills ({@link #TINY_WRITE_BUFFER}, with the commits of many rows it
+ * needs); combinations Paimon rejects included, now and then ({@link #MISFITS}: a function on a
+ * column type it does not take, {@code count}, which Paimon 1.3.1 does not have). Rows go to a few
+ * keys, with nulls, retractions of every kind and random COMMIT, COMPACT and COMPACT_FULL points;
+ * few enough of them that Paimon never starts a compaction in the background whose timing would
+ * decide its answer.
  *
  * <p>Not drawn: the functions whose column types changelake does not have (collect, merge_map,
  * nested_update on ARRAY and MAP; rbm32, rbm64, hll_sketch, theta_sketch on serialized sketches),
  * which changelake refuses by name; min and max on a BOOLEAN, which Paimon takes and fails on at
  * the first two non-null values, and changelake refuses before any write; and a tiny {@code
  * write-buffer-size} with {@code write-buffer-spillable=false}, where the buffer flushes when full
- * and where it is full depends on how each side counts memory (Paimon: binary rows in pages),
- * which is not part of the format.
+ * and where it is full depends on how each side counts memory (Paimon: binary rows in pages), which
+ * is not part of the format.
  *
  * @param seed the seed
  * @param producer the changelog producer
@@ -55,16 +55,34 @@ record RandomScript(long seed, String producer, String engine, List<String> line
       Map.of(
           "BIGINT",
           List.of(
-              "sum", "product", "min", "max", "last_value", "last_non_null_value", "first_value",
-              "first_non_null_value", "first_not_null_value"),
+              "sum",
+              "product",
+              "min",
+              "max",
+              "last_value",
+              "last_non_null_value",
+              "first_value",
+              "first_non_null_value",
+              "first_not_null_value"),
           "STRING",
           List.of(
-              "listagg", "min", "max", "last_value", "last_non_null_value", "first_value",
-              "first_non_null_value", "first_not_null_value"),
+              "listagg",
+              "min",
+              "max",
+              "last_value",
+              "last_non_null_value",
+              "first_value",
+              "first_non_null_value",
+              "first_not_null_value"),
           "BOOLEAN",
           List.of(
-              "bool_and", "bool_or", "last_value", "last_non_null_value", "first_value",
-              "first_non_null_value", "first_not_null_value"));
+              "bool_and",
+              "bool_or",
+              "last_value",
+              "last_non_null_value",
+              "first_value",
+              "first_non_null_value",
+              "first_not_null_value"));
 
   /** Functions Paimon 1.3.1 rejects on a column type (count it does not have), drawn rarely. */
   static final Map<String, List<String>> MISFITS =
@@ -117,8 +135,13 @@ record RandomScript(long seed, String producer, String engine, List<String> line
     // of its key, and not at all while it stays alone; EngineBadInputTest covers the refusal.
     // A tiny buffer gets commits of many rows, so that it spills.
     actions(
-        r, retractionsAccepted, waits ? 6 : 4, tinyBuffer ? 30 : 6, columns.size() > 2,
-        partitioned, lines);
+        r,
+        retractionsAccepted,
+        waits ? 6 : 4,
+        tinyBuffer ? 30 : 6,
+        columns.size() > 2,
+        partitioned,
+        lines);
     return new RandomScript(seed, producer, engine, List.copyOf(lines));
   }
 
@@ -129,8 +152,12 @@ record RandomScript(long seed, String producer, String engine, List<String> line
 
   /** Adds OPTION lines; returns whether the engine takes retractions with them. */
   private static boolean options(
-      SplittableRandom r, String engine, String producer, List<String> columns,
-      boolean tinyBuffer, List<String> lines) {
+      SplittableRandom r,
+      String engine,
+      String producer,
+      List<String> columns,
+      boolean tinyBuffer,
+      List<String> lines) {
     if (r.nextInt(4) == 0) {
       option(lines, "bucket", Integer.toString(2 + r.nextInt(2)));
     }
@@ -224,8 +251,13 @@ record RandomScript(long seed, String producer, String engine, List<String> line
   }
 
   private static void actions(
-      SplittableRandom r, boolean retractions, int maxCommits, int maxWrites, boolean extras,
-      boolean partitioned, List<String> lines) {
+      SplittableRandom r,
+      boolean retractions,
+      int maxCommits,
+      int maxWrites,
+      boolean extras,
+      boolean partitioned,
+      List<String> lines) {
     int keys = 1 + r.nextInt(4);
     int commits = 1 + r.nextInt(maxCommits);
     for (int c = 0; c < commits; c++) {
@@ -248,7 +280,8 @@ record RandomScript(long seed, String producer, String engine, List<String> line
         String amount = r.nextInt(8) == 0 ? "-" : Integer.toString(1 + r.nextInt(9));
         StringBuilder line = new StringBuilder(kind + " " + key + " " + store + " " + amount);
         if (extras) {
-          line.append(' ').append(r.nextInt(8) == 0 ? "-" : List.of("a", "b", "cc").get(r.nextInt(3)));
+          line.append(' ')
+              .append(r.nextInt(8) == 0 ? "-" : List.of("a", "b", "cc").get(r.nextInt(3)));
           line.append(' ').append(r.nextInt(8) == 0 ? "-" : Boolean.toString(r.nextBoolean()));
         }
         if (partitioned) {

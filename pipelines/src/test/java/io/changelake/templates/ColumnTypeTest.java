@@ -25,12 +25,21 @@ class ColumnTypeTest {
 
   @Test
   void decimalsFromBytesWithScaleStringsDoublesAndVariableScale() throws Exception {
-    String bytes = "\"" + Base64.getEncoder().encodeToString(new java.math.BigInteger("-12345").toByteArray()) + "\"";
-    assertEquals(new BigDecimal("-123.45"), value("DECIMAL(10,2)", bytes, "org.apache.kafka.connect.data.Decimal"));
+    String bytes =
+        "\""
+            + Base64.getEncoder().encodeToString(new java.math.BigInteger("-12345").toByteArray())
+            + "\"";
+    assertEquals(
+        new BigDecimal("-123.45"),
+        value("DECIMAL(10,2)", bytes, "org.apache.kafka.connect.data.Decimal"));
     assertEquals(new BigDecimal("-123.45"), value("DECIMAL(10,2)", bytes, null));
     assertEquals(new BigDecimal("12.30"), value("DECIMAL(10,2)", "\"12.3\"", null));
     assertEquals(new BigDecimal("12.50"), value("NUMERIC(10,2)", "12.5", null));
-    String variable = "{\"scale\":1," + "\"value\":\"" + Base64.getEncoder().encodeToString(new byte[] {0x7b}) + "\"}";
+    String variable =
+        "{\"scale\":1,"
+            + "\"value\":\""
+            + Base64.getEncoder().encodeToString(new byte[] {0x7b})
+            + "\"}";
     assertEquals(new BigDecimal("12.30"), value("DECIMAL(10,2)", variable, null));
     assertThrows(IllegalArgumentException.class, () -> value("DECIMAL(10,2)", "\"1.234\"", null));
     assertThrows(IllegalArgumentException.class, () -> value("DECIMAL(3,2)", "\"12.34\"", null));
@@ -47,8 +56,12 @@ class ColumnTypeTest {
     assertEquals(micros, value("TIME", "\"13:45:00.5\"", null));
     LocalDateTime at = LocalDateTime.of(2026, 12, 1, 13, 45, 0, 123_456_789);
     long nanos = at.toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000_000L + at.getNano();
-    assertEquals(at.withNano(123_000_000), value("TIMESTAMP", Long.toString(nanos / 1_000_000), "io.debezium.time.Timestamp"));
-    assertEquals(at.withNano(123_456_000), value("TIMESTAMP", Long.toString(nanos / 1000), "io.debezium.time.MicroTimestamp"));
+    assertEquals(
+        at.withNano(123_000_000),
+        value("TIMESTAMP", Long.toString(nanos / 1_000_000), "io.debezium.time.Timestamp"));
+    assertEquals(
+        at.withNano(123_456_000),
+        value("TIMESTAMP", Long.toString(nanos / 1000), "io.debezium.time.MicroTimestamp"));
     assertEquals(at, value("TIMESTAMP", Long.toString(nanos), "io.debezium.time.NanoTimestamp"));
     assertEquals(at.withNano(123_456_000), value("TIMESTAMP", Long.toString(nanos / 1000), null));
     assertEquals(
@@ -60,7 +73,8 @@ class ColumnTypeTest {
   void bytesFromBase64AndWrongShapesRefused() throws Exception {
     assertArrayEquals(new byte[] {1, 2, 3}, (byte[]) value("BYTES", "\"AQID\"", null));
     assertThrows(IllegalArgumentException.class, () -> value("DATE", "true", null));
-    assertThrows(IllegalArgumentException.class, () -> value("TIMESTAMP_LTZ", "\"yesterday\"", null));
+    assertThrows(
+        IllegalArgumentException.class, () -> value("TIMESTAMP_LTZ", "\"yesterday\"", null));
     assertThrows(IllegalArgumentException.class, () -> ColumnType.named("MONEY"));
   }
 

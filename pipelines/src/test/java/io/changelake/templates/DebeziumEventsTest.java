@@ -15,7 +15,8 @@ class DebeziumEventsTest {
 
   private final DebeziumEvents debezium =
       new DebeziumEvents(
-          TableColumns.parse("order_id:BIGINT,store_id:BIGINT,amount:BIGINT,note:STRING", List.of("order_id")),
+          TableColumns.parse(
+              "order_id:BIGINT,store_id:BIGINT,amount:BIGINT,note:STRING", List.of("order_id")),
           ColumnType.Unit.MICROS);
 
   /** The rows of an event read from Kafka at offset 5. */
@@ -26,47 +27,60 @@ class DebeziumEventsTest {
   }
 
   private static String values(Row row) {
-    return "(" + row.getValue("order_id") + "," + row.getValue("store_id") + ","
-        + row.getValue("amount") + "," + row.getValue("note") + ")";
+    return "("
+        + row.getValue("order_id")
+        + ","
+        + row.getValue("store_id")
+        + ","
+        + row.getValue("amount")
+        + ","
+        + row.getValue("note")
+        + ")";
   }
 
   @Test
   void createAndSnapshotReadBecomeInserts() throws Exception {
     assertEquals(
         "+I(1001,10,100,null)",
-        rows("{\"before\":null,\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":100},\"op\":\"c\",\"ts_ms\":1}"));
+        rows(
+            "{\"before\":null,\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":100},\"op\":\"c\",\"ts_ms\":1}"));
     assertEquals(
         "+I(1001,10,100,x)",
-        rows("{\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":100,\"note\":\"x\",\"extra\":1},\"op\":\"r\"}"));
+        rows(
+            "{\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":100,\"note\":\"x\",\"extra\":1},\"op\":\"r\"}"));
   }
 
   @Test
   void updateWithBeforeImageBecomesRetractionThenUpdate() throws Exception {
     assertEquals(
         "-U(1001,10,100,null) +U(1001,10,80,null)",
-        rows("{\"before\":{\"order_id\":1001,\"store_id\":10,\"amount\":100},"
-            + "\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"op\":\"u\"}"));
+        rows(
+            "{\"before\":{\"order_id\":1001,\"store_id\":10,\"amount\":100},"
+                + "\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"op\":\"u\"}"));
   }
 
   @Test
   void updateWithoutBeforeImageBecomesUpdateAfterOnly() throws Exception {
     assertEquals(
         "+U(1001,10,80,null)",
-        rows("{\"before\":null,\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"op\":\"u\"}"));
+        rows(
+            "{\"before\":null,\"after\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"op\":\"u\"}"));
   }
 
   @Test
   void deleteBecomesDeleteOfTheBeforeImage() throws Exception {
     assertEquals(
         "-D(1001,10,80,null)",
-        rows("{\"before\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"after\":null,\"op\":\"d\"}"));
+        rows(
+            "{\"before\":{\"order_id\":1001,\"store_id\":10,\"amount\":80},\"after\":null,\"op\":\"d\"}"));
   }
 
   @Test
   void envelopeWithSchemaAndPayloadIsUnwrapped() throws Exception {
     assertEquals(
         "+I(7,1,2,null)",
-        rows("{\"schema\":{\"type\":\"struct\"},\"payload\":{\"after\":{\"order_id\":7,\"store_id\":1,\"amount\":2},\"op\":\"c\"}}"));
+        rows(
+            "{\"schema\":{\"type\":\"struct\"},\"payload\":{\"after\":{\"order_id\":7,\"store_id\":1,\"amount\":2},\"op\":\"c\"}}"));
   }
 
   @ParameterizedTest(name = "{1}")
@@ -84,7 +98,8 @@ class DebeziumEventsTest {
         "{\"op\":\"c\",\"after\":{\"order_id\":1,\"note\":7}} | wrong type of 'note' in after: expected STRING"
       })
   void badEventsAreRefusedWithTheirReason(String event, String reason) {
-    DebeziumEvents.BadEvent bad = assertThrows(DebeziumEvents.BadEvent.class, () -> debezium.rows(event, 5L));
+    DebeziumEvents.BadEvent bad =
+        assertThrows(DebeziumEvents.BadEvent.class, () -> debezium.rows(event, 5L));
     assertTrue(bad.getMessage().startsWith(reason), bad.getMessage());
   }
 

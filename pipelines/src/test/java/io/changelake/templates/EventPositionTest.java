@@ -18,8 +18,13 @@ class EventPositionTest {
 
   private static String mysql(String file, long pos, int row) throws Exception {
     return position(
-        "{\"op\":\"u\",\"source\":{\"connector\":\"mysql\",\"file\":\"" + file + "\",\"pos\":" + pos
-            + ",\"row\":" + row + ",\"snapshot\":\"false\"}}",
+        "{\"op\":\"u\",\"source\":{\"connector\":\"mysql\",\"file\":\""
+            + file
+            + "\",\"pos\":"
+            + pos
+            + ",\"row\":"
+            + row
+            + ",\"snapshot\":\"false\"}}",
         null);
   }
 
@@ -27,15 +32,22 @@ class EventPositionTest {
   void mysqlOrdersByBinlogFileIndexThenPositionThenRow() throws Exception {
     assertEquals("1m:00000009:00000000000f423f:00000000", mysql("mysql-bin.000009", 999_999, 0));
     // A new binlog file starts at a small position: its index keeps the order.
-    assertTrue(mysql("mysql-bin.000009", 999_999, 0).compareTo(mysql("mysql-bin.000010", 4, 0)) < 0);
+    assertTrue(
+        mysql("mysql-bin.000009", 999_999, 0).compareTo(mysql("mysql-bin.000010", 4, 0)) < 0);
     assertTrue(mysql("mysql-bin.999999", 4, 0).compareTo(mysql("mysql-bin.1000000", 4, 0)) < 0);
     assertTrue(mysql("mysql-bin.000010", 4, 1).compareTo(mysql("mysql-bin.000010", 4, 2)) < 0);
   }
 
   @Test
   void mysqlWithoutAFileOrdersByGtidTransaction() throws Exception {
-    String a = position("{\"op\":\"c\",\"source\":{\"gtid\":\"3e11fa47-71ca-11e1-9e33-c80aa9429562:9\"}}", null);
-    String b = position("{\"op\":\"c\",\"source\":{\"gtid\":\"3e11fa47-71ca-11e1-9e33-c80aa9429562:1-10\"}}", null);
+    String a =
+        position(
+            "{\"op\":\"c\",\"source\":{\"gtid\":\"3e11fa47-71ca-11e1-9e33-c80aa9429562:9\"}}",
+            null);
+    String b =
+        position(
+            "{\"op\":\"c\",\"source\":{\"gtid\":\"3e11fa47-71ca-11e1-9e33-c80aa9429562:1-10\"}}",
+            null);
     assertEquals("1g:0000000000000009:00000000", a);
     assertTrue(a.compareTo(b) < 0);
   }
@@ -59,9 +71,12 @@ class EventPositionTest {
 
   @Test
   void snapshotReadsOrderBeforeEveryStreamedChangeButIncrementalOnesDoNot() throws Exception {
-    String snapshot = position("{\"op\":\"r\",\"source\":{\"lsn\":900,\"snapshot\":\"last\"}}", null);
-    String change = position("{\"op\":\"u\",\"source\":{\"lsn\":100,\"snapshot\":\"false\"}}", null);
-    String incremental = position("{\"op\":\"r\",\"source\":{\"lsn\":50,\"snapshot\":\"incremental\"}}", null);
+    String snapshot =
+        position("{\"op\":\"r\",\"source\":{\"lsn\":900,\"snapshot\":\"last\"}}", null);
+    String change =
+        position("{\"op\":\"u\",\"source\":{\"lsn\":100,\"snapshot\":\"false\"}}", null);
+    String incremental =
+        position("{\"op\":\"r\",\"source\":{\"lsn\":50,\"snapshot\":\"incremental\"}}", null);
     assertTrue(snapshot.compareTo(change) < 0);
     assertTrue(incremental.compareTo(change) < 0);
     assertTrue(incremental.startsWith("1"));
@@ -71,7 +86,9 @@ class EventPositionTest {
   void withoutASourcePositionTheKafkaOffsetThenTsMsIsUsed() throws Exception {
     assertEquals("1k:0000000000000005", position("{\"op\":\"u\",\"ts_ms\":77}", 5L));
     assertEquals("1t:000000000000004d", position("{\"op\":\"u\",\"ts_ms\":77}", null));
-    assertEquals("1t:0000000000000010", position("{\"op\":\"u\",\"ts_ms\":77,\"source\":{\"ts_ms\":16}}", null));
+    assertEquals(
+        "1t:0000000000000010",
+        position("{\"op\":\"u\",\"ts_ms\":77,\"source\":{\"ts_ms\":16}}", null));
     assertNull(position("{\"op\":\"u\"}", null));
   }
 

@@ -46,7 +46,8 @@ class FlexTemplatePackagingTest {
     assertTrue(dockerfile.contains("COPY pipelines/target/flex-template-lib/ /template/lib/\n"));
     String pom = Files.readString(Path.of("pom.xml"));
     assertTrue(
-        pom.contains("<outputDirectory>${project.build.directory}/flex-template-lib</outputDirectory>"),
+        pom.contains(
+            "<outputDirectory>${project.build.directory}/flex-template-lib</outputDirectory>"),
         "the dataflow profile copies the class path where the Dockerfile takes it");
     assertTrue(pom.contains("<artifactId>beam-runners-google-cloud-dataflow-java</artifactId>"));
   }
@@ -61,12 +62,15 @@ class FlexTemplatePackagingTest {
     Method main = mainClass.getMethod("main", String[].class);
     assertTrue(Modifier.isStatic(main.getModifiers()), mainClass + ".main is static");
     assertTrue(
-        section.contains("--build-arg TEMPLATE_MAIN_CLASS=" + mainClass.getName() + " -t $REPO/" + name + ":"),
+        section.contains(
+            "--build-arg TEMPLATE_MAIN_CLASS=" + mainClass.getName() + " -t $REPO/" + name + ":"),
         name + ": the image starts " + mainClass.getName());
     assertTrue(
-        section.contains("gcloud dataflow flex-template build gs://$BUCKET/templates/" + name + ".json"));
+        section.contains(
+            "gcloud dataflow flex-template build gs://$BUCKET/templates/" + name + ".json"));
     assertTrue(
-        section.contains("--metadata-file pipelines/src/main/resources" + template.metadataResource()));
+        section.contains(
+            "--metadata-file pipelines/src/main/resources" + template.metadataResource()));
     assertTrue(Files.exists(Path.of("src/main/resources" + template.metadataResource())));
     assertTrue(
         section.contains("--template-file-gcs-location gs://$BUCKET/templates/" + name + ".json"));
@@ -87,11 +91,15 @@ class FlexTemplatePackagingTest {
     metadata.forEach(
         (parameter, declared) -> {
           if (!declared.path("isOptional").asBoolean()) {
-            assertTrue(parameters.containsKey(parameter), name + ": required " + parameter + " missing");
+            assertTrue(
+                parameters.containsKey(parameter), name + ": required " + parameter + " missing");
           }
         });
     assertDoesNotThrow(
-        () -> PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().as(template.optionsType()),
+        () ->
+            PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
+                .withValidation()
+                .as(template.optionsType()),
         name + ": the Options class accepts the documented parameters");
   }
 
@@ -116,7 +124,8 @@ class FlexTemplatePackagingTest {
     return parameters;
   }
 
-  private static Map<String, JsonNode> metadataParameters(TemplateCatalog template) throws Exception {
+  private static Map<String, JsonNode> metadataParameters(TemplateCatalog template)
+      throws Exception {
     Map<String, JsonNode> parameters = new LinkedHashMap<>();
     try (InputStream in = TemplateCatalog.class.getResourceAsStream(template.metadataResource())) {
       for (JsonNode p : new ObjectMapper().readTree(in).path("parameters")) {

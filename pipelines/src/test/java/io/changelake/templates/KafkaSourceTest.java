@@ -25,14 +25,19 @@ class KafkaSourceTest {
     List<String> args = new ArrayList<>(List.of(kafka));
     args.addAll(
         List.of(
-            "--warehouse=/tmp/lake", "--table=orders", "--primaryKeys=order_id",
-            "--columns=order_id:BIGINT", "--deadLetterDir=/tmp/dead"));
-    return PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).as(CdcToTable.Options.class);
+            "--warehouse=/tmp/lake",
+            "--table=orders",
+            "--primaryKeys=order_id",
+            "--columns=order_id:BIGINT",
+            "--deadLetterDir=/tmp/dead"));
+    return PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
+        .as(CdcToTable.Options.class);
   }
 
   @Test
   void secretsNeverShowInTheOptionsTheDisplayDataOrMessages() throws Exception {
-    Path file = Files.writeString(folder.resolve("kafka.properties"), "ssl.keystore.password=hunter3\n");
+    Path file =
+        Files.writeString(folder.resolve("kafka.properties"), "ssl.keystore.password=hunter3\n");
     CdcToTable.Options options =
         options(
             "--bootstrapServers=localhost:9092",
@@ -77,28 +82,52 @@ class KafkaSourceTest {
 
   @Test
   void badKafkaOptionsFailBeforeTheRunNamingTheOption() {
-    assertRefused("--bootstrapServers=kafka is not valid", "--bootstrapServers=kafka", "--topics=t", "--consumerGroup=g");
+    assertRefused(
+        "--bootstrapServers=kafka is not valid",
+        "--bootstrapServers=kafka",
+        "--topics=t",
+        "--consumerGroup=g");
     assertRefused("--topics or --topicPattern", "--bootstrapServers=k:9092", "--consumerGroup=g");
     assertRefused(
-        "--topics or --topicPattern", "--bootstrapServers=k:9092", "--topics=t", "--topicPattern=t.*", "--consumerGroup=g");
-    assertRefused("--topicPattern=( is not valid", "--bootstrapServers=k:9092", "--topicPattern=(", "--consumerGroup=g");
+        "--topics or --topicPattern",
+        "--bootstrapServers=k:9092",
+        "--topics=t",
+        "--topicPattern=t.*",
+        "--consumerGroup=g");
+    assertRefused(
+        "--topicPattern=( is not valid",
+        "--bootstrapServers=k:9092",
+        "--topicPattern=(",
+        "--consumerGroup=g");
     assertRefused("--consumerGroup is missing", "--bootstrapServers=k:9092", "--topics=t");
     assertRefused(
         "--startingOffsets=yesterday is not valid",
-        "--bootstrapServers=k:9092", "--topics=t", "--consumerGroup=g", "--startingOffsets=yesterday");
+        "--bootstrapServers=k:9092",
+        "--topics=t",
+        "--consumerGroup=g",
+        "--startingOffsets=yesterday");
     assertRefused(
         "Kafka property 'group.id' is set by the template",
-        "--bootstrapServers=k:9092", "--topics=t", "--consumerGroup=g", "--kafkaProperties=group.id=x");
+        "--bootstrapServers=k:9092",
+        "--topics=t",
+        "--consumerGroup=g",
+        "--kafkaProperties=group.id=x");
     assertRefused("--topics needs --bootstrapServers", "--topics=t");
     assertRefused(
         "--kafkaPropertiesFile=/no/such/file is not valid",
-        "--bootstrapServers=k:9092", "--topics=t", "--consumerGroup=g", "--kafkaPropertiesFile=/no/such/file");
+        "--bootstrapServers=k:9092",
+        "--topics=t",
+        "--consumerGroup=g",
+        "--kafkaPropertiesFile=/no/such/file");
     IllegalArgumentException noEquals =
         assertThrows(
             IllegalArgumentException.class,
             () ->
                 KafkaSource.of(
-                    options("--bootstrapServers=k:9092", "--topics=t", "--consumerGroup=g",
+                    options(
+                        "--bootstrapServers=k:9092",
+                        "--topics=t",
+                        "--consumerGroup=g",
                         "--kafkaProperties=sasl.password-hunter4")));
     assertFalse(noEquals.getMessage().contains("hunter4"), noEquals.getMessage());
   }

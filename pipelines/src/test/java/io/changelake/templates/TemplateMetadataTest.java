@@ -48,7 +48,8 @@ class TemplateMetadataTest {
   private static Set<String> declaredOptions(Class<?> options) {
     Set<String> names = new TreeSet<>();
     for (Method getter : options.getMethods()) {
-      boolean ours = getter.getDeclaringClass().getPackage().equals(TemplateCatalog.class.getPackage());
+      boolean ours =
+          getter.getDeclaringClass().getPackage().equals(TemplateCatalog.class.getPackage());
       if (ours && getter.isAnnotationPresent(Description.class)) {
         String name = getter.getName();
         names.add(Introspector.decapitalize(name.substring(name.startsWith("is") ? 2 : 3)));

@@ -38,16 +38,22 @@ class TemplateOptionsTest {
 
   private void assertRefused(TemplateCatalog template, List<String> args, String expected) {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> template.run(args.toArray(String[]::new)));
+        assertThrows(
+            IllegalArgumentException.class, () -> template.run(args.toArray(String[]::new)));
     assertTrue(e.getMessage().startsWith(expected), e.getMessage());
     // Nothing ran: no table, no dead-letter folder.
-    assertTrue(!folder.resolve("warehouse").toFile().exists() && !folder.resolve("dead").toFile().exists());
+    assertTrue(
+        !folder.resolve("warehouse").toFile().exists()
+            && !folder.resolve("dead").toFile().exists());
   }
 
   @Test
   void unknownProducerIsRefusedNamingTheOption() {
     List<String> args = with(cdcToAggregate(), "--producer=upsert");
-    assertRefused(TemplateCatalog.CDC_TO_AGGREGATE, args, "--producer=upsert is not valid: use one of none, input, lookup, full-compaction");
+    assertRefused(
+        TemplateCatalog.CDC_TO_AGGREGATE,
+        args,
+        "--producer=upsert is not valid: use one of none, input, lookup, full-compaction");
     assertRefused(TemplateCatalog.CDC_TO_TABLE, args.subList(0, 5), "--deadLetterDir is missing");
   }
 
@@ -58,27 +64,44 @@ class TemplateOptionsTest {
     assertRefused(TemplateCatalog.CDC_TO_AGGREGATE, args, "--warehouse is missing");
     assertRefused(
         TemplateCatalog.CHANGELOG_TO_AGGREGATE,
-        List.of("--sourceTable=orders", "--groupColumn=store_id", "--valueColumn=amount",
-            "--aggregateTable=t", "--deadLetterDir=" + folder.resolve("dead")),
+        List.of(
+            "--sourceTable=orders",
+            "--groupColumn=store_id",
+            "--valueColumn=amount",
+            "--aggregateTable=t",
+            "--deadLetterDir=" + folder.resolve("dead")),
         "--warehouse is missing");
   }
 
   @Test
   void columnsAndAggregateColumnsAreChecked() {
-    assertRefused(TemplateCatalog.CDC_TO_AGGREGATE, with(cdcToAggregate(), "--primaryKeys=id"), "--columns=order_id:BIGINT,store_id:BIGINT,amount:BIGINT with --primaryKeys=id: primary key 'id'");
-    assertRefused(TemplateCatalog.CDC_TO_AGGREGATE, with(cdcToAggregate(), "--valueColumn=price"), "--valueColumn=price is not valid: name one of --columns");
     assertRefused(
         TemplateCatalog.CDC_TO_AGGREGATE,
-        with(cdcToAggregate(), "--columns=order_id:BIGINT,store_id:BIGINT,amount:MONEY"), "--columns=order_id:BIGINT,store_id:BIGINT,amount:MONEY with --primaryKeys=order_id: unknown column type 'MONEY'");
+        with(cdcToAggregate(), "--primaryKeys=id"),
+        "--columns=order_id:BIGINT,store_id:BIGINT,amount:BIGINT with --primaryKeys=id: primary key 'id'");
+    assertRefused(
+        TemplateCatalog.CDC_TO_AGGREGATE,
+        with(cdcToAggregate(), "--valueColumn=price"),
+        "--valueColumn=price is not valid: name one of --columns");
+    assertRefused(
+        TemplateCatalog.CDC_TO_AGGREGATE,
+        with(cdcToAggregate(), "--columns=order_id:BIGINT,store_id:BIGINT,amount:MONEY"),
+        "--columns=order_id:BIGINT,store_id:BIGINT,amount:MONEY with --primaryKeys=order_id: unknown column type 'MONEY'");
   }
 
   @Test
   void endBeforeStartIsRefused() {
     assertRefused(
         TemplateCatalog.CHANGELOG_TO_AGGREGATE,
-        List.of("--warehouse=" + folder.resolve("warehouse"), "--sourceTable=orders",
-            "--groupColumn=store_id", "--valueColumn=amount", "--aggregateTable=t",
-            "--deadLetterDir=" + folder.resolve("dead"), "--startSnapshot=5", "--endSnapshot=3"),
+        List.of(
+            "--warehouse=" + folder.resolve("warehouse"),
+            "--sourceTable=orders",
+            "--groupColumn=store_id",
+            "--valueColumn=amount",
+            "--aggregateTable=t",
+            "--deadLetterDir=" + folder.resolve("dead"),
+            "--startSnapshot=5",
+            "--endSnapshot=3"),
         "--endSnapshot=3 is not valid");
   }
 

@@ -17,10 +17,10 @@ import javax.management.openmbean.CompositeData;
  * collection since the last {@link #reset()}, all heap pools summed at the same instant.
  *
  * <p>Right after a collection the heap holds what is live plus, after a young collection, the old
- * generation's garbage not yet collected: an upper bound of the live data at that moment, and
- * never more than {@code -Xmx}. Adding each pool's own peak instead, as {@link MemoryPoolMXBean}
- * offers, adds maxima reached at different times (a full eden next to a full old generation) and
- * can exceed {@code -Xmx}.
+ * generation's garbage not yet collected: an upper bound of the live data at that moment, and never
+ * more than {@code -Xmx}. Adding each pool's own peak instead, as {@link MemoryPoolMXBean} offers,
+ * adds maxima reached at different times (a full eden next to a full old generation) and can exceed
+ * {@code -Xmx}.
  */
 public final class HeapPeak {
 

@@ -18,11 +18,11 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 
 /**
- * Avro container files with the record schemas Paimon uses for manifests and manifest lists
- * (copied from files Paimon 1.3.1 wrote), compressed with zstandard as Paimon does.
+ * Avro container files with the record schemas Paimon uses for manifests and manifest lists (copied
+ * from files Paimon 1.3.1 wrote), compressed with zstandard as Paimon does.
  *
- * <p>Reading resolves a file's own writer schema against ours, so files from older Paimon
- * versions with fewer fields read with the missing fields as null.
+ * <p>Reading resolves a file's own writer schema against ours, so files from older Paimon versions
+ * with fewer fields read with the missing fields as null.
  */
 final class AvroContainer {
 
@@ -100,7 +100,8 @@ final class AvroContainer {
     GenericRecord record = record(statsSchema);
     record.put("_MIN_VALUES", bytes(stats.minValues()));
     record.put("_MAX_VALUES", bytes(stats.maxValues()));
-    record.put("_NULL_COUNTS", stats.nullCounts() == null ? null : new ArrayList<>(stats.nullCounts()));
+    record.put(
+        "_NULL_COUNTS", stats.nullCounts() == null ? null : new ArrayList<>(stats.nullCounts()));
     return record;
   }
 

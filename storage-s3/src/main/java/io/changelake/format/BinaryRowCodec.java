@@ -161,8 +161,8 @@ public final class BinaryRowCodec {
   }
 
   /**
-   * Paimon's hash of the row's BinaryRow ({@code BinaryRow#hashCode}), computed without
-   * allocating for fixed-size fields; see {@link #encode} for the errors.
+   * Paimon's hash of the row's BinaryRow ({@code BinaryRow#hashCode}), computed without allocating
+   * for fixed-size fields; see {@link #encode} for the errors.
    */
   public int hash(Object[] row) {
     write(row);
@@ -177,7 +177,9 @@ public final class BinaryRowCodec {
   public Object[] decode(byte[] serialized) {
     if (serialized.length < PREFIX || (int) ARITY.get(serialized, 0) != roots.length) {
       throw new IllegalArgumentException(
-          "the bytes hold no serialized row of " + roots.length + " fields: they begin with "
+          "the bytes hold no serialized row of "
+              + roots.length
+              + " fields: they begin with "
               + Arrays.toString(Arrays.copyOf(serialized, Math.min(serialized.length, PREFIX))));
     }
     return decodeRow(serialized, PREFIX);
@@ -264,7 +266,11 @@ public final class BinaryRowCodec {
   private void write(Object[] row) {
     if (row.length != roots.length) {
       throw new IllegalArgumentException(
-          "a row of " + row.length + " values does not fit " + roots.length + " fields "
+          "a row of "
+              + row.length
+              + " values does not fit "
+              + roots.length
+              + " fields "
               + rowType.names());
     }
     // Slots of narrow types are written partly, so the whole fixed part starts as zeros.
@@ -281,9 +287,16 @@ public final class BinaryRowCodec {
         writeValue(i, slot, value);
       } catch (ClassCastException e) {
         throw new IllegalArgumentException(
-            "field " + rowType.field(i).name() + " of type " + rowType.type(i) + " needs a "
-                + roots[i].javaClass().getSimpleName() + ", got a "
-                + value.getClass().getSimpleName() + ": " + value,
+            "field "
+                + rowType.field(i).name()
+                + " of type "
+                + rowType.type(i)
+                + " needs a "
+                + roots[i].javaClass().getSimpleName()
+                + ", got a "
+                + value.getClass().getSimpleName()
+                + ": "
+                + value,
             e);
       }
     }
@@ -339,8 +352,7 @@ public final class BinaryRowCodec {
         value.scale() == scales[i] ? value : value.setScale(scales[i], RoundingMode.HALF_UP);
     if (scaled.precision() > precisions[i]) {
       throw new IllegalArgumentException(
-          "field " + rowType.field(i).name() + ": " + value + " does not fit "
-              + rowType.type(i));
+          "field " + rowType.field(i).name() + ": " + value + " does not fit " + rowType.type(i));
     }
     if (compact[i]) {
       LONGS.set(buffer, slot, scaled.unscaledValue().longValue());

@@ -4,10 +4,8 @@ import io.changelake.types.DataType;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -15,11 +13,11 @@ import java.util.Arrays;
  * the fields in place: a lookup compares its key with some twenty stored keys, and decoding each
  * (an array and boxed values) cost more than the rest of the lookup together.
  *
- * <p>It reads the layout {@link BinaryRowCodec} documents: a null bit set after the row-kind
- * byte, one little-endian 8-byte slot per field, strings and bytes inline up to 7 bytes (length
- * in the slot's last byte, high bit set) or in the variable part, decimals above precision 18 as
- * big-endian unscaled bytes, timestamps above precision 3 as milliseconds in the variable part
- * with the nanoseconds of the millisecond in the slot.
+ * <p>It reads the layout {@link BinaryRowCodec} documents: a null bit set after the row-kind byte,
+ * one little-endian 8-byte slot per field, strings and bytes inline up to 7 bytes (length in the
+ * slot's last byte, high bit set) or in the variable part, decimals above precision 18 as
+ * big-endian unscaled bytes, timestamps above precision 3 as milliseconds in the variable part with
+ * the nanoseconds of the millisecond in the slot.
  */
 public final class BinaryRowOrder {
 
@@ -43,14 +41,17 @@ public final class BinaryRowOrder {
       compact[i] =
           switch (type.root()) {
             case DECIMAL -> type.precision() <= BinaryRowCodec.MAX_COMPACT_DECIMAL_PRECISION;
-            case TIMESTAMP, TIMESTAMP_LTZ -> type.precision() <= BinaryRowCodec.MAX_COMPACT_TIMESTAMP_PRECISION;
+            case TIMESTAMP, TIMESTAMP_LTZ ->
+                type.precision() <= BinaryRowCodec.MAX_COMPACT_TIMESTAMP_PRECISION;
             default -> true;
           };
     }
     nullBitsBytes = ((arity + 63 + ROW_KIND_BITS) / 64) * 8;
   }
 
-  /** Compares the BinaryRow at {@code aRow} of {@code a} with the one at {@code bRow} of {@code b}. */
+  /**
+   * Compares the BinaryRow at {@code aRow} of {@code a} with the one at {@code bRow} of {@code b}.
+   */
   public int compare(byte[] a, int aRow, byte[] b, int bRow) {
     for (int i = 0; i < roots.length; i++) {
       int bit = i + ROW_KIND_BITS;
@@ -62,8 +63,9 @@ public final class BinaryRowOrder {
         }
         continue;
       }
-      int c = compareField(i, a, aRow, aRow + nullBitsBytes + 8 * i, b, bRow,
-          bRow + nullBitsBytes + 8 * i);
+      int c =
+          compareField(
+              i, a, aRow, aRow + nullBitsBytes + 8 * i, b, bRow, bRow + nullBitsBytes + 8 * i);
       if (c != 0) {
         return c;
       }
@@ -77,18 +79,22 @@ public final class BinaryRowOrder {
       case SMALLINT -> Short.compare((short) SHORTS.get(a, aSlot), (short) SHORTS.get(b, bSlot));
       case INT, DATE -> Integer.compare((int) INTS.get(a, aSlot), (int) INTS.get(b, bSlot));
       case BIGINT -> Long.compare((long) LONGS.get(a, aSlot), (long) LONGS.get(b, bSlot));
-      case FLOAT -> Float.compare(
-          Float.intBitsToFloat((int) INTS.get(a, aSlot)),
-          Float.intBitsToFloat((int) INTS.get(b, bSlot)));
-      case DOUBLE -> Double.compare(
-          Double.longBitsToDouble((long) LONGS.get(a, aSlot)),
-          Double.longBitsToDouble((long) LONGS.get(b, bSlot)));
-      case DECIMAL -> compact[i]
-          ? Long.compare((long) LONGS.get(a, aSlot), (long) LONGS.get(b, bSlot))
-          : unscaled(a, aRow, aSlot).compareTo(unscaled(b, bRow, bSlot));
-      case TIMESTAMP, TIMESTAMP_LTZ -> compact[i]
-          ? Long.compare((long) LONGS.get(a, aSlot), (long) LONGS.get(b, bSlot))
-          : compareTimestamps(a, aRow, aSlot, b, bRow, bSlot);
+      case FLOAT ->
+          Float.compare(
+              Float.intBitsToFloat((int) INTS.get(a, aSlot)),
+              Float.intBitsToFloat((int) INTS.get(b, bSlot)));
+      case DOUBLE ->
+          Double.compare(
+              Double.longBitsToDouble((long) LONGS.get(a, aSlot)),
+              Double.longBitsToDouble((long) LONGS.get(b, bSlot)));
+      case DECIMAL ->
+          compact[i]
+              ? Long.compare((long) LONGS.get(a, aSlot), (long) LONGS.get(b, bSlot))
+              : unscaled(a, aRow, aSlot).compareTo(unscaled(b, bRow, bSlot));
+      case TIMESTAMP, TIMESTAMP_LTZ ->
+          compact[i]
+              ? Long.compare((long) LONGS.get(a, aSlot), (long) LONGS.get(b, bSlot))
+              : compareTimestamps(a, aRow, aSlot, b, bRow, bSlot);
       case CHAR, VARCHAR, BINARY, VARBINARY -> {
         // Unsigned UTF-8 byte order is code point order, RowComparator's string order.
         long ap = (long) LONGS.get(a, aSlot);
@@ -105,11 +111,14 @@ public final class BinaryRowOrder {
     return new BigInteger(bytes, row + (int) (pointer >>> 32), (int) pointer);
   }
 
-  private static int compareTimestamps(byte[] a, int aRow, int aSlot, byte[] b, int bRow, int bSlot) {
+  private static int compareTimestamps(
+      byte[] a, int aRow, int aSlot, byte[] b, int bRow, int bSlot) {
     long ap = (long) LONGS.get(a, aSlot);
     long bp = (long) LONGS.get(b, bSlot);
-    int c = Long.compare(
-        (long) LONGS.get(a, aRow + (int) (ap >>> 32)), (long) LONGS.get(b, bRow + (int) (bp >>> 32)));
+    int c =
+        Long.compare(
+            (long) LONGS.get(a, aRow + (int) (ap >>> 32)),
+            (long) LONGS.get(b, bRow + (int) (bp >>> 32)));
     return c != 0 ? c : Integer.compare((int) ap, (int) bp);
   }
 

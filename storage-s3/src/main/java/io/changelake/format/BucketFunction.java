@@ -8,8 +8,8 @@ import io.changelake.types.RowType;
  * put a key in the same bucket.
  *
  * <p>bucket = {@code abs(hash % buckets)}, where hash is {@link BinaryRowCodec#hash} of the
- * bucket-key values: the columns of the {@code bucket-key} option, or else the primary key
- * without the partition columns.
+ * bucket-key values: the columns of the {@code bucket-key} option, or else the primary key without
+ * the partition columns.
  *
  * <p>Not thread-safe (it reuses its codec's buffer); keep one per thread.
  */
@@ -23,13 +23,14 @@ public final class BucketFunction {
    *
    * @param bucketKeyType the bucket-key columns, in the order Paimon lists them
    * @param buckets the table's bucket count (its option "bucket"), at least 1
-   * @throws IllegalArgumentException if buckets is below 1: dynamic (-1) and postponed (-2)
-   *     bucket modes assign buckets otherwise
+   * @throws IllegalArgumentException if buckets is below 1: dynamic (-1) and postponed (-2) bucket
+   *     modes assign buckets otherwise
    */
   public BucketFunction(RowType bucketKeyType, int buckets) {
     if (buckets < 1) {
       throw new IllegalArgumentException(
-          "a fixed bucket count must be at least 1, got " + buckets
+          "a fixed bucket count must be at least 1, got "
+              + buckets
               + "; set the table option 'bucket' to the number of buckets");
     }
     this.bucketKeyCodec = new BinaryRowCodec(bucketKeyType);

@@ -39,6 +39,7 @@ final class ColumnCodec {
   private static final long SECONDS_PER_DAY = 86_400L;
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
   private static final int NANOS_PER_MILLI = 1_000_000;
+
   /** Julian day number of 1970-01-01, the epoch of INT96 timestamps. */
   private static final int JULIAN_EPOCH_DAY = 2_440_588;
 
@@ -173,13 +174,26 @@ final class ColumnCodec {
       scaled = value.setScale(scale, RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
       throw new IllegalArgumentException(
-          value + " has more than " + scale + " fraction digits: round it to fit DECIMAL("
-              + precision + ", " + scale + ")", e);
+          value
+              + " has more than "
+              + scale
+              + " fraction digits: round it to fit DECIMAL("
+              + precision
+              + ", "
+              + scale
+              + ")",
+          e);
     }
     if (scaled.precision() > precision) {
       throw new IllegalArgumentException(
-          value + " has more than " + precision + " digits and does not fit DECIMAL("
-              + precision + ", " + scale + ")");
+          value
+              + " has more than "
+              + precision
+              + " digits and does not fit DECIMAL("
+              + precision
+              + ", "
+              + scale
+              + ")");
     }
     return scaled.unscaledValue();
   }

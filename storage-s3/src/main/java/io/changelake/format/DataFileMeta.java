@@ -3,8 +3,8 @@ package io.changelake.format;
 import java.util.List;
 
 /**
- * What a manifest records of one data or changelog file, field for field as Paimon 1.x stores it
- * in {@code _FILE}.
+ * What a manifest records of one data or changelog file, field for field as Paimon 1.x stores it in
+ * {@code _FILE}.
  *
  * @param fileName the file name, relative to its bucket folder
  * @param fileSize the size in bytes

@@ -8,8 +8,7 @@ import java.util.List;
  * file source, which the caller knows).
  *
  * <p>Keys are lists of key-column values in primary-key order. Stats lists have one entry per key
- * column and per value (table) column, in column order; see {@link StatsMode} for what each
- * keeps.
+ * column and per value (table) column, in column order; see {@link StatsMode} for what each keeps.
  *
  * @param path the object's path in its store
  * @param fileSize the object's size in bytes

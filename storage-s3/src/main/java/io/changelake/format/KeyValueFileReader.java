@@ -4,7 +4,6 @@ import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
 import io.changelake.types.DataField;
-import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -64,6 +63,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final ColumnCodec[] keyCodecs;
   private final ColumnCodec[] valueCodecs;
   private final ColumnDescriptor[] descriptors;
+
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
   private final int[] keyInValue;
 

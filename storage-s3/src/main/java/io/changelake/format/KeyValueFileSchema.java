@@ -24,12 +24,12 @@ import org.apache.parquet.schema.Type;
  * </table>
  *
  * <p>The message is named {@code paimon_schema}. A NOT NULL column is {@code required}, any other
- * {@code optional}. Types: BOOLEAN boolean; TINYINT and SMALLINT int32 with INTEGER(8/16,true);
- * INT int32; BIGINT int64; FLOAT float; DOUBLE double; DECIMAL(p,s) int32 (p &le; 9), int64 (p
- * &le; 18) or fixed_len_byte_array of the fewest bytes for p, all with DECIMAL(p,s); CHAR, VARCHAR
- * and STRING binary with STRING; BINARY, VARBINARY and BYTES binary; DATE int32 with DATE;
- * TIMESTAMP(p) int64 with TIMESTAMP(MILLIS) for p &le; 3, TIMESTAMP(MICROS) for p &le; 6, int96
- * above, adjusted to UTC only WITH LOCAL TIME ZONE.
+ * {@code optional}. Types: BOOLEAN boolean; TINYINT and SMALLINT int32 with INTEGER(8/16,true); INT
+ * int32; BIGINT int64; FLOAT float; DOUBLE double; DECIMAL(p,s) int32 (p &le; 9), int64 (p &le; 18)
+ * or fixed_len_byte_array of the fewest bytes for p, all with DECIMAL(p,s); CHAR, VARCHAR and
+ * STRING binary with STRING; BINARY, VARBINARY and BYTES binary; DATE int32 with DATE; TIMESTAMP(p)
+ * int64 with TIMESTAMP(MILLIS) for p &le; 3, TIMESTAMP(MICROS) for p &le; 6, int96 above, adjusted
+ * to UTC only WITH LOCAL TIME ZONE.
  */
 public final class KeyValueFileSchema {
 
@@ -52,11 +52,8 @@ public final class KeyValueFileSchema {
       columns.add(column(KEY_PREFIX + key.name(), KEY_FIELD_ID_START + key.id(), key));
     }
     columns.add(
-        ColumnCodec.of(DataType.bigint())
-            .parquetType(SEQUENCE_NUMBER, SEQUENCE_NUMBER_ID, false));
-    columns.add(
-        ColumnCodec.of(DataType.tinyint())
-            .parquetType(VALUE_KIND, VALUE_KIND_ID, false));
+        ColumnCodec.of(DataType.bigint()).parquetType(SEQUENCE_NUMBER, SEQUENCE_NUMBER_ID, false));
+    columns.add(ColumnCodec.of(DataType.tinyint()).parquetType(VALUE_KIND, VALUE_KIND_ID, false));
     for (DataField value : valueType.fields()) {
       columns.add(column(value.name(), value.id(), value));
     }

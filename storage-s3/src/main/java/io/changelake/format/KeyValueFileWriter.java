@@ -21,18 +21,18 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes one data or changelog file of the merge tree: Parquet in Paimon 1.3.1's layout (see
- * {@link KeyValueFileSchema}), so Paimon, Flink and Spark read it as their own.
+ * Writes one data or changelog file of the merge tree: Parquet in Paimon 1.3.1's layout (see {@link
+ * KeyValueFileSchema}), so Paimon, Flink and Spark read it as their own.
  *
- * <p>The caller writes key-values sorted by key, then by sequence number, and calls {@link
- * #finish} once, which closes the file and returns its {@link KeyValueFileMeta}. The first key
- * written is the file's min key and the last its max key; this writer does not check the order.
+ * <p>The caller writes key-values sorted by key, then by sequence number, and calls {@link #finish}
+ * once, which closes the file and returns its {@link KeyValueFileMeta}. The first key written is
+ * the file's min key and the last its max key; this writer does not check the order.
  *
  * <p>Statistics come from the Parquet footer, as Paimon takes them, so they cost nothing per row:
- * min, max and null count per column, merged over row groups, then cut by {@link
- * StatsMode#KEY} for key columns and by {@link ParquetFileOptions#valueStatsMode()} for value
- * columns. No min/max is kept for BINARY/VARBINARY/BYTES and TIMESTAMP(7..9) columns, nor for a
- * column chunk whose min and max together take 4 KiB or more (Parquet leaves them out of the file).
+ * min, max and null count per column, merged over row groups, then cut by {@link StatsMode#KEY} for
+ * key columns and by {@link ParquetFileOptions#valueStatsMode()} for value columns. No min/max is
+ * kept for BINARY/VARBINARY/BYTES and TIMESTAMP(7..9) columns, nor for a column chunk whose min and
+ * max together take 4 KiB or more (Parquet leaves them out of the file).
  *
  * <pre>{@code
  * try (KeyValueFileWriter writer =
@@ -95,9 +95,10 @@ public final class KeyValueFileWriter implements Closeable {
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
             .withDictionaryEncoding("_SEQUENCE_NUMBER", false);
     for (String key : keyType.names()) {
-      builder = builder
-          .withDictionaryEncoding(KeyValueFileSchema.KEY_PREFIX + key, false)
-          .withDictionaryEncoding(key, false);
+      builder =
+          builder
+              .withDictionaryEncoding(KeyValueFileSchema.KEY_PREFIX + key, false)
+              .withDictionaryEncoding(key, false);
     }
     this.writer = builder.build();
   }
@@ -144,8 +145,8 @@ public final class KeyValueFileWriter implements Closeable {
   }
 
   /**
-   * Bytes the file will take, roughly: what is flushed plus what is buffered (compressed pages,
-   * not yet the open page). For rolling to a new file at a target size.
+   * Bytes the file will take, roughly: what is flushed plus what is buffered (compressed pages, not
+   * yet the open page). For rolling to a new file at a target size.
    */
   public long estimatedSize() {
     return writer.getDataSize();

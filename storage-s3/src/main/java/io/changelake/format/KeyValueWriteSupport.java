@@ -60,8 +60,14 @@ final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
     Object[] value = kv.value();
     if (key.length != keyCodecs.length || value.length != valueCodecs.length) {
       throw new IllegalArgumentException(
-          "a key-value has " + key.length + " key and " + value.length + " value columns, the file "
-              + keyCodecs.length + " and " + valueCodecs.length);
+          "a key-value has "
+              + key.length
+              + " key and "
+              + value.length
+              + " value columns, the file "
+              + keyCodecs.length
+              + " and "
+              + valueCodecs.length);
     }
     consumer.startMessage();
     int column = 0;
@@ -88,8 +94,12 @@ final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
       codec.write(consumer, value);
     } catch (ClassCastException e) {
       throw new IllegalArgumentException(
-          "column " + names[column] + " cannot hold a " + value.getClass().getName()
-              + "; see TypeRoot for the Java class of each type", e);
+          "column "
+              + names[column]
+              + " cannot hold a "
+              + value.getClass().getName()
+              + "; see TypeRoot for the Java class of each type",
+          e);
     }
     consumer.endField(names[column], column);
   }

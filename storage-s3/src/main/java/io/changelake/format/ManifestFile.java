@@ -107,7 +107,8 @@ public final class ManifestFile {
     file.put("_EMBEDDED_FILE_INDEX", null);
     file.put("_FILE_SOURCE", f.fileSource() == null ? null : f.fileSource().value());
     file.put(
-        "_VALUE_STATS_COLS", f.valueStatsCols() == null ? null : new ArrayList<>(f.valueStatsCols()));
+        "_VALUE_STATS_COLS",
+        f.valueStatsCols() == null ? null : new ArrayList<>(f.valueStatsCols()));
     file.put("_EXTERNAL_PATH", null);
     file.put("_FIRST_ROW_ID", null);
     file.put("_WRITE_COLS", null);

@@ -8,10 +8,10 @@ import java.nio.ByteOrder;
  * The 32-bit Murmur hash Paimon computes over a BinaryRow's bytes ({@code BinaryRow#hashCode}),
  * which decides the bucket of a key.
  *
- * <p>It is MurmurHash3 x86_32 with seed 42 over little-endian 4-byte words, except for a tail of
- * 1 to 3 bytes: Paimon mixes each tail byte on its own (sign-extended) where MurmurHash3 would mix
- * them as one word. A BinaryRow is a whole number of 8-byte words, so rows never have a tail; it
- * is kept Paimon's way so the function stays Paimon's for any length.
+ * <p>It is MurmurHash3 x86_32 with seed 42 over little-endian 4-byte words, except for a tail of 1
+ * to 3 bytes: Paimon mixes each tail byte on its own (sign-extended) where MurmurHash3 would mix
+ * them as one word. A BinaryRow is a whole number of 8-byte words, so rows never have a tail; it is
+ * kept Paimon's way so the function stays Paimon's for any length.
  */
 final class MurmurHash {
 

@@ -13,8 +13,8 @@ import org.apache.parquet.io.SeekableInputStream;
  * <p>On S3 every range is a request, so small reads are served from a read-ahead buffer: a miss
  * fetches {@code readAhead} bytes from the position, or the whole tail when the position is within
  * {@code readAhead} of the end, because Parquet reads its footer backwards (the last 8 bytes, then
- * the footer before them). Reads at least as large as the buffer (column chunks) go straight to
- * the store.
+ * the footer before them). Reads at least as large as the buffer (column chunks) go straight to the
+ * store.
  */
 final class ObjectInputFile implements InputFile {
 

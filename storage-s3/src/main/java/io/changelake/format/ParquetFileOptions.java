@@ -24,10 +24,10 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * <p>Parquet holds a whole row group in memory, compressed, until it is complete, and a reader
  * loads a whole row group of the columns it reads. With Paimon's 128 MiB, a file up to {@code
- * target-file-size} (128 MiB too) is held whole while it is written, and once per sorted run
- * while a compaction reads it: heap that grows with the bucket until files reach their target
- * size, which ran a lookup bucket of 29 million keys out of a 1 GiB heap. 16 MiB bounds both
- * sides; the files stay what Paimon reads, with more, smaller row groups.
+ * target-file-size} (128 MiB too) is held whole while it is written, and once per sorted run while
+ * a compaction reads it: heap that grows with the bucket until files reach their target size, which
+ * ran a lookup bucket of 29 million keys out of a 1 GiB heap. 16 MiB bounds both sides; the files
+ * stay what Paimon reads, with more, smaller row groups.
  *
  * @param compression a Parquet codec name: {@code zstd}, {@code snappy}, {@code gzip}, {@code
  *     lz4_raw}, {@code lz4}, {@code uncompressed} or {@code none}, any case
@@ -89,7 +89,9 @@ public record ParquetFileOptions(
       return CompressionCodecName.valueOf(upper);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "'" + name + "' is not a Parquet compression: use one of "
+          "'"
+              + name
+              + "' is not a Parquet compression: use one of "
               + Arrays.stream(CompressionCodecName.values())
                   .map(c -> c.name().toLowerCase(Locale.ROOT))
                   .collect(Collectors.joining(", "))

@@ -11,4 +11,5 @@ import java.util.List;
  * @param maxValues the maximum of each column, as a serialized row
  * @param nullCounts the number of nulls in each column
  */
-public record SimpleStats(SerializedRow minValues, SerializedRow maxValues, List<Long> nullCounts) {}
+public record SimpleStats(
+    SerializedRow minValues, SerializedRow maxValues, List<Long> nullCounts) {}

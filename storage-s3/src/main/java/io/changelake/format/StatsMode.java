@@ -48,7 +48,9 @@ public record StatsMode(Kind kind, int truncateLength) {
     if ((kind == Kind.TRUNCATE) != (truncateLength > 0)) {
       throw new IllegalArgumentException(
           "a stats mode has a positive truncate length exactly when it is TRUNCATE, got "
-              + kind + " with " + truncateLength);
+              + kind
+              + " with "
+              + truncateLength);
     }
   }
 

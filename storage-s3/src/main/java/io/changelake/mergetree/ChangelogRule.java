@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the lookup and full-compaction producers emit for one key, given the row it had (BEFORE,
- * or TOP for full compaction) and the row it has now (AFTER, the merged result). One rule serves
- * both producers:
+ * What the lookup and full-compaction producers emit for one key, given the row it had (BEFORE, or
+ * TOP for full compaction) and the row it has now (AFTER, the merged result). One rule serves both
+ * producers:
  *
  * <table>
  *   <caption>Emitted changelog</caption>
@@ -24,8 +24,8 @@ import java.util.Objects;
  *   <tr><td>add</td><td>add, equal, row-deduplicate on</td><td>nothing</td></tr>
  * </table>
  *
- * <p>The first-row engine is insert-only: a key that already had a row emits nothing, a new key
- * its first row with the kind it was written with.
+ * <p>The first-row engine is insert-only: a key that already had a row emits nothing, a new key its
+ * first row with the kind it was written with.
  */
 final class ChangelogRule {
 

@@ -11,7 +11,6 @@ import io.changelake.types.RowComparator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -98,9 +97,9 @@ final class CompactRewriter {
   }
 
   /**
-   * Carries out a compaction: the unit's files are split into sections of overlapping key ranges;
-   * a section of several files is merged; a lone file is merged with its small neighbours (below
-   * 70% of {@code target-file-size}) or, if large, or if it is all there is to merge, moved to the
+   * Carries out a compaction: the unit's files are split into sections of overlapping key ranges; a
+   * section of several files is merged; a lone file is merged with its small neighbours (below 70%
+   * of {@code target-file-size}) or, if large, or if it is all there is to merge, moved to the
    * output level as it is (with its changelog, if the producer owes one). A file moved to the top
    * level is rewritten instead if it may hold retractions, which the top level drops.
    */
@@ -174,11 +173,11 @@ final class CompactRewriter {
   }
 
   /**
-   * Moves one file to the output level (Paimon's upgrade): as it is, with the changelog its
-   * records owe (a lookup table's level-0 file, or any file reaching the top level of a
-   * full-compaction table); rewritten when it goes to the top level and may hold retractions, or
-   * when it is a lookup table's level-0 file whose records must merge with the key's current value
-   * (every engine but deduplicate without {@code sequence.field}, below the top level).
+   * Moves one file to the output level (Paimon's upgrade): as it is, with the changelog its records
+   * owe (a lookup table's level-0 file, or any file reaching the top level of a full-compaction
+   * table); rewritten when it goes to the top level and may hold retractions, or when it is a
+   * lookup table's level-0 file whose records must merge with the key's current value (every engine
+   * but deduplicate without {@code sequence.field}, below the top level).
    */
   private void move(DataFileMeta file, int outputLevel, boolean dropDeletes, ChangelogMode mode)
       throws IOException {
@@ -201,8 +200,8 @@ final class CompactRewriter {
   }
 
   /**
-   * Merges files into files at the output level, with the mode's changelog; with {@code
-   * writeData} false only the changelog is written and the lone file moves up as it is.
+   * Merges files into files at the output level, with the mode's changelog; with {@code writeData}
+   * false only the changelog is written and the lone file moves up as it is.
    */
   private void merge(
       List<DataFileMeta> mergedFiles,

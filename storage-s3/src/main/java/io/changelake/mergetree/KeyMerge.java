@@ -24,7 +24,9 @@ public final class KeyMerge {
    * @param newestUpperLevelOnly true for lookup tables
    */
   public KeyMerge(
-      MergeFunction mergeFunction, Comparator<KeyValue> versionOrder, boolean newestUpperLevelOnly) {
+      MergeFunction mergeFunction,
+      Comparator<KeyValue> versionOrder,
+      boolean newestUpperLevelOnly) {
     this.mergeFunction = mergeFunction;
     this.versionOrder = versionOrder;
     this.newestUpperLevelOnly = newestUpperLevelOnly;
@@ -45,9 +47,8 @@ public final class KeyMerge {
   }
 
   /**
-   * The merge engine over the versions that count, always (even a lone one), with an older
-   * version looked up elsewhere joining at its place in version order: the lookup producer's
-   * AFTER.
+   * The merge engine over the versions that count, always (even a lone one), with an older version
+   * looked up elsewhere joining at its place in version order: the lookup producer's AFTER.
    */
   public KeyValue merge(KeyVersions versions, KeyValue lookedUp) {
     KeyValue upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;

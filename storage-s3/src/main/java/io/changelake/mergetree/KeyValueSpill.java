@@ -19,8 +19,8 @@ import java.util.NoSuchElementException;
 
 /**
  * A sorted run of key-values spilled to a local file, so a write buffer larger than its memory
- * budget does not hold every record on the heap. Records are stored as Paimon BinaryRow bytes
- * (key, then value) with their sequence number and kind.
+ * budget does not hold every record on the heap. Records are stored as Paimon BinaryRow bytes (key,
+ * then value) with their sequence number and kind.
  */
 final class KeyValueSpill implements Closeable {
 

@@ -80,8 +80,8 @@ public final class KeyVersions {
   }
 
   /**
-   * The version from the lowest level above 0: the key's merged value before level-0 records
-   * join it. Null when no version comes from above level 0.
+   * The version from the lowest level above 0: the key's merged value before level-0 records join
+   * it. Null when no version comes from above level 0.
    */
   public KeyValue newestUpperLevel() {
     KeyValue found = null;

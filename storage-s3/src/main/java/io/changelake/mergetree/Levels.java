@@ -17,8 +17,8 @@ import java.util.TreeSet;
  *
  * <p>Level 0 holds flushed files that may overlap one another, each its own sorted run, newest
  * (highest sequence number) first. Each level from 1 to {@link #maxLevel()} is one sorted run of
- * files with disjoint key ranges. A lower level is newer than a higher one, so the first level
- * that holds a key has its current version.
+ * files with disjoint key ranges. A lower level is newer than a higher one, so the first level that
+ * holds a key has its current version.
  */
 public final class Levels {
 
@@ -53,8 +53,13 @@ public final class Levels {
     for (DataFileMeta f : files) {
       if (f.level() >= numberOfLevels) {
         throw new IllegalStateException(
-            "file " + f.fileName() + " is at level " + f.level() + " but num-levels is "
-                + numberOfLevels + ": the table's num-levels option was lowered after it was written");
+            "file "
+                + f.fileName()
+                + " is at level "
+                + f.level()
+                + " but num-levels is "
+                + numberOfLevels
+                + ": the table's num-levels option was lowered after it was written");
       }
     }
     update(List.of(), files);
@@ -153,9 +158,7 @@ public final class Levels {
     return maxKeys.computeIfAbsent(f.fileName(), n -> keyCodec.decode(f.maxKey().bytes()));
   }
 
-  /**
-   * The file of a level above 0 whose key range holds {@code key}, or null.
-   */
+  /** The file of a level above 0 whose key range holds {@code key}, or null. */
   public DataFileMeta fileFor(int level, Object[] key) {
     List<DataFileMeta> files = upper.get(level - 1);
     int lo = 0;

@@ -68,8 +68,7 @@ final class LookupChangelogRule {
    * @param outputLevel the level the compaction writes
    * @param maxLevel the top level
    */
-  KeyValue merge(
-      KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
+  KeyValue merge(KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
       throws IOException {
     if (versions.minLevel() > 0) {
       return keyMerge.reduce(versions);

@@ -6,9 +6,9 @@ import io.changelake.types.KeyValue;
  * Combines the versions of one key into the version the table holds: the rule of a merge engine
  * ({@code merge-engine}).
  *
- * <p>Use: {@link #reset()}, then {@link #add} each version of one key in order (ascending
- * sequence number, or the {@code sequence.field} order), then {@link #result()}. An instance is
- * reused key after key and is not thread-safe.
+ * <p>Use: {@link #reset()}, then {@link #add} each version of one key in order (ascending sequence
+ * number, or the {@code sequence.field} order), then {@link #result()}. An instance is reused key
+ * after key and is not thread-safe.
  */
 public interface MergeFunction {
 
@@ -27,9 +27,9 @@ public interface MergeFunction {
   /**
    * The merged version, or null when the versions added leave nothing to store (first-row after
    * only ignored retractions, say). An add kind (+I, +U) means the key has this row; a retract kind
-   * (-U, -D) means the key is deleted: the record must still be written while older levels may
-   * hold the key. Its sequence number is the one Paimon's engine gives: that of the last version
-   * added (in merge order), except first-row, whose result is the first version as it is.
+   * (-U, -D) means the key is deleted: the record must still be written while older levels may hold
+   * the key. Its sequence number is the one Paimon's engine gives: that of the last version added
+   * (in merge order), except first-row, whose result is the first version as it is.
    */
   KeyValue result();
 }

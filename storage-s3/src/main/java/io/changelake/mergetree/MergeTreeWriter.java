@@ -39,14 +39,14 @@ import java.util.Optional;
  *     difference from the previous top level</td></tr>
  * </table>
  *
- * <p>With {@code write-only}, a commit only flushes: several writers may then append to one
- * bucket, and a separate job compacts (and produces the lookup or full-compaction changelog) by
- * asking for {@link CompactionRequest#NORMAL} or {@link CompactionRequest#FULL}.
+ * <p>With {@code write-only}, a commit only flushes: several writers may then append to one bucket,
+ * and a separate job compacts (and produces the lookup or full-compaction changelog) by asking for
+ * {@link CompactionRequest#NORMAL} or {@link CompactionRequest#FULL}.
  *
  * <p>The work is shared out as Paimon's writer shares it: a {@code RollingFileWriter} writes the
  * files, a {@code CompactRewriter} carries out each compaction the {@link UniversalCompaction}
- * picks, and a {@code PendingIncrement} gathers what the next commit records; this class holds
- * the policy of when to flush and what to compact.
+ * picks, and a {@code PendingIncrement} gathers what the next commit records; this class holds the
+ * policy of when to flush and what to compact.
  *
  * <p>Not thread-safe: one writer per bucket, used by one thread.
  */
@@ -58,8 +58,8 @@ public final class MergeTreeWriter implements Closeable {
     AUTO,
     /**
      * The compaction the table's strategy picks now (Paimon's {@code compact(full=false)}): the
-     * universal pick, or for lookup and first-row tables the lift of level 0; never a
-     * delta-commits full compaction.
+     * universal pick, or for lookup and first-row tables the lift of level 0; never a delta-commits
+     * full compaction.
      */
     NORMAL,
     /** Everything into the top level. */
@@ -111,8 +111,7 @@ public final class MergeTreeWriter implements Closeable {
     this.keyOrder = restored.keyOrder();
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
-    this.keyMerge =
-        new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
+    this.keyMerge = new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
     // Records arrive in sequence order and the buffer's sort is stable, so without a
     // sequence.field the buffer sorts by key alone.
     Comparator<KeyValue> byKey = (a, b) -> keyOrder.compare(a.key(), b.key());

@@ -23,6 +23,7 @@ final class PendingIncrement {
   private final List<DataFileMeta> compactBefore = new ArrayList<>();
   private final List<DataFileMeta> compactAfter = new ArrayList<>();
   private final List<DataFileMeta> compactChangelog = new ArrayList<>();
+
   /** Names of the files compactions wrote since the last commit: in no snapshot yet. */
   private final Set<String> writtenThisCommit = new HashSet<>();
 
@@ -30,8 +31,8 @@ final class PendingIncrement {
    * @param liftedFlushesUnpublished whether a level-0 file that a compaction of the same commit
    *     consumes is left out of the snapshots altogether (the lookup and full-compaction producers,
    *     whose streaming readers read changelog files only): then one COMPACT snapshot carries the
-   *     commit, and a second writer of the bucket is refused as a whole (its compaction
-   *     conflicts), not after its flush has landed
+   *     commit, and a second writer of the bucket is refused as a whole (its compaction conflicts),
+   *     not after its flush has landed
    */
   PendingIncrement(boolean liftedFlushesUnpublished) {
     this.liftedFlushesUnpublished = liftedFlushesUnpublished;

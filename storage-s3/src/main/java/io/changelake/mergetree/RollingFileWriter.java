@@ -19,16 +19,15 @@ import java.util.concurrent.Future;
 
 /**
  * Writes records, in key order, as data or changelog files of one level: a new file each time one
- * reaches {@code target-file-size}. Data files above level 0 of a lookup table also feed the
- * lookup cache as they are written, so the next commit's lookups need not read them back.
+ * reaches {@code target-file-size}. Data files above level 0 of a lookup table also feed the lookup
+ * cache as they are written, so the next commit's lookups need not read them back.
  *
  * <p>Encoding Parquet (and the lookup copy) takes a third of a commit's time, so it runs on an
  * encoder of its own, a single-thread executor fed batches of records, at most four unfinished,
  * while the caller goes on merging and looking up: on two cores a commit takes about two thirds as
- * long.
- * The executor is started at the first batch and stopped by {@link #finish} or {@link #close}.
- * Every file writer is touched on the encoder only; lookup copies are registered with the cache in
- * {@link #finish}, on the caller's thread, since registering must not overlap a lookup.
+ * long. The executor is started at the first batch and stopped by {@link #finish} or {@link
+ * #close}. Every file writer is touched on the encoder only; lookup copies are registered with the
+ * cache in {@link #finish}, on the caller's thread, since registering must not overlap a lookup.
  *
  * <p>Use: {@link #write} the records, then {@link #finish} for the files; {@link #close} after
  * {@link #finish} does nothing, and without it abandons the output (the open file is dropped and
@@ -38,6 +37,7 @@ final class RollingFileWriter implements Closeable {
 
   private static final int BATCH = 1024;
   private static final int BATCHES_UNFINISHED = 4;
+
   /** Rows between two checks of an output file's size against {@code target-file-size}. */
   private static final int SIZE_CHECK_ROWS = 1024;
 

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * The files of one sorted run read one after another, in key order: a run's files hold disjoint
- * key ranges in key order, so reading them in turn is reading the run. A file is opened only when
- * the one before it is exhausted, and closed then, so a run holds at most one file open.
+ * The files of one sorted run read one after another, in key order: a run's files hold disjoint key
+ * ranges in key order, so reading them in turn is reading the run. A file is opened only when the
+ * one before it is exhausted, and closed then, so a run holds at most one file open.
  *
  * @param <R> the file reader
  */

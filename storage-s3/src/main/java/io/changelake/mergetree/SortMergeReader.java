@@ -9,9 +9,8 @@ import java.util.PriorityQueue;
 
 /**
  * Merges runs that are each sorted by key then version into one stream in that order, so the
- * versions of a key arrive together, oldest first. Versions are ordered by sequence number, or by
- * a given order ({@code sequence.field}); records that order equal come in the order of their
- * runs.
+ * versions of a key arrive together, oldest first. Versions are ordered by sequence number, or by a
+ * given order ({@code sequence.field}); records that order equal come in the order of their runs.
  */
 public final class SortMergeReader implements Iterator<KeyValue> {
 
@@ -31,7 +30,8 @@ public final class SortMergeReader implements Iterator<KeyValue> {
       Comparator<Object[]> keyOrder,
       Comparator<KeyValue> versionOrder) {
     Comparator<KeyValue> order =
-        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder).thenComparing(versionOrder);
+        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder)
+            .thenComparing(versionOrder);
     // Equal records come run by run, in the order the runs were given: a reader that orders by
     // key alone (a changelog) keeps each file's changes of a key together and the files in order.
     Comparator<Head> headOrder =

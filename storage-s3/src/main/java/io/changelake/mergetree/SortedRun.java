@@ -4,8 +4,8 @@ import io.changelake.format.DataFileMeta;
 import java.util.List;
 
 /**
- * Files that together hold each key at most once, in key order: one level-0 file, or all the
- * files of a level above 0.
+ * Files that together hold each key at most once, in key order: one level-0 file, or all the files
+ * of a level above 0.
  *
  * @param level the LSM level of the run
  * @param files the files, ordered by key range

@@ -5,17 +5,17 @@ import java.util.Optional;
 
 /**
  * Which sorted runs of a bucket to merge, by RocksDB's universal compaction, as Paimon picks them.
- * Runs are ordered newest first (level-0 files, then levels 1 up); a
- * compaction always takes a prefix of them and writes it one level below the first run it leaves
- * (or at the top level if it takes all). Three numbers decide:
+ * Runs are ordered newest first (level-0 files, then levels 1 up); a compaction always takes a
+ * prefix of them and writes it one level below the first run it leaves (or at the top level if it
+ * takes all). Three numbers decide:
  *
  * <p>With fewer runs than the sorted-run trigger nothing is picked; from the trigger on:
  *
  * <ol>
  *   <li><b>Size amplification</b> ({@code compaction.max-size-amplification-percent}, 200): when
  *       the runs above the oldest add up to more than that percentage of the oldest, everything is
- *       merged into the top level. This bounds the space that stale versions take and how many
- *       runs a read must merge.
+ *       merged into the top level. This bounds the space that stale versions take and how many runs
+ *       a read must merge.
  *   <li><b>Size ratio</b> ({@code compaction.size-ratio}, 1): starting from the newest run, the
  *       next run joins while it is no bigger than the runs taken so far plus that percentage. Runs
  *       of similar size merge, so each record is rewritten about log(n) times.
@@ -65,8 +65,8 @@ public final class UniversalCompaction {
   }
 
   /**
-   * As {@link #pick}, but when no rule fires and level-0 runs exist, merges them (and the runs
-   * size ratio adds) to a level above 0: the lookup producer's compaction.
+   * As {@link #pick}, but when no rule fires and level-0 runs exist, merges them (and the runs size
+   * ratio adds) to a level above 0: the lookup producer's compaction.
    */
   public Optional<CompactUnit> pickForcingUpLevel0(int maxLevel, List<SortedRun> runs) {
     Optional<CompactUnit> picked = pick(maxLevel, runs);

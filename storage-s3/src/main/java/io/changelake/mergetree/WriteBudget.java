@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * The write-buffer memory of a worker: {@code write-buffer-size} shared by every bucket writer's
- * {@link WriteBuffer} in the JVM, as Paimon shares one memory pool per write task. A worker
- * hosting 64 buckets buffers 256 MiB in all by default, not 64 times that.
+ * {@link WriteBuffer} in the JVM, as Paimon shares one memory pool per write task. A worker hosting
+ * 64 buckets buffers 256 MiB in all by default, not 64 times that.
  *
  * <p>When the buffers together reach the budget, a buffer holding at least its fair share (the
  * budget over the buffers holding anything) spills (or flushes) at its next record; buffers below
@@ -29,7 +29,9 @@ final class WriteBudget {
   WriteBudget(long capacity) {
     if (capacity <= 0) {
       throw new IllegalArgumentException(
-          "write-buffer-size must be positive, got " + capacity + " bytes: set it to a size such"
+          "write-buffer-size must be positive, got "
+              + capacity
+              + " bytes: set it to a size such"
               + " as 256 mb");
     }
     this.capacity = capacity;

@@ -12,10 +12,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The records a bucket writer has received since its last flush, bounded in memory by the
- * worker's {@link WriteBudget} ({@code write-buffer-size}, shared by every bucket writer in the
- * JVM): when the budget says so, the records in memory are sorted and spilled to a local file as
- * one sorted run ({@code write-buffer-spillable}, the default), or the writer is told to flush.
+ * The records a bucket writer has received since its last flush, bounded in memory by the worker's
+ * {@link WriteBudget} ({@code write-buffer-size}, shared by every bucket writer in the JVM): when
+ * the budget says so, the records in memory are sorted and spilled to a local file as one sorted
+ * run ({@code write-buffer-spillable}, the default), or the writer is told to flush.
  *
  * <p>A flush reads {@link #sortedRuns()}, merges them and writes the result; then {@link #clear()}.
  */
@@ -40,10 +40,9 @@ final class WriteBuffer implements Closeable {
 
   /**
    * @param order the order of a sorted run: key, then version; the sort is stable
-   * @param sortsByKeyAlone whether {@code order} compares keys only (versions keep arrival
-   *     order), which lets an integral key sort on primitives
-   * @param budget {@code write-buffer-size}: the JVM's shared budget of that size bounds the
-   *     buffer
+   * @param sortsByKeyAlone whether {@code order} compares keys only (versions keep arrival order),
+   *     which lets an integral key sort on primitives
+   * @param budget {@code write-buffer-size}: the JVM's shared budget of that size bounds the buffer
    */
   WriteBuffer(
       RowType keyType,

@@ -3,8 +3,8 @@
  * changelog and the table hold. The differential fuzzer ({@code ConformanceFuzzTest} in pipelines)
  * holds changelake to them; where Paimon and a document disagree, Paimon wins.
  *
- * <p>The package knows nothing of the table ({@code io.changelake.table} stands above it): it
- * takes the schema and options ({@code io.changelake.schema}) and a {@link
+ * <p>The package knows nothing of the table ({@code io.changelake.table} stands above it): it takes
+ * the schema and options ({@code io.changelake.schema}) and a {@link
  * io.changelake.mergetree.BucketFiles} (the bucket's folder in an object store), and returns what
  * each commit changed as a {@link io.changelake.mergetree.BucketIncrement}, which the table wraps
  * into its commit message.
@@ -48,14 +48,14 @@
  *
  * <ul>
  *   <li>A commit first flushes the write buffer to level 0: the merge engine over the flush's
- *       records of each key, in sequence order ({@code sequence.field}, ties by arrival), gives
- *       one record per key. Spilled runs of the buffer are merged into the same flush.
+ *       records of each key, in sequence order ({@code sequence.field}, ties by arrival), gives one
+ *       record per key. Spilled runs of the buffer are merged into the same flush.
  *   <li>That record is what level 0 holds, what the {@code none} producer streams, and what
- *       compactions later merge with the older levels, again in sequence order. For functions
- *       that are not associative ({@code last_non_null_value} and {@code last_value} under a
- *       retraction, partial-update with a delete rule) "merge the flush, then merge it with the
- *       levels" differs from "apply every record to the stored row in turn": Paimon does the
- *       former, and so does changelake (no compaction ever takes unflushed records).
+ *       compactions later merge with the older levels, again in sequence order. For functions that
+ *       are not associative ({@code last_non_null_value} and {@code last_value} under a retraction,
+ *       partial-update with a delete rule) "merge the flush, then merge it with the levels" differs
+ *       from "apply every record to the stored row in turn": Paimon does the former, and so does
+ *       changelake (no compaction ever takes unflushed records).
  *   <li>The surviving record keeps the kind of the record that produced it: a key written +I and
  *       then +U in one flush is stored, streamed and batch-read as +U.
  *   <li>A lone version is kept as it is (a lone retraction stays a retraction); in a lookup table
@@ -76,12 +76,11 @@
  *   <li>Lookup-producer and first-row tables lift every level-0 file above level 0 at each commit
  *       (Paimon's ForceUpLevel0Compaction): the universal pick if it fires above level 0, else all
  *       level-0 runs extended by size ratio. With {@code lookup-wait} (the default) the commit
- *       waits for it. Paimon commits an APPEND snapshot (the level-0 files) and a COMPACT
- *       snapshot; changelake does so for first-row tables with producer {@code none}, whose
- *       streaming readers read those level-0 files, and otherwise drops a level-0 file lifted by
- *       the commit that wrote it: one COMPACT snapshot, as no reader of a lookup or
- *       full-compaction changelog reads data files (the conformance check ignores snapshot
- *       layout; Paimon reads either).
+ *       waits for it. Paimon commits an APPEND snapshot (the level-0 files) and a COMPACT snapshot;
+ *       changelake does so for first-row tables with producer {@code none}, whose streaming readers
+ *       read those level-0 files, and otherwise drops a level-0 file lifted by the commit that
+ *       wrote it: one COMPACT snapshot, as no reader of a lookup or full-compaction changelog reads
+ *       data files (the conformance check ignores snapshot layout; Paimon reads either).
  *   <li>A full compaction (COMPACT_FULL, or a commit whose identifier is a multiple of {@code
  *       full-compaction.delta-commits} when the bucket was written since the last one; a plain
  *       COMPACT never) merges every run into the top level, and does nothing when the only run is
@@ -97,10 +96,9 @@
  * <ul>
  *   <li>A batch read of a first-row table skips level 0, as Paimon's scan does (its writer lifts
  *       level 0 at every commit, so a reader finds every committed first row above it).
- *   <li>A retraction the merge engine cannot take is refused when it is written (so that a
- *       pipeline can dead-letter it); Paimon refuses it only when a merge meets it with another
- *       version of its key, and keeps it while it stays alone. This is the one deliberate
- *       difference.
+ *   <li>A retraction the merge engine cannot take is refused when it is written (so that a pipeline
+ *       can dead-letter it); Paimon refuses it only when a merge meets it with another version of
+ *       its key, and keeps it while it stays alone. This is the one deliberate difference.
  *   <li>The lookup changelog of a first-row table emits a new key's row with the kind it was
  *       written with (+I or +U), as Paimon does; other engines emit +I.
  *   <li>The changelog each producer emits is tabulated in {@link

@@ -3,9 +3,9 @@ package io.changelake.schema;
 import java.util.List;
 
 /**
- * What a parsed option value must be beyond its form: a range, one of a few words, or the one
- * value changelake implements. A failed check throws {@link IllegalArgumentException} saying what
- * the value must be and what it is; {@link OptionRules#check} adds the option's name.
+ * What a parsed option value must be beyond its form: a range, one of a few words, or the one value
+ * changelake implements. A failed check throws {@link IllegalArgumentException} saying what the
+ * value must be and what it is; {@link OptionRules#check} adds the option's name.
  *
  * @param <T> the parsed value
  */
@@ -37,8 +37,7 @@ public interface OptionBounds<T> {
   static OptionBounds<Integer> between(int min, int max) {
     return value -> {
       if (value < min || value > max) {
-        throw new IllegalArgumentException(
-            "must be from " + min + " to " + max + ", got " + value);
+        throw new IllegalArgumentException("must be from " + min + " to " + max + ", got " + value);
       }
     };
   }

@@ -24,9 +24,9 @@ import java.util.stream.Collectors;
  *       deletion vectors, ...), refused at any other;
  *   <li>anything else is <b>refused</b>: an option not in the list, or a value of a listed option
  *       that asks for behaviour changelake does not implement (deletion vectors, dynamic or
- *       postpone bucket, a format other than parquet, ...). A refused table is never written,
- *       read, expired or cleaned by changelake: acting on it while ignoring the option could leave
- *       Paimon readers with stale or missing rows, or delete files another engine still needs.
+ *       postpone bucket, a format other than parquet, ...). A refused table is never written, read,
+ *       expired or cleaned by changelake: acting on it while ignoring the option could leave Paimon
+ *       readers with stale or missing rows, or delete files another engine still needs.
  * </ul>
  *
  * <p>The list was made from {@code org.apache.paimon.CoreOptions} of Paimon 1.3.1, option by
@@ -129,10 +129,13 @@ public final class OptionRules {
     harmless("auto-create", "whether Paimon creates a missing table");
     harmless("manifest.compression", "avro files name their codec; any reads the same");
     harmless("manifest.target-file-size", "manifest layout; any layout reads the same");
-    harmless("manifest.full-compaction-threshold-size", "manifest layout; any layout reads the same");
+    harmless(
+        "manifest.full-compaction-threshold-size", "manifest layout; any layout reads the same");
     harmless("manifest.merge-min-count", "manifest layout; any layout reads the same");
     harmless("manifest.delete-file-drop-stats", "statistics of deleted entries; unused by reads");
-    harmless("metadata.stats-mode", "value statistics only bound filters; changelake writes truncate(16), a valid bound");
+    harmless(
+        "metadata.stats-mode",
+        "value statistics only bound filters; changelake writes truncate(16), a valid bound");
     harmless("metadata.stats-dense-store", "statistics layout; any reads the same");
     harmless("metadata.stats-keep-first-n-columns", "statistics only bound filters");
     harmless("changelog-file.compression", "parquet files name their codec");
@@ -149,7 +152,9 @@ public final class OptionRules {
     harmless("snapshot.clean-empty-directories", "object stores have no directories to clean");
     harmless("commit.timeout", "how long Paimon's commit retries");
     harmless("commit.user-prefix", "names Paimon's commit users");
-    harmless("snapshot.ignore-empty-commit", "changelake never commits an empty snapshot; no row differs");
+    harmless(
+        "snapshot.ignore-empty-commit",
+        "changelake never commits an empty snapshot; no row differs");
     harmless("write-buffer-spill.max-disk-size", "local spill disk");
     harmless("write-max-writers-to-spill", "local spilling");
     harmless("sort-engine", "local merge algorithm; same result");
@@ -185,7 +190,8 @@ public final class OptionRules {
     harmless("partition.end-input-to-done", "Flink batch end");
     harmless("partition.sink-strategy", "Flink shuffling");
     harmless("partition.idle-time-to-report-statistic", "catalog statistics");
-    harmless("alter-column-null-to-not-null.disabled", "schema changes, which changelake does not make");
+    harmless(
+        "alter-column-null-to-not-null.disabled", "schema changes, which changelake does not make");
     harmless("disable-explicit-type-casting", "schema changes, which changelake does not make");
     harmless("write-buffer-for-append", "append tables only");
     harmless("bucket-append-ordered", "append tables only");
@@ -228,17 +234,31 @@ public final class OptionRules {
     // Read-side defaults of Paimon readers; a changelake read always names its own start.
     for (String key :
         List.of(
-            "scan.mode", "scan.timestamp", "scan.timestamp-millis", "scan.watermark",
-            "scan.file-creation-time-millis", "scan.creation-time-millis", "scan.snapshot-id",
-            "scan.tag-name", "scan.version", "scan.bounded.watermark",
-            "streaming.read.snapshot.delay", "stream-scan-mode", "streaming-read-mode",
-            "batch-scan-mode", "incremental-between", "incremental-between-scan-mode",
-            "incremental-between-timestamp", "incremental-to-auto-tag")) {
+            "scan.mode",
+            "scan.timestamp",
+            "scan.timestamp-millis",
+            "scan.watermark",
+            "scan.file-creation-time-millis",
+            "scan.creation-time-millis",
+            "scan.snapshot-id",
+            "scan.tag-name",
+            "scan.version",
+            "scan.bounded.watermark",
+            "streaming.read.snapshot.delay",
+            "stream-scan-mode",
+            "streaming-read-mode",
+            "batch-scan-mode",
+            "incremental-between",
+            "incremental-between-scan-mode",
+            "incremental-between-timestamp",
+            "incremental-to-auto-tag")) {
       harmless(key, "where a Paimon reader starts by default; a changelake read names its own");
     }
     prefix("log.", "Flink's external log system, which changelake does not use");
-    prefix("tag.", "tag creation and retention details; automatic tags are refused and keeping"
-        + " more tags never loses a file");
+    prefix(
+        "tag.",
+        "tag creation and retention details; automatic tags are refused and keeping"
+            + " more tags never loses a file");
     prefix("clustering.", "clustering details; clustering.columns is refused");
     for (String key :
         List.of(

@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses option values in the forms Paimon accepts: sizes ({@code 128 mb}), durations ({@code 1 h}). */
+/**
+ * Parses option values in the forms Paimon accepts: sizes ({@code 128 mb}), durations ({@code 1
+ * h}).
+ */
 final class OptionValues {
 
   private static final Pattern AMOUNT = Pattern.compile("\\s*(\\d+)\\s*([a-zA-Z]*)\\s*");

@@ -62,8 +62,8 @@ public final class TableOption<T> {
   }
 
   /**
-   * An option whose default is not one stored value: it depends on other options, or means
-   * "absent" (no expiry, the primary key, the JVM's temporary folder).
+   * An option whose default is not one stored value: it depends on other options, or means "absent"
+   * (no expiry, the primary key, the JVM's temporary folder).
    *
    * @param defaultText the default as the manual states it
    * @param defaultValue the default of a table with these options (may be null: absent)
@@ -75,8 +75,7 @@ public final class TableOption<T> {
       Function<String, T> parser,
       OptionBounds<? super T> bounds,
       String description) {
-    return new TableOption<>(
-        key, defaultText, false, defaultValue, parser, bounds, description);
+    return new TableOption<>(key, defaultText, false, defaultValue, parser, bounds, description);
   }
 
   /** The key; a per-column option's holds {@code <f>} where the column goes. */
@@ -103,8 +102,8 @@ public final class TableOption<T> {
   }
 
   /**
-   * Whether {@link #defaultText} is a value as a table would store it (else it says how the
-   * default is derived).
+   * Whether {@link #defaultText} is a value as a table would store it (else it says how the default
+   * is derived).
    */
   public boolean storedDefault() {
     return storedDefault;

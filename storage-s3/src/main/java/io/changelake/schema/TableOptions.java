@@ -79,7 +79,11 @@ public final class TableOptions {
               rowType);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
-              "table option '" + option.getKey() + "' = '" + option.getValue() + "' is invalid: "
+              "table option '"
+                  + option.getKey()
+                  + "' = '"
+                  + option.getValue()
+                  + "' is invalid: "
                   + e.getMessage(),
               e);
         }
@@ -122,13 +126,19 @@ public final class TableOptions {
       for (String column : value(option)) {
         if (rowType.indexOf(column) < 0) {
           throw new IllegalArgumentException(
-              "table option '" + option.key() + "' names no column '" + column + "': columns are "
+              "table option '"
+                  + option.key()
+                  + "' names no column '"
+                  + column
+                  + "': columns are "
                   + rowType.names());
         }
         if (option == ImplementedOptions.BUCKET_KEY && !primaryKeys.contains(column)) {
           throw new IllegalArgumentException(
-              "table option 'bucket-key' column '" + column
-                  + "' is not in the primary key " + primaryKeys
+              "table option 'bucket-key' column '"
+                  + column
+                  + "' is not in the primary key "
+                  + primaryKeys
                   + ": a bucket key must be a subset of the primary key");
         }
       }
@@ -141,7 +151,9 @@ public final class TableOptions {
     if (engine == MergeEngine.FIRST_ROW
         && (producer == ChangelogProducer.INPUT || producer == ChangelogProducer.FULL_COMPACTION)) {
       throw new IllegalArgumentException(
-          "table option 'changelog-producer' = '" + producer + "' cannot be used with merge-engine"
+          "table option 'changelog-producer' = '"
+              + producer
+              + "' cannot be used with merge-engine"
               + " 'first-row': use changelog-producer 'lookup' (or 'none')");
     }
   }
@@ -342,7 +354,10 @@ public final class TableOptions {
     return groups;
   }
 
-  /** The separator of column {@code column}'s listagg: {@code fields.<f>.list-agg-delimiter}, else ",". */
+  /**
+   * The separator of column {@code column}'s listagg: {@code fields.<f>.list-agg-delimiter}, else
+   * ",".
+   */
   public String listAggDelimiter(String column) {
     TableOption<String> option = ImplementedOptions.LIST_AGG_DELIMITER;
     return option.valueIn(this, option.forColumn(column));

@@ -61,7 +61,8 @@ public record TableSchema(
       if (!names.add(f.name())) {
         throw new IllegalArgumentException("column '" + f.name() + "' appears twice");
       }
-      if (f.name().startsWith("_KEY_") || f.name().equals("_SEQUENCE_NUMBER")
+      if (f.name().startsWith("_KEY_")
+          || f.name().equals("_SEQUENCE_NUMBER")
           || f.name().equals("_VALUE_KIND")) {
         throw new IllegalArgumentException(
             "column '" + f.name() + "' uses a name the file format reserves: rename it");
@@ -84,13 +85,18 @@ public record TableSchema(
       }
       if (!primaryKeys.contains(p)) {
         throw new IllegalArgumentException(
-            "partition key '" + p + "' is not in the primary key " + primaryKeys
+            "partition key '"
+                + p
+                + "' is not in the primary key "
+                + primaryKeys
                 + ": add it to the primary key, since a key must live in one partition");
       }
     }
     if (primaryKeys.size() == partitionKeys.size()) {
       throw new IllegalArgumentException(
-          "the primary key " + primaryKeys + " holds only partition columns: add a column that"
+          "the primary key "
+              + primaryKeys
+              + " holds only partition columns: add a column that"
               + " identifies a row inside a partition");
     }
     List<DataField> fields = new ArrayList<>();
@@ -107,8 +113,8 @@ public record TableSchema(
   }
 
   /**
-   * The primary key without the partition columns: the key of the merge tree, stored as the
-   * {@code _KEY_*} columns, since inside one partition the partition columns are constant.
+   * The primary key without the partition columns: the key of the merge tree, stored as the {@code
+   * _KEY_*} columns, since inside one partition the partition columns are constant.
    */
   public List<String> trimmedPrimaryKeys() {
     return primaryKeys.stream().filter(k -> !partitionKeys.contains(k)).toList();
@@ -124,13 +130,18 @@ public record TableSchema(
     return indexesOf(partitionKeys);
   }
 
-  /** Positions of the bucket-key columns: option {@code bucket-key}, else the trimmed primary key. */
+  /**
+   * Positions of the bucket-key columns: option {@code bucket-key}, else the trimmed primary key.
+   */
   public int[] bucketKeyIndexes() {
     List<String> bucketKey = options.bucketKey();
     return indexesOf(bucketKey.isEmpty() ? trimmedPrimaryKeys() : bucketKey);
   }
 
-  /** The {@link #trimmedPrimaryKeys} columns as a row type; data files prefix them with {@code _KEY_}. */
+  /**
+   * The {@link #trimmedPrimaryKeys} columns as a row type; data files prefix them with {@code
+   * _KEY_}.
+   */
   public RowType keyType() {
     return rowType.project(keyIndexes());
   }
@@ -219,7 +230,10 @@ public record TableSchema(
     for (FieldFile f : json.fields()) {
       if (!(f.type() instanceof String type)) {
         throw new IOException(
-            file + " column '" + f.name() + "' has a nested type, which changelake"
+            file
+                + " column '"
+                + f.name()
+                + "' has a nested type, which changelake"
                 + " does not support");
       }
       try {

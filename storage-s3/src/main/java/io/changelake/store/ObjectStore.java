@@ -21,7 +21,10 @@ import java.util.Optional;
  */
 public interface ObjectStore extends AutoCloseable {
 
-  /** The root this store resolves paths against, as a URI string ({@code file:///...}, {@code s3://...}). */
+  /**
+   * The root this store resolves paths against, as a URI string ({@code file:///...}, {@code
+   * s3://...}).
+   */
   String root();
 
   /**
@@ -47,13 +50,17 @@ public interface ObjectStore extends AutoCloseable {
     return stat(path).isPresent();
   }
 
-  /** Writes (or replaces) the object at {@code path}; readers see the old or the new bytes, never a part. */
+  /**
+   * Writes (or replaces) the object at {@code path}; readers see the old or the new bytes, never a
+   * part.
+   */
   void write(String path, byte[] data) throws IOException;
 
   /**
    * A stream whose bytes become the object at {@code path} when it is closed; until then nothing is
    * visible. Large objects go to S3 as a multipart upload. If the stream is not closed (the writer
-   * died), no object appears; an aborted multipart upload may be left for the bucket's lifecycle rule.
+   * died), no object appears; an aborted multipart upload may be left for the bucket's lifecycle
+   * rule.
    */
   OutputStream create(String path) throws IOException;
 

@@ -49,7 +49,8 @@ public final class ObjectStores {
       String bucket = slash < 0 ? rest : rest.substring(0, slash);
       String prefix = slash < 0 ? "" : rest.substring(slash + 1);
       if (bucket.isEmpty()) {
-        throw new IllegalArgumentException("location " + location + " names no bucket: " + ACCEPTED);
+        throw new IllegalArgumentException(
+            "location " + location + " names no bucket: " + ACCEPTED);
       }
       return new S3ObjectStore(bucket, prefix, s3);
     }
@@ -67,7 +68,11 @@ public final class ObjectStores {
       return Path.of(URI.create(location));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "location " + location + " is not an absolute file URI (" + e.getMessage() + "): "
+          "location "
+              + location
+              + " is not an absolute file URI ("
+              + e.getMessage()
+              + "): "
               + ACCEPTED,
           e);
     }

@@ -36,8 +36,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * An object store on an S3 bucket under a prefix, {@code s3://bucket/prefix}: AWS S3 or any
- * service that speaks its API (MinIO, S3Proxy, LocalStack), configured by {@link S3Settings}.
+ * An object store on an S3 bucket under a prefix, {@code s3://bucket/prefix}: AWS S3 or any service
+ * that speaks its API (MinIO, S3Proxy, LocalStack), configured by {@link S3Settings}.
  *
  * <table>
  *   <caption>How each operation maps to S3</caption>
@@ -54,14 +54,14 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Throttling, 5xx answers and I/O errors are retried by the SDK's standard retry strategy with
  * jittered exponential backoff, up to {@link S3Settings#maxAttempts()} attempts. A conditional
- * create that S3 answers with 409 ConditionalRequestConflict (another conditional write to the
- * same key was in flight) is retried here after a randomised exponential {@link Backoff}, at most
- * six attempts.
+ * create that S3 answers with 409 ConditionalRequestConflict (another conditional write to the same
+ * key was in flight) is retried here after a randomised exponential {@link Backoff}, at most six
+ * attempts.
  *
  * <p>When the SDK retries a conditional create whose first attempt reached S3 but whose answer was
- * lost, the retry sees 412 for the object the first attempt made. So after a retried 412 this
- * store reads the object back, and counts the create as its own if the bytes are exactly the ones
- * it sent. Callers of {@link #createIfAbsent} therefore put something unique to the writer in the
+ * lost, the retry sees 412 for the object the first attempt made. So after a retried 412 this store
+ * reads the object back, and counts the create as its own if the bytes are exactly the ones it
+ * sent. Callers of {@link #createIfAbsent} therefore put something unique to the writer in the
  * bytes (the commit protocol does: a commit identifier).
  *
  * <p>Failures are {@link IOException}s naming the operation, the {@code s3://} address and the
@@ -100,7 +100,9 @@ public final class S3ObjectStore implements ObjectStore {
   S3ObjectStore(String bucket, String prefix, S3Settings settings, S3Client client) {
     if (bucket == null || !BUCKET_NAME.matcher(bucket).matches()) {
       throw new IllegalArgumentException(
-          "bucket name '" + bucket + "' is not a valid S3 bucket name: use 3 to 63 lowercase"
+          "bucket name '"
+              + bucket
+              + "' is not a valid S3 bucket name: use 3 to 63 lowercase"
               + " letters, digits, dots and hyphens, starting and ending with a letter or digit");
     }
     this.bucket = bucket;
@@ -121,14 +123,15 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * An S3 client as these settings describe it, over {@code httpClient} (for tests that put
-   * faults under the SDK's retries); closing the S3 client does not close {@code httpClient}.
+   * An S3 client as these settings describe it, over {@code httpClient} (for tests that put faults
+   * under the SDK's retries); closing the S3 client does not close {@code httpClient}.
    */
   static S3Client newClient(S3Settings settings, SdkHttpClient httpClient) {
     return builder(settings).httpClient(httpClient).build();
   }
 
-  private static S3ClientBuilder builder(S3Settings settings, ExecutionInterceptor... interceptors) {
+  private static S3ClientBuilder builder(
+      S3Settings settings, ExecutionInterceptor... interceptors) {
     S3ClientBuilder builder =
         S3Client.builder()
             .region(region(settings))
@@ -195,7 +198,12 @@ public final class S3ObjectStore implements ObjectStore {
   public byte[] readRange(String path, long offset, int length) throws IOException {
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException(
-          "readRange of " + path + " needs offset >= 0 and length >= 0, got " + offset + ", " + length);
+          "readRange of "
+              + path
+              + " needs offset >= 0 and length >= 0, got "
+              + offset
+              + ", "
+              + length);
     }
     if (length == 0) {
       // An empty Range header is invalid; an empty read only has to prove the object exists.
@@ -374,7 +382,13 @@ public final class S3ObjectStore implements ObjectStore {
       }
     }
     return new IOException(
-        operation + " of " + address(key) + " at " + settings.describeEndpoint() + " failed: " + why,
+        operation
+            + " of "
+            + address(key)
+            + " at "
+            + settings.describeEndpoint()
+            + " failed: "
+            + why,
         cause);
   }
 
@@ -385,7 +399,10 @@ public final class S3ObjectStore implements ObjectStore {
   private String key(String path) {
     if (path == null || path.isEmpty() || path.startsWith("/")) {
       throw new IllegalArgumentException(
-          "path '" + path + "' must be relative to the store root " + root()
+          "path '"
+              + path
+              + "' must be relative to the store root "
+              + root()
               + ": non-empty and not starting with /");
     }
     return prefix + path;

@@ -31,9 +31,9 @@ import java.util.Optional;
  * </table>
  *
  * <p>Settings are immutable and serializable, so that a pipeline can carry them to its workers.
- * With static credentials that means the secret travels with the pipeline; prefer the default
- * chain (instance roles, web identity) where the workers have one. {@link #toString()} never shows
- * the secret or the session token.
+ * With static credentials that means the secret travels with the pipeline; prefer the default chain
+ * (instance roles, web identity) where the workers have one. {@link #toString()} never shows the
+ * secret or the session token.
  */
 public final class S3Settings implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -138,7 +138,9 @@ public final class S3Settings implements Serializable {
 
   /** Where requests go, for error messages: the endpoint, or AWS for the region. */
   String describeEndpoint() {
-    return endpoint != null ? endpoint.toString() : "AWS S3 (" + region().orElse("default region") + ")";
+    return endpoint != null
+        ? endpoint.toString()
+        : "AWS S3 (" + region().orElse("default region") + ")";
   }
 
   @Override
@@ -147,13 +149,21 @@ public final class S3Settings implements Serializable {
         accessKeyId == null
             ? "default chain"
             : "static " + accessKeyId + " secret=***" + (sessionToken == null ? "" : " token=***");
-    return "S3Settings[endpoint=" + describeEndpoint()
-        + ", region=" + region().orElse("from environment")
-        + ", pathStyleAccess=" + pathStyleAccess
-        + ", credentials=" + credentials
-        + ", maxAttempts=" + maxAttempts
-        + ", multipartPartSize=" + multipartPartSize
-        + ", apiCallTimeout=" + apiCallTimeout + "]";
+    return "S3Settings[endpoint="
+        + describeEndpoint()
+        + ", region="
+        + region().orElse("from environment")
+        + ", pathStyleAccess="
+        + pathStyleAccess
+        + ", credentials="
+        + credentials
+        + ", maxAttempts="
+        + maxAttempts
+        + ", multipartPartSize="
+        + multipartPartSize
+        + ", apiCallTimeout="
+        + apiCallTimeout
+        + "]";
   }
 
   /** Builds {@link S3Settings}; {@link #build()} checks every value and says how to fix it. */
@@ -194,7 +204,9 @@ public final class S3Settings implements Serializable {
       return this;
     }
 
-    /** Address the bucket in the path ({@code endpoint/bucket/key}); most non-AWS services need it. */
+    /**
+     * Address the bucket in the path ({@code endpoint/bucket/key}); most non-AWS services need it.
+     */
     public Builder pathStyleAccess(boolean pathStyleAccess) {
       this.pathStyleAccess = pathStyleAccess;
       return this;
@@ -206,14 +218,17 @@ public final class S3Settings implements Serializable {
     }
 
     /** Use these temporary keys (with their session token) instead of the default chain. */
-    public Builder staticCredentials(String accessKeyId, String secretAccessKey, String sessionToken) {
+    public Builder staticCredentials(
+        String accessKeyId, String secretAccessKey, String sessionToken) {
       this.accessKeyId = accessKeyId;
       this.secretAccessKey = secretAccessKey;
       this.sessionToken = sessionToken;
       return this;
     }
 
-    /** Use the SDK's default credential chain (environment, profile, web identity, instance role). */
+    /**
+     * Use the SDK's default credential chain (environment, profile, web identity, instance role).
+     */
     public Builder defaultCredentials() {
       return staticCredentials(null, null, null);
     }
@@ -224,7 +239,9 @@ public final class S3Settings implements Serializable {
       return this;
     }
 
-    /** Part size of multipart uploads, between {@link #MIN_PART_SIZE} and {@link #MAX_PART_SIZE}. */
+    /**
+     * Part size of multipart uploads, between {@link #MIN_PART_SIZE} and {@link #MAX_PART_SIZE}.
+     */
     public Builder multipartPartSize(long multipartPartSize) {
       this.multipartPartSize = multipartPartSize;
       return this;
@@ -247,7 +264,9 @@ public final class S3Settings implements Serializable {
         if (!("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
             || endpoint.getHost() == null) {
           throw new IllegalArgumentException(
-              "endpoint " + endpoint + " is not an http(s) URI with a host:"
+              "endpoint "
+                  + endpoint
+                  + " is not an http(s) URI with a host:"
                   + " give one like http://127.0.0.1:9000, or none for AWS S3");
         }
       }
@@ -263,7 +282,9 @@ public final class S3Settings implements Serializable {
         }
         if (secretAccessKey == null || secretAccessKey.isEmpty()) {
           throw new IllegalArgumentException(
-              "static credentials for access key id " + accessKeyId + " lack the secret: give"
+              "static credentials for access key id "
+                  + accessKeyId
+                  + " lack the secret: give"
                   + " both the access key id and the secret, or use defaultCredentials()");
         }
         if (sessionToken != null && sessionToken.isEmpty()) {
@@ -277,8 +298,12 @@ public final class S3Settings implements Serializable {
       }
       if (multipartPartSize < MIN_PART_SIZE || multipartPartSize > MAX_PART_SIZE) {
         throw new IllegalArgumentException(
-            "multipartPartSize is " + multipartPartSize + " bytes: give between "
-                + MIN_PART_SIZE + " (5 MiB, the S3 minimum) and " + MAX_PART_SIZE
+            "multipartPartSize is "
+                + multipartPartSize
+                + " bytes: give between "
+                + MIN_PART_SIZE
+                + " (5 MiB, the S3 minimum) and "
+                + MAX_PART_SIZE
                 + " (1 GiB, parts are buffered in memory)");
       }
       if (apiCallTimeout == null || apiCallTimeout.isNegative() || apiCallTimeout.isZero()) {

@@ -14,8 +14,8 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * one PutObject on close, a large one a multipart upload that starts when the first part is full
  * and completes on close. Nothing is visible under the key before close returns.
  *
- * <p>A part is sent only once it is full and more bytes arrive, so the last part is never empty
- * and every part but the last has exactly the part size, as S3 requires.
+ * <p>A part is sent only once it is full and more bytes arrive, so the last part is never empty and
+ * every part but the last has exactly the part size, as S3 requires.
  */
 final class S3UploadStream extends OutputStream {
 
@@ -78,10 +78,14 @@ final class S3UploadStream extends OutputStream {
     }
     sendPart();
     try {
-      store.client()
+      store
+          .client()
           .completeMultipartUpload(
-              b -> b.bucket(store.bucket()).key(key).uploadId(uploadId)
-                  .multipartUpload(u -> u.parts(parts)));
+              b ->
+                  b.bucket(store.bucket())
+                      .key(key)
+                      .uploadId(uploadId)
+                      .multipartUpload(u -> u.parts(parts)));
     } catch (SdkException e) {
       throw abort(store.failure("complete multipart upload", key, e));
     }
@@ -101,13 +105,12 @@ final class S3UploadStream extends OutputStream {
     try {
       if (uploadId == null) {
         uploadId =
-            store.client()
-                .createMultipartUpload(b -> b.bucket(store.bucket()).key(key))
-                .uploadId();
+            store.client().createMultipartUpload(b -> b.bucket(store.bucket()).key(key)).uploadId();
       }
       int partNumber = parts.size() + 1;
       String etag =
-          store.client()
+          store
+              .client()
               .uploadPart(
                   b -> b.bucket(store.bucket()).key(key).uploadId(uploadId).partNumber(partNumber),
                   S3ObjectStore.body(buffer.bytes(), buffer.size()))
@@ -128,7 +131,8 @@ final class S3UploadStream extends OutputStream {
     failure = cause;
     if (uploadId != null) {
       try {
-        store.client()
+        store
+            .client()
             .abortMultipartUpload(b -> b.bucket(store.bucket()).key(key).uploadId(uploadId));
       } catch (SdkException e) {
         cause.addSuppressed(store.failure("abort multipart upload " + uploadId, key, e));

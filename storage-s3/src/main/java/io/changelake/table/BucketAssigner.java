@@ -61,9 +61,9 @@ public final class BucketAssigner {
   /**
    * The partition and bucket of a row.
    *
-   * @throws IllegalArgumentException naming the column if the row does not fit the table: a
-   *     wrong column count, a null in a NOT NULL column (every primary-key column is one), a
-   *     value of the wrong Java class
+   * @throws IllegalArgumentException naming the column if the row does not fit the table: a wrong
+   *     column count, a null in a NOT NULL column (every primary-key column is one), a value of the
+   *     wrong Java class
    */
   public RowBucket assign(Object[] row) {
     check(row);
@@ -78,8 +78,14 @@ public final class BucketAssigner {
   private void check(Object[] row) {
     if (row == null || row.length != rowType.size()) {
       throw new IllegalArgumentException(
-          "a row of " + location + " has " + rowType.size() + " columns " + rowType.names()
-              + ", got " + (row == null ? "null" : row.length + " values"));
+          "a row of "
+              + location
+              + " has "
+              + rowType.size()
+              + " columns "
+              + rowType.names()
+              + ", got "
+              + (row == null ? "null" : row.length + " values"));
     }
     for (int i = 0; i < row.length; i++) {
       DataField field = rowType.field(i);
@@ -87,15 +93,25 @@ public final class BucketAssigner {
       if (value == null) {
         if (!field.type().nullable()) {
           throw new IllegalArgumentException(
-              "column '" + field.name() + "' is NOT NULL"
+              "column '"
+                  + field.name()
+                  + "' is NOT NULL"
                   + (schema.primaryKeys().contains(field.name()) ? " (primary key)" : "")
                   + " but the row has null there");
         }
       } else if (!field.type().root().javaClass().isInstance(value)) {
         throw new IllegalArgumentException(
-            "column '" + field.name() + "' of type " + field.type() + " takes a "
-                + field.type().root().javaClass().getSimpleName() + ", got a "
-                + value.getClass().getSimpleName() + " (" + value + ")");
+            "column '"
+                + field.name()
+                + "' of type "
+                + field.type()
+                + " takes a "
+                + field.type().root().javaClass().getSimpleName()
+                + ", got a "
+                + value.getClass().getSimpleName()
+                + " ("
+                + value
+                + ")");
       }
     }
   }

@@ -127,8 +127,8 @@ public final class ChangelogScan {
 
   /**
    * Which levels a full read takes, so that no row is read twice: rows still at level 0 reach a
-   * lookup changelog when they are compacted, and rows below the top level reach a
-   * full-compaction changelog at the next full compaction (as Paimon's DataTableStreamScan).
+   * lookup changelog when they are compacted, and rows below the top level reach a full-compaction
+   * changelog at the next full compaction (as Paimon's DataTableStreamScan).
    */
   private IntPredicate stateLevels() {
     TableOptions options = table.options();
@@ -202,7 +202,12 @@ public final class ChangelogScan {
   public List<ChangelogTask> between(long startExclusive, long endInclusive) throws IOException {
     if (startExclusive > endInclusive) {
       throw new IllegalArgumentException(
-          "the snapshot range (" + startExclusive + ", " + endInclusive + "] of " + table.location()
+          "the snapshot range ("
+              + startExclusive
+              + ", "
+              + endInclusive
+              + "] of "
+              + table.location()
               + " is reversed: give the older snapshot first");
     }
     List<ChangelogTask> tasks = new ArrayList<>();
@@ -268,7 +273,8 @@ public final class ChangelogScan {
           };
       return new ChangelogReader(inserts, rows::close);
     }
-    List<KeyValueFileReader> readers = tableRead.open(task.partition(), task.bucket(), task.files());
+    List<KeyValueFileReader> readers =
+        tableRead.open(task.partition(), task.bucket(), task.files());
     // Key order alone: equal keys come file by file (see the class comment), as Paimon, which
     // reads the files one after the other. A lone file is already in order: read it directly.
     Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
@@ -297,13 +303,23 @@ public final class ChangelogScan {
     if (latest.isPresent() && snapshotId <= latest.getAsLong()) {
       return new SnapshotNotFoundException(
           snapshotId,
-          "snapshot " + snapshotId + " of " + table.location() + " has expired (" + range
+          "snapshot "
+              + snapshotId
+              + " of "
+              + table.location()
+              + " has expired ("
+              + range
               + "): its changes are gone; restart the read from an existing snapshot, and give the"
               + " read a consumer id so that expiry keeps the snapshots it has yet to read");
     }
     return new SnapshotNotFoundException(
         snapshotId,
-        "snapshot " + snapshotId + " of " + table.location() + " is not committed yet (" + range
+        "snapshot "
+            + snapshotId
+            + " of "
+            + table.location()
+            + " is not committed yet ("
+            + range
             + "): wait until the latest snapshot reaches it");
   }
 

@@ -30,8 +30,7 @@ public record ChangelogTask(
      */
     STATE,
     /**
-     * Files holding changes: every record emitted as stored, with its own kind and sequence
-     * number.
+     * Files holding changes: every record emitted as stored, with its own kind and sequence number.
      */
     CHANGES
   }

@@ -43,8 +43,12 @@ public final class ChangelogTaskSerializer {
     int version = in.readByte();
     if (version != VERSION) {
       throw new IOException(
-          "a changelog task of format version " + version + " cannot be read by this changelake"
-              + " (it reads version " + VERSION + "): run the same changelake version on every"
+          "a changelog task of format version "
+              + version
+              + " cannot be read by this changelake"
+              + " (it reads version "
+              + VERSION
+              + "): run the same changelake version on every"
               + " worker of the pipeline");
     }
     long snapshotId = in.readLong();

@@ -8,10 +8,10 @@ import java.io.IOException;
  * <ul>
  *   <li><b>A conflict</b> ({@code retryable()} false): another commit removed a file this one
  *       replaces, or wrote overlapping keys into the same level of the same bucket (two writers on
- *       one bucket), or wrote a partition with another bucket count. Retrying the same commit
- *       does not help; the writer must rebuild its view of the bucket from the latest snapshot.
- *       Two pipelines writing the same bucket is a deployment error that this exception reports
- *       instead of corrupting the table.
+ *       one bucket), or wrote a partition with another bucket count. Retrying the same commit does
+ *       not help; the writer must rebuild its view of the bucket from the latest snapshot. Two
+ *       pipelines writing the same bucket is a deployment error that this exception reports instead
+ *       of corrupting the table.
  *   <li><b>Contention</b> ({@code retryable()} true): the commit lost the race for a snapshot id
  *       more often than {@code commit.max-retries} allows, to committers of other buckets or
  *       partitions. Nothing is wrong with the commit: committing the same messages again can land

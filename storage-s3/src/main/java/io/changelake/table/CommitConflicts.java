@@ -53,9 +53,17 @@ final class CommitConflicts {
       if (e.kind() == FileKind.DELETE) {
         if (!live.containsKey(e.identifier())) {
           throw CommitConflictException.conflict(
-              "commit of " + commitUser + " replaces " + e.file().fileName() + " (bucket "
-                  + e.bucket() + ", level " + e.file().level() + "), which is no longer live in "
-                  + at + ": another writer compacted the same bucket; restart this writer from the"
+              "commit of "
+                  + commitUser
+                  + " replaces "
+                  + e.file().fileName()
+                  + " (bucket "
+                  + e.bucket()
+                  + ", level "
+                  + e.file().level()
+                  + "), which is no longer live in "
+                  + at
+                  + ": another writer compacted the same bucket; restart this writer from the"
                   + " latest snapshot, and let only one pipeline write a bucket");
         }
         deleted.put(e.identifier(), e);
@@ -73,8 +81,14 @@ final class CommitConflicts {
       Integer buckets = bucketsByPartition.get(e.partition());
       if (buckets != null && buckets != e.totalBuckets()) {
         throw CommitConflictException.conflict(
-            "commit of " + commitUser + " writes a partition with " + e.totalBuckets()
-                + " buckets, but its live files in " + at + " have " + buckets
+            "commit of "
+                + commitUser
+                + " writes a partition with "
+                + e.totalBuckets()
+                + " buckets, but its live files in "
+                + at
+                + " have "
+                + buckets
                 + ": the bucket count of existing data cannot change");
       }
       if (e.file().level() == 0) {
@@ -88,9 +102,18 @@ final class CommitConflicts {
               new BucketLevel(e.partition(), e.bucket(), e.file().level()), List.of())) {
         if (overlaps(e.file(), other.file())) {
           throw CommitConflictException.conflict(
-              "commit of " + commitUser + " adds " + e.file().fileName() + " at level "
-                  + e.file().level() + " of bucket " + e.bucket() + ", overlapping the keys of "
-                  + other.file().fileName() + " live in " + at
+              "commit of "
+                  + commitUser
+                  + " adds "
+                  + e.file().fileName()
+                  + " at level "
+                  + e.file().level()
+                  + " of bucket "
+                  + e.bucket()
+                  + ", overlapping the keys of "
+                  + other.file().fileName()
+                  + " live in "
+                  + at
                   + ": two writers are writing the same bucket; let only one pipeline write it");
         }
       }

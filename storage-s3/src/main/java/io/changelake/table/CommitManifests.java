@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * when the commit produced changelog files, the changelog list.
  *
  * <p>Every file has a name unique to this writer ({@code manifest-<uuid>-<n>}, {@code
- * manifest-list-<uuid>-<n>}), so an attempt that loses the race for its snapshot id removes its
- * own files without touching anyone else's.
+ * manifest-list-<uuid>-<n>}), so an attempt that loses the race for its snapshot id removes its own
+ * files without touching anyone else's.
  */
 final class CommitManifests {
 
@@ -105,7 +105,12 @@ final class CommitManifests {
       written.add(changelogList);
     }
     return new Written(
-        baseList, baseListSize, deltaList, deltaListSize, changelogList, changelogListSize,
+        baseList,
+        baseListSize,
+        deltaList,
+        deltaListSize,
+        changelogList,
+        changelogListSize,
         written);
   }
 

@@ -9,9 +9,9 @@ import java.util.List;
  * What one bucket writer hands the committer for one commit: the files its flush added, and the
  * files a compaction replaced, each with their changelog.
  *
- * <p>The flush part goes into an APPEND snapshot, the compaction part into a COMPACT snapshot
- * after it, as Paimon does: so readers of the {@code none} and {@code input} producers see flushes
- * and readers of {@code lookup} and {@code full-compaction} see compactions.
+ * <p>The flush part goes into an APPEND snapshot, the compaction part into a COMPACT snapshot after
+ * it, as Paimon does: so readers of the {@code none} and {@code input} producers see flushes and
+ * readers of {@code lookup} and {@code full-compaction} see compactions.
  *
  * @param partition the partition values, serialized
  * @param bucket the bucket

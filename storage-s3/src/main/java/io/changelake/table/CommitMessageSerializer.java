@@ -6,10 +6,10 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 /**
- * A compact binary form of {@link CommitMessage}, for engines that move messages between
- * processes (the Beam coder). Every message starts with a format version; {@link #read} refuses
- * versions it does not know, so a change of the form must raise {@link #VERSION} and keep reading
- * the old one while pipelines that wrote it may still be running.
+ * A compact binary form of {@link CommitMessage}, for engines that move messages between processes
+ * (the Beam coder). Every message starts with a format version; {@link #read} refuses versions it
+ * does not know, so a change of the form must raise {@link #VERSION} and keep reading the old one
+ * while pipelines that wrote it may still be running.
  *
  * <p>Not Paimon's form: Paimon's own message serializer is not part of the table format.
  */
@@ -39,7 +39,10 @@ public final class CommitMessageSerializer {
     int version = in.readInt();
     if (version != VERSION) {
       throw new IOException(
-          "commit message of serializer version " + version + ", this code reads " + VERSION
+          "commit message of serializer version "
+              + version
+              + ", this code reads "
+              + VERSION
               + ": run the same changelake version on every worker of the pipeline");
     }
     return new CommitMessage(

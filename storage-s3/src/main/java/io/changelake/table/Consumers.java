@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The progress of a table's changelog readers: {@code consumer/consumer-<id>}, holding {@code
- * {"nextSnapshot": n}} exactly as Paimon's {@code Consumer} writes it, so Paimon jobs and changelake
- * pipelines see each other's consumers.
+ * {"nextSnapshot": n}} exactly as Paimon's {@code Consumer} writes it, so Paimon jobs and
+ * changelake pipelines see each other's consumers.
  *
  * <p>A consumer records the next snapshot it has yet to read; {@link SnapshotExpiry} never removes
  * that snapshot or a later one. A consumer that is abandoned must be deleted, or it holds every
@@ -61,8 +61,8 @@ public final class Consumers {
   }
 
   /**
-   * Records that the consumer's next snapshot is {@code nextSnapshot}: every snapshot before it
-   * is read. Replaces what the consumer recorded before.
+   * Records that the consumer's next snapshot is {@code nextSnapshot}: every snapshot before it is
+   * read. Replaces what the consumer recorded before.
    */
   public void record(String consumerId, long nextSnapshot) throws IOException {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -121,7 +121,9 @@ public final class Consumers {
         || consumerId.contains("/")
         || consumerId.startsWith(".")) {
       throw new IllegalArgumentException(
-          "consumer id '" + consumerId + "' is not usable: use a non-empty name without '/' that"
+          "consumer id '"
+              + consumerId
+              + "' is not usable: use a non-empty name without '/' that"
               + " does not start with '.'");
     }
   }

@@ -8,11 +8,11 @@ import java.util.List;
  * One run of a dedicated compaction job, as Paimon's: compacts the table's buckets under its own
  * commit user, then expires snapshots under the retention options.
  *
- * <p>Made for {@code write-only} tables, whose writers never compact (nor expire): several
- * writers may keep writing meanwhile, since a writer only adds level-0 files and a compaction
- * commit does not conflict with that. The compaction produces the table's lookup or
- * full-compaction changelog. Run one compaction job per table at a time; two would compact the
- * same files, and the second commit fails with a {@link CommitConflictException}.
+ * <p>Made for {@code write-only} tables, whose writers never compact (nor expire): several writers
+ * may keep writing meanwhile, since a writer only adds level-0 files and a compaction commit does
+ * not conflict with that. The compaction produces the table's lookup or full-compaction changelog.
+ * Run one compaction job per table at a time; two would compact the same files, and the second
+ * commit fails with a {@link CommitConflictException}.
  */
 public final class DedicatedCompaction {
 
@@ -35,9 +35,9 @@ public final class DedicatedCompaction {
   }
 
   /**
-   * Compacts every bucket whose partition folder starts with {@code partitionPrefix} ({@code
-   * k=v/}; empty for all), fully (every bucket into its top level) or normally (a universal
-   * compaction pick), commits, and expires.
+   * Compacts every bucket whose partition folder starts with {@code partitionPrefix} ({@code k=v/};
+   * empty for all), fully (every bucket into its top level) or normally (a universal compaction
+   * pick), commits, and expires.
    */
   public Compacted run(boolean full, String partitionPrefix) throws IOException {
     String prefix =

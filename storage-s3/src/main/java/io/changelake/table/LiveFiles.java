@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * The live data files of a table as of its latest snapshot, as one committer sees them: read in
- * full once, then advanced by the delta of each newer snapshot instead of re-read for every
- * commit. Read in full again when the snapshots it stands on expired or were rolled back.
+ * full once, then advanced by the delta of each newer snapshot instead of re-read for every commit.
+ * Read in full again when the snapshots it stands on expired or were rolled back.
  */
 final class LiveFiles {
 

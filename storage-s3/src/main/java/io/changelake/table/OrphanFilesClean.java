@@ -18,14 +18,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes the files of a table that no snapshot references: what failed or lost commits and
- * crashed writers leave behind.
+ * Removes the files of a table that no snapshot references: what failed or lost commits and crashed
+ * writers leave behind.
  *
  * <p>Only manifests, manifest lists and files in bucket folders are candidates; schema, snapshot,
  * hint, consumer and tag files never are. Referenced are the files of every snapshot and of every
- * tagged snapshot ({@link Tags}), expired or not. A candidate is removed only when it is older than the safety
- * age, because a commit in progress has written files that its snapshot does not name yet; the age
- * must exceed the longest a writer may take from writing a file to committing it (default one day).
+ * tagged snapshot ({@link Tags}), expired or not. A candidate is removed only when it is older than
+ * the safety age, because a commit in progress has written files that its snapshot does not name
+ * yet; the age must exceed the longest a writer may take from writing a file to committing it
+ * (default one day).
  */
 public final class OrphanFilesClean {
 
@@ -97,7 +98,10 @@ public final class OrphanFilesClean {
     for (Snapshot s : tagged) {
       // A tag keeps its snapshot's data; its changelog expires with the snapshot, as in Paimon.
       addReferenced(
-          s, List.of(s.baseManifestList(), s.deltaManifestList()), referenced, seenManifests,
+          s,
+          List.of(s.baseManifestList(), s.deltaManifestList()),
+          referenced,
+          seenManifests,
           partitionPaths);
     }
     return referenced;

@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * The partition statistics of a manifest, as Paimon records them in the manifest list: per
- * partition column the least and greatest value and the count of nulls over the manifest's
- * entries, so that a reader filtering on partitions can skip the whole manifest.
+ * partition column the least and greatest value and the count of nulls over the manifest's entries,
+ * so that a reader filtering on partitions can skip the whole manifest.
  */
 final class PartitionStats {
 

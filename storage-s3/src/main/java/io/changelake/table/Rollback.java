@@ -83,15 +83,18 @@ public final class Rollback {
     if (!snapshots.exists(snapshotId)) {
       throw new SnapshotNotFoundException(
           snapshotId,
-          "cannot roll " + table.location() + " back to snapshot " + snapshotId
+          "cannot roll "
+              + table.location()
+              + " back to snapshot "
+              + snapshotId
               + ": it does not exist (expired or never made); roll back to a tag instead");
     }
     return rollBack(snapshots.read(snapshotId), false, dropConsumersAhead);
   }
 
   /**
-   * Rolls the table back to the snapshot tagged {@code tagName}; if that snapshot expired, the
-   * tag becomes the table's only snapshot.
+   * Rolls the table back to the snapshot tagged {@code tagName}; if that snapshot expired, the tag
+   * becomes the table's only snapshot.
    *
    * @throws IllegalArgumentException if there is no such tag
    * @throws IllegalStateException naming the consumers that have read past it, unless dropped
@@ -134,8 +137,13 @@ public final class Rollback {
     }
     if (!ahead.isEmpty() && !dropConsumersAhead) {
       throw new IllegalStateException(
-          "cannot roll " + table.location() + " back to snapshot " + targetId + ": consumers "
-              + ahead + " have read past it, and would go on with changes that do not follow"
+          "cannot roll "
+              + table.location()
+              + " back to snapshot "
+              + targetId
+              + ": consumers "
+              + ahead
+              + " have read past it, and would go on with changes that do not follow"
               + " what they read; stop those readers, then roll back with the consumers dropped"
               + " (--drop-consumers-ahead) and restart them from a full read");
     }
@@ -180,7 +188,12 @@ public final class Rollback {
     }
     LOG.info(
         "rolled {} back to snapshot {}: removed snapshots {}, tags {}, consumers {}, {} files",
-        table.location(), targetId, removedIds, removedTags, ahead, deleted);
+        table.location(),
+        targetId,
+        removedIds,
+        removedTags,
+        ahead,
+        deleted);
     return new RolledBack(targetId, removedIds, removedTags, ahead, deleted);
   }
 

@@ -38,7 +38,9 @@ public final class SchemaLog {
     long latest = -1;
     for (ObjectInfo info : store.list(folder + PREFIX)) {
       try {
-        latest = Math.max(latest, Long.parseLong(info.path().substring(folder.length() + PREFIX.length())));
+        latest =
+            Math.max(
+                latest, Long.parseLong(info.path().substring(folder.length() + PREFIX.length())));
       } catch (NumberFormatException notASchema) {
         // Only schema-<n> files are schemas.
       }

@@ -86,8 +86,8 @@ public record Snapshot(
   static final int VERSION = 3;
 
   /**
-   * @throws NullPointerException naming the field if a manifest list, the commit user or the
-   *     commit kind is null
+   * @throws NullPointerException naming the field if a manifest list, the commit user or the commit
+   *     kind is null
    */
   public Snapshot {
     Objects.requireNonNull(baseManifestList, "no baseManifestList");

@@ -19,13 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The optimistic, lock-free commit of a table: turns commit messages into snapshots.
  *
- * <p>One attempt reads the latest snapshot, checks the commit against it ({@link
- * CommitConflicts}), writes the manifests and manifest lists ({@link CommitManifests}: immutable,
- * uniquely named), then publishes {@code snapshot-<latest+1>} with the store's create-if-absent.
- * When another committer took that id first, the attempt's files are deleted and the loop starts
- * again from the new latest snapshot, after a randomised exponential {@link Backoff} between
- * {@code commit.min-retry-wait} and {@code commit.max-retry-wait} (Paimon's 10 ms and 10 s), at
- * most {@code commit.max-retries} times.
+ * <p>One attempt reads the latest snapshot, checks the commit against it ({@link CommitConflicts}),
+ * writes the manifests and manifest lists ({@link CommitManifests}: immutable, uniquely named),
+ * then publishes {@code snapshot-<latest+1>} with the store's create-if-absent. When another
+ * committer took that id first, the attempt's files are deleted and the loop starts again from the
+ * new latest snapshot, after a randomised exponential {@link Backoff} between {@code
+ * commit.min-retry-wait} and {@code commit.max-retry-wait} (Paimon's 10 ms and 10 s), at most
+ * {@code commit.max-retries} times.
  *
  * <p>Two failures are {@link CommitConflictException}s: a conflict with the latest snapshot (a file
  * the commit replaces is gone, keys overlap at a level, a partition's bucket count differs), which
@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Idempotence: every snapshot records {@code commitUser} and {@code commitIdentifier}. Before
  * each attempt the commit looks back through the snapshots for its own (user, identifier, kind);
- * when it finds it, the commit already landed and is not repeated. A committer that crashed
- * between publishing a snapshot and hearing about it can therefore retry safely.
+ * when it finds it, the commit already landed and is not repeated. A committer that crashed between
+ * publishing a snapshot and hearing about it can therefore retry safely.
  *
  * <p>A commit with both flushed and compacted files produces two snapshots, APPEND then COMPACT,
  * with the same identifier, as Paimon does.
@@ -89,7 +89,8 @@ public final class SnapshotCommit {
       return new Backoff(options.commitMinRetryWait(), options.commitMaxRetryWait());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "options 'commit.min-retry-wait' and 'commit.max-retry-wait': " + e.getMessage()
+          "options 'commit.min-retry-wait' and 'commit.max-retry-wait': "
+              + e.getMessage()
               + "; give durations such as '10 ms' and '10 s', the minimum positive and not above"
               + " the maximum",
           e);
@@ -111,8 +112,8 @@ public final class SnapshotCommit {
 
   /**
    * The identifier of this commit user's newest snapshot still in the table, if any: where a
-   * committer that lost its own record (a new job under the same user) continues, so that its
-   * next identifier is above every one it used before. Reads back through the snapshots.
+   * committer that lost its own record (a new job under the same user) continues, so that its next
+   * identifier is above every one it used before. Reads back through the snapshots.
    */
   public OptionalLong lastCommittedIdentifier() throws IOException {
     Optional<Snapshot> latest = snapshots.latest();
@@ -172,7 +173,10 @@ public final class SnapshotCommit {
       failedExpiries++;
       LOG.warn(
           "snapshot expiry after a commit to {}{} failed ({} so far); the next commit retries it",
-          store.root(), path.root(), failedExpiries, e);
+          store.root(),
+          path.root(),
+          failedExpiries,
+          e);
     }
   }
 
@@ -198,7 +202,10 @@ public final class SnapshotCommit {
       if (done.isPresent()) {
         LOG.info(
             "commit {} ({}) of {} already landed as snapshot {}; not repeated",
-            identifier, kind, commitUser, done.get().id());
+            identifier,
+            kind,
+            commitUser,
+            done.get().id());
         return done.get();
       }
       Map<ManifestEntry.Identifier, ManifestEntry> base = live.at(latest);
@@ -213,9 +220,19 @@ public final class SnapshotCommit {
       lostRaces++;
       if (attempt >= maxRetries) {
         throw CommitConflictException.retriesExhausted(
-            "commit " + identifier + " (" + kind + ") of " + commitUser + " to " + store.root()
-                + path.root() + " lost the race for a snapshot id to other committers "
-                + (attempt + 1) + " times, more than 'commit.max-retries' (" + maxRetries
+            "commit "
+                + identifier
+                + " ("
+                + kind
+                + ") of "
+                + commitUser
+                + " to "
+                + store.root()
+                + path.root()
+                + " lost the race for a snapshot id to other committers "
+                + (attempt + 1)
+                + " times, more than 'commit.max-retries' ("
+                + maxRetries
                 + ") allows; the commit itself does not conflict, so committing it again can land"
                 + " it: raise 'commit.max-retries' or reduce the number of concurrent committers");
       }

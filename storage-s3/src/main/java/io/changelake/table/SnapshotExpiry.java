@@ -58,10 +58,10 @@ import org.slf4j.LoggerFactory;
  *   <li>then the EARLIEST hint moves to {@code until}.
  * </ol>
  *
- * <p>Safe to interrupt: until its snapshot file goes, an expired snapshot still names everything
- * it held, so the next run finds and finishes the work; deleting a file already gone is no error,
- * and manifests already removed by an earlier run are skipped (their files were removed before
- * them). Retained snapshots never lose a file. A run interrupted after step 1 leaves the expiring
+ * <p>Safe to interrupt: until its snapshot file goes, an expired snapshot still names everything it
+ * held, so the next run finds and finishes the work; deleting a file already gone is no error, and
+ * manifests already removed by an earlier run are skipped (their files were removed before them).
+ * Retained snapshots never lose a file. A run interrupted after step 1 leaves the expiring
  * snapshots unreadable until a later run removes them, as in Paimon.
  */
 public final class SnapshotExpiry {
@@ -100,7 +100,8 @@ public final class SnapshotExpiry {
   /**
    * Expires what the retention options allow now.
    *
-   * @throws IllegalArgumentException if snapshot.num-retained.max is below snapshot.num-retained.min
+   * @throws IllegalArgumentException if snapshot.num-retained.max is below
+   *     snapshot.num-retained.min
    */
   public Expired expire() throws IOException {
     return expire(System.currentTimeMillis());
@@ -113,8 +114,14 @@ public final class SnapshotExpiry {
     int retainMax = options.snapshotNumRetainedMax();
     if (retainMax < retainMin) {
       throw new IllegalArgumentException(
-          "snapshot.num-retained.max (" + retainMax + ") of " + table.location() + " is below"
-              + " snapshot.num-retained.min (" + retainMin + "): raise the max or lower the min");
+          "snapshot.num-retained.max ("
+              + retainMax
+              + ") of "
+              + table.location()
+              + " is below"
+              + " snapshot.num-retained.min ("
+              + retainMin
+              + "): raise the max or lower the min");
     }
     Duration consumerExpiration = options.consumerExpirationTime();
     if (consumerExpiration != null) {
@@ -193,7 +200,10 @@ public final class SnapshotExpiry {
     }
     snapshots.writeEarliestHint(until);
     LOG.info(
-        "expired snapshots {} to {} of {}, {} files removed", from, until - 1, table.location(),
+        "expired snapshots {} to {} of {}, {} files removed",
+        from,
+        until - 1,
+        table.location(),
         deleted);
     return new Expired(from, until, deleted);
   }
@@ -263,7 +273,8 @@ public final class SnapshotExpiry {
       return scan.manifestsOf(list, s);
     } catch (IOException e) {
       if (e.getCause() instanceof ObjectNotFoundException) {
-        LOG.warn("manifest list {} of snapshot {} is gone; an earlier expiry removed it", list, s.id());
+        LOG.warn(
+            "manifest list {} of snapshot {} is gone; an earlier expiry removed it", list, s.id());
         return List.of();
       }
       throw e;

@@ -3,8 +3,8 @@ package io.changelake.table;
 import java.io.FileNotFoundException;
 
 /**
- * A read asked for a snapshot that does not exist: expired, or not committed yet. The message
- * names the snapshot, the ids that do exist and what to do.
+ * A read asked for a snapshot that does not exist: expired, or not committed yet. The message names
+ * the snapshot, the ids that do exist and what to do.
  */
 public final class SnapshotNotFoundException extends FileNotFoundException {
   private static final long serialVersionUID = 1L;

@@ -43,8 +43,8 @@ public final class Table {
    * Creates a table with its first schema.
    *
    * @throws TableExistsException if a table is already at that path
-   * @throws IllegalArgumentException if the merge engine refuses the schema's options (an
-   *     aggregate function that does not fit its column type, for example), naming the fix
+   * @throws IllegalArgumentException if the merge engine refuses the schema's options (an aggregate
+   *     function that does not fit its column type, for example), naming the fix
    */
   public static Table create(ObjectStore store, TablePath path, TableSchema schema)
       throws IOException {
@@ -52,17 +52,22 @@ public final class Table {
     SchemaLog schemas = new SchemaLog(store, path);
     if (schemas.latestId().isPresent() || !schemas.tryCreate(schema)) {
       throw new TableExistsException(
-          "table " + path.database() + "." + path.table() + " already exists at " + store.root()
-              + path.root() + ": open it instead, or choose another name");
+          "table "
+              + path.database()
+              + "."
+              + path.table()
+              + " already exists at "
+              + store.root()
+              + path.root()
+              + ": open it instead, or choose another name");
     }
     return new Table(store, path, schema);
   }
 
   /**
    * Checks what {@link #create} checks before it writes anything: that the merge engine accepts the
-   * schema's options (aggregate functions against column types, delete rules). A caller that
-   * builds a schema long before the table exists (a pipeline at construction time) calls it to
-   * fail early.
+   * schema's options (aggregate functions against column types, delete rules). A caller that builds
+   * a schema long before the table exists (a pipeline at construction time) calls it to fail early.
    *
    * @return the schema, unchanged
    * @throws IllegalArgumentException naming the option and the fix
@@ -84,7 +89,13 @@ public final class Table {
     OptionalLong latest = schemas.latestId();
     if (latest.isEmpty()) {
       throw new TableNotFoundException(
-          "no table " + path.database() + "." + path.table() + " at " + store.root() + path.root()
+          "no table "
+              + path.database()
+              + "."
+              + path.table()
+              + " at "
+              + store.root()
+              + path.root()
               + " (no schema file): create it first, or check the warehouse, database and table");
     }
     return new Table(store, path, schemas.read(latest.getAsLong()));
@@ -136,8 +147,8 @@ public final class Table {
   }
 
   /**
-   * A writer that continues an earlier writer of the same buckets: it sees the latest snapshot
-   * plus those of {@code uncommitted} (that writer's messages, in the order it prepared them) the
+   * A writer that continues an earlier writer of the same buckets: it sees the latest snapshot plus
+   * those of {@code uncommitted} (that writer's messages, in the order it prepared them) the
    * snapshot does not hold yet. See {@link UncommittedMessages}.
    */
   public TableWriter newWriter(List<CommitMessage> uncommitted) {
@@ -179,7 +190,9 @@ public final class Table {
     return new Rollback(this);
   }
 
-  /** The expiry of old snapshots under the table's retention options; see {@link SnapshotExpiry}. */
+  /**
+   * The expiry of old snapshots under the table's retention options; see {@link SnapshotExpiry}.
+   */
   public SnapshotExpiry newSnapshotExpiry() {
     return new SnapshotExpiry(this);
   }

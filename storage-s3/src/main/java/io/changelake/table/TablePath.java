@@ -38,7 +38,11 @@ public record TablePath(String database, String table) {
   private static void checkName(String name, String what) {
     if (name == null || name.isEmpty() || name.contains("/") || name.startsWith(".")) {
       throw new IllegalArgumentException(
-          "the " + what + " name '" + name + "' is not usable: use a non-empty name without '/'"
+          "the "
+              + what
+              + " name '"
+              + name
+              + "' is not usable: use a non-empty name without '/'"
               + " that does not start with '.'");
     }
   }
@@ -80,11 +84,15 @@ public record TablePath(String database, String table) {
   public static String partitionPath(RowType partitionType, Object[] values, String defaultName) {
     StringBuilder path = new StringBuilder();
     for (int i = 0; i < partitionType.size(); i++) {
-      String text = values[i] == null ? null : partitionText(partitionType.type(i).root(), values[i]);
+      String text =
+          values[i] == null ? null : partitionText(partitionType.type(i).root(), values[i]);
       if (text == null || text.isBlank()) {
         text = defaultName;
       }
-      path.append(escape(partitionType.field(i).name())).append('=').append(escape(text)).append('/');
+      path.append(escape(partitionType.field(i).name()))
+          .append('=')
+          .append(escape(text))
+          .append('/');
     }
     return path.toString();
   }

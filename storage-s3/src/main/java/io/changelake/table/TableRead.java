@@ -50,13 +50,15 @@ public final class TableRead {
 
   /**
    * One split per (partition, bucket) with live files in the snapshot. A first-row table's level-0
-   * files are left out, as Paimon's batch scan leaves them out: its writer lifts them above level
-   * 0 at every commit, and until then they hold nothing a reader should see.
+   * files are left out, as Paimon's batch scan leaves them out: its writer lifts them above level 0
+   * at every commit, and until then they hold nothing a reader should see.
    */
   public List<BucketSplit> splits(Snapshot snapshot) throws IOException {
     return splits(
         snapshot,
-        table.options().mergeEngine() == MergeEngine.FIRST_ROW ? level -> level > 0 : level -> true);
+        table.options().mergeEngine() == MergeEngine.FIRST_ROW
+            ? level -> level > 0
+            : level -> true);
   }
 
   /** One split per (partition, bucket) with live files at the levels {@code levels} accepts. */
@@ -88,8 +90,8 @@ public final class TableRead {
   }
 
   /**
-   * The rows of one split, in key order: the newest version of each key, unless it retracts.
-   * Every file of the split is open until the returned reader is closed or exhausted.
+   * The rows of one split, in key order: the newest version of each key, unless it retracts. Every
+   * file of the split is open until the returned reader is closed or exhausted.
    */
   public MergedRows read(BucketSplit split) throws IOException {
     List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
@@ -111,9 +113,9 @@ public final class TableRead {
   /**
    * Whether Paimon's batch reader would read these files raw, without merging, and so return every
    * row as +I: files above level 0 without retractions, all at one level (or any levels under
-   * first-row), or a lone file without retractions. Otherwise it merges, and rows keep their
-   * stored kind (+I or +U). The rows are the same either way; only the kind differs, and
-   * changelake reports it as Paimon does.
+   * first-row), or a lone file without retractions. Otherwise it merges, and rows keep their stored
+   * kind (+I or +U). The rows are the same either way; only the kind differs, and changelake
+   * reports it as Paimon does.
    */
   private boolean readsAsInserts(List<DataFileMeta> files) {
     boolean upperWithoutRetractions =
@@ -209,7 +211,8 @@ public final class TableRead {
         if (result != null && result.kind().isAdd()) {
           next =
               asInserts && result.kind() != RowKind.INSERT
-                  ? new KeyValue(result.key(), result.sequenceNumber(), RowKind.INSERT, result.value())
+                  ? new KeyValue(
+                      result.key(), result.sequenceNumber(), RowKind.INSERT, result.value())
                   : result;
         }
       }

@@ -70,7 +70,12 @@ public final class TableScan {
       return lists.read(listName);
     } catch (ObjectNotFoundException e) {
       throw new IOException(
-          "snapshot " + snapshot.id() + " of " + root + " names the manifest list " + listName
+          "snapshot "
+              + snapshot.id()
+              + " of "
+              + root
+              + " names the manifest list "
+              + listName
               + ", which is missing: the table is damaged or the snapshot was expired meanwhile",
           e);
     }
@@ -94,8 +99,14 @@ public final class TableScan {
         live.put(entry.identifier(), entry);
       } else if (live.remove(entry.identifier()) == null && at != null) {
         throw new IOException(
-            "snapshot " + at.id() + " deletes " + entry.file().fileName() + " (bucket "
-                + entry.bucket() + ", level " + entry.file().level()
+            "snapshot "
+                + at.id()
+                + " deletes "
+                + entry.file().fileName()
+                + " (bucket "
+                + entry.bucket()
+                + ", level "
+                + entry.file().level()
                 + ") which no earlier manifest adds: the manifests are inconsistent");
       }
     }
@@ -113,7 +124,11 @@ public final class TableScan {
       entries = List.copyOf(manifests.read(fileName));
     } catch (ObjectNotFoundException e) {
       throw new IOException(
-          "the manifest " + root + "manifest/" + fileName + " is missing: the table is damaged or"
+          "the manifest "
+              + root
+              + "manifest/"
+              + fileName
+              + " is missing: the table is damaged or"
               + " the snapshot that names it was expired meanwhile",
           e);
     }

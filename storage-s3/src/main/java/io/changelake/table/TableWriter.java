@@ -6,8 +6,8 @@ import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketFiles;
 import io.changelake.mergetree.BucketIncrement;
 import io.changelake.mergetree.Levels;
-import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.mergetree.MergeTreeWriter;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.mergetree.merge.MergeFunctions;
@@ -44,11 +44,11 @@ import java.util.stream.Stream;
  * committer is still behind.
  *
  * <p>Rows are checked as they arrive: a null primary-key value, a wrong Java class or a wrong
- * column count is an {@link IllegalArgumentException} naming the column, and nothing of that row
- * is kept. Not thread-safe. Local scratch space (spilled buffers, lookup caches) lives in a
- * temporary folder under {@code local-dir} removed by {@link #close()}. The lookup cache's budgets
- * and the write buffer's are the worker's: every writer in the JVM shares them ({@link
- * LookupCache#shared}, {@code write-buffer-size}).
+ * column count is an {@link IllegalArgumentException} naming the column, and nothing of that row is
+ * kept. Not thread-safe. Local scratch space (spilled buffers, lookup caches) lives in a temporary
+ * folder under {@code local-dir} removed by {@link #close()}. The lookup cache's budgets and the
+ * write buffer's are the worker's: every writer in the JVM shares them ({@link LookupCache#shared},
+ * {@code write-buffer-size}).
  */
 public final class TableWriter implements AutoCloseable {
 
@@ -93,7 +93,8 @@ public final class TableWriter implements AutoCloseable {
   private MergeTreeWriter open(BucketId id, String partitionPath) throws IOException {
     TableOptions options = schema.options();
     Levels levels =
-        new Levels(schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
+        new Levels(
+            schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
     BucketFiles files =
         new BucketFiles(
             table.store(), table.path().bucketFolder(partitionPath, id.bucket()), schema);

@@ -17,8 +17,8 @@ import java.util.TreeMap;
  * extra fields Paimon writes, {@code tagCreateTime} and {@code tagTimeRetained}, are ignored).
  *
  * <p>A tag keeps its snapshot readable after the snapshot itself has expired: {@link
- * SnapshotExpiry} and {@link OrphanFilesClean} keep every data file and manifest a tag names. As
- * in Paimon, a tag does not keep its snapshot's changelog files: expiry removes those with the
+ * SnapshotExpiry} and {@link OrphanFilesClean} keep every data file and manifest a tag names. As in
+ * Paimon, a tag does not keep its snapshot's changelog files: expiry removes those with the
  * snapshot. Deleting a tag removes only the tag file; the files only it held are left for {@code
  * clean-orphans}.
  */
@@ -53,13 +53,21 @@ public final class Tags {
     if (!snapshots.exists(snapshotId)) {
       throw new SnapshotNotFoundException(
           snapshotId,
-          "cannot tag snapshot " + snapshotId + " of " + store.root() + folder
+          "cannot tag snapshot "
+              + snapshotId
+              + " of "
+              + store.root()
+              + folder
               + ": it does not exist (expired or never made); tag an existing snapshot");
     }
     Snapshot snapshot = snapshots.read(snapshotId);
     if (!store.createIfAbsent(file, snapshot.toJson())) {
       throw new IllegalArgumentException(
-          "tag '" + name + "' already exists at " + store.root() + file
+          "tag '"
+              + name
+              + "' already exists at "
+              + store.root()
+              + file
               + ": delete it first or choose another name");
     }
   }
@@ -135,7 +143,9 @@ public final class Tags {
         || name.startsWith(".")
         || name.chars().allMatch(Character::isDigit)) {
       throw new IllegalArgumentException(
-          "tag name '" + name + "' is not usable: use a non-empty name without '/', not starting"
+          "tag name '"
+              + name
+              + "' is not usable: use a non-empty name without '/', not starting"
               + " with '.' and not only digits");
     }
   }

@@ -18,10 +18,10 @@ import java.util.Set;
  *
  * <p>A writer that restarts (a retried bundle, a worker that lost its memory) while its committer
  * is behind must see its own earlier, uncommitted files, or its sequence numbers, compactions and
- * lookups go wrong. It does not know which of its messages landed: the committer numbers commits
- * on its own, and a commit may even have landed only its APPEND half. It does not need to: every
- * file name is unique and a file is added at a level at most once and removed from it at most
- * once, so for any snapshot that holds a prefix of the messages (whole or half),
+ * lookups go wrong. It does not know which of its messages landed: the committer numbers commits on
+ * its own, and a commit may even have landed only its APPEND half. It does not need to: every file
+ * name is unique and a file is added at a level at most once and removed from it at most once, so
+ * for any snapshot that holds a prefix of the messages (whole or half),
  *
  * <pre>
  *   view after all messages = (live files of the snapshot + every file the messages add)
@@ -29,8 +29,8 @@ import java.util.Set;
  * </pre>
  *
  * <p>holds without knowing where the prefix ends. This needs the committer to commit each bucket's
- * messages in the order they were prepared, and no other writer on the bucket: both are what
- * {@link SnapshotCommit}'s conflict checks and the Beam committer guarantee.
+ * messages in the order they were prepared, and no other writer on the bucket: both are what {@link
+ * SnapshotCommit}'s conflict checks and the Beam committer guarantee.
  */
 public final class UncommittedMessages {
 
@@ -67,8 +67,8 @@ public final class UncommittedMessages {
    * tell: the largest k for which the first k messages, applied to the live files, change nothing.
    * A writer may forget those k. Since the messages after the landed ones have not landed, their
    * files are missing from the table, so a k past the landed prefix shows up as a change, unless
-   * the messages in between change no data file at all (only changelog files, or files they add
-   * and remove themselves): forgetting those is harmless, as no view needs them.
+   * the messages in between change no data file at all (only changelog files, or files they add and
+   * remove themselves): forgetting those is harmless, as no view needs them.
    */
   public static int committedPrefix(Table table, List<CommitMessage> messages) throws IOException {
     Optional<Snapshot> latest = table.snapshots().latest();

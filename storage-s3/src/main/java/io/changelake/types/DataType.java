@@ -70,7 +70,11 @@ public final class DataType {
   public static DataType decimal(int precision, int scale) {
     if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
       throw new IllegalArgumentException(
-          "DECIMAL(" + precision + ", " + scale + ") is not a valid type: precision must be 1 to 38"
+          "DECIMAL("
+              + precision
+              + ", "
+              + scale
+              + ") is not a valid type: precision must be 1 to 38"
               + " and scale 0 to the precision");
     }
     return new DataType(TypeRoot.DECIMAL, true, 0, precision, scale);
@@ -125,8 +129,7 @@ public final class DataType {
 
   private static int checkTimestampPrecision(int precision) {
     if (precision < 0 || precision > 9) {
-      throw new IllegalArgumentException(
-          "a timestamp precision must be 0 to 9, got " + precision);
+      throw new IllegalArgumentException("a timestamp precision must be 0 to 9, got " + precision);
     }
     return precision;
   }

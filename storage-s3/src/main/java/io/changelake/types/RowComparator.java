@@ -7,8 +7,8 @@ import java.util.Comparator;
  * Orders rows (or keys) of one row type column by column, as the merge tree orders keys: nulls
  * first, numbers and temporals by value, strings by code point, bytes unsigned.
  *
- * <p>It runs for every record a writer sorts or merges, so each column compares through a switch
- * on its type rather than a chain of comparator objects.
+ * <p>It runs for every record a writer sorts or merges, so each column compares through a switch on
+ * its type rather than a chain of comparator objects.
  */
 public final class RowComparator implements Comparator<Object[]> {
 

@@ -58,7 +58,6 @@ public enum RowKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException(
-        "'" + text + "' is not a row kind: use +I, -U, +U or -D");
+    throw new IllegalArgumentException("'" + text + "' is not a row kind: use +I, -U, +U or -D");
   }
 }

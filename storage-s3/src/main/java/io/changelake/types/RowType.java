@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The ordered columns of a row. A row itself is an {@code Object[]} whose i-th value is of the
- * Java class {@link TypeRoot#javaClass()} of the i-th field's type, or null.
+ * The ordered columns of a row. A row itself is an {@code Object[]} whose i-th value is of the Java
+ * class {@link TypeRoot#javaClass()} of the i-th field's type, or null.
  */
 public record RowType(List<DataField> fields) {
 
@@ -16,8 +16,7 @@ public record RowType(List<DataField> fields) {
   /** A row type whose fields get ids 0, 1, 2, ... in order. */
   public static RowType of(String[] names, DataType[] types) {
     if (names.length != types.length) {
-      throw new IllegalArgumentException(
-          names.length + " names for " + types.length + " types");
+      throw new IllegalArgumentException(names.length + " names for " + types.length + " types");
     }
     List<DataField> fields = new ArrayList<>(names.length);
     for (int i = 0; i < names.length; i++) {

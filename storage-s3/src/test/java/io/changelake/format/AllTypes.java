@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A table with a column of every type changelake supports, a two-column primary key, and rows
- * with nulls, long and non-ASCII strings, pre-1970 timestamps and every row kind.
+ * A table with a column of every type changelake supports, a two-column primary key, and rows with
+ * nulls, long and non-ASCII strings, pre-1970 timestamps and every row kind.
  */
 final class AllTypes {
 
@@ -25,20 +25,60 @@ final class AllTypes {
   static final RowType VALUE_TYPE =
       RowType.of(
           new String[] {
-            "k_id", "k_name", "c_bool", "c_tiny", "c_small", "c_int", "c_big", "c_float",
-            "c_double", "c_dec9", "c_dec18", "c_dec38", "c_char", "c_varchar", "c_string",
-            "c_binary", "c_varbinary", "c_bytes", "c_date", "c_ts3", "c_ts6", "c_ts9", "c_ltz3",
-            "c_ltz6", "c_ltz9", "c_int_required"
+            "k_id",
+            "k_name",
+            "c_bool",
+            "c_tiny",
+            "c_small",
+            "c_int",
+            "c_big",
+            "c_float",
+            "c_double",
+            "c_dec9",
+            "c_dec18",
+            "c_dec38",
+            "c_char",
+            "c_varchar",
+            "c_string",
+            "c_binary",
+            "c_varbinary",
+            "c_bytes",
+            "c_date",
+            "c_ts3",
+            "c_ts6",
+            "c_ts9",
+            "c_ltz3",
+            "c_ltz6",
+            "c_ltz9",
+            "c_int_required"
           },
           new DataType[] {
-            DataType.bigint().notNull(), DataType.string().notNull(), DataType.booleanType(),
-            DataType.tinyint(), DataType.smallint(), DataType.intType(), DataType.bigint(),
-            DataType.floatType(), DataType.doubleType(), DataType.decimal(9, 2),
-            DataType.decimal(18, 4), DataType.decimal(38, 10), DataType.charType(5),
-            DataType.varchar(40), DataType.string(), DataType.binary(4), DataType.varbinary(10),
-            DataType.bytes(), DataType.date(), DataType.timestamp(3), DataType.timestamp(6),
-            DataType.timestamp(9), DataType.timestampLtz(3), DataType.timestampLtz(6),
-            DataType.timestampLtz(9), DataType.intType().notNull()
+            DataType.bigint().notNull(),
+            DataType.string().notNull(),
+            DataType.booleanType(),
+            DataType.tinyint(),
+            DataType.smallint(),
+            DataType.intType(),
+            DataType.bigint(),
+            DataType.floatType(),
+            DataType.doubleType(),
+            DataType.decimal(9, 2),
+            DataType.decimal(18, 4),
+            DataType.decimal(38, 10),
+            DataType.charType(5),
+            DataType.varchar(40),
+            DataType.string(),
+            DataType.binary(4),
+            DataType.varbinary(10),
+            DataType.bytes(),
+            DataType.date(),
+            DataType.timestamp(3),
+            DataType.timestamp(6),
+            DataType.timestamp(9),
+            DataType.timestampLtz(3),
+            DataType.timestampLtz(6),
+            DataType.timestampLtz(9),
+            DataType.intType().notNull()
           });
 
   static final RowType KEY_TYPE = VALUE_TYPE.project(new int[] {0, 1});

@@ -87,13 +87,66 @@ class BinaryRowCodecTest {
         rowType(DataType.bigint(), DataType.string(), DataType.string(), DataType.intType());
     Object[] row = {1L, "abc", "longer on", null};
     byte[] expected = {
-      0, 0, 0, 4, // field count, big-endian
-      0, 0b1000, 0, 0, 0, 0, 0, 0, // row kind +I; field 3 is null: bit 3 + 8
-      1, 0, 0, 0, 0, 0, 0, 0, // 1L
-      'a', 'b', 'c', 0, 0, 0, 0, (byte) 0x83, // "abc" inline, 0x80 | length
-      9, 0, 0, 0, 40, 0, 0, 0, // 9 bytes at offset 40 of the row
-      0, 0, 0, 0, 0, 0, 0, 0, // null
-      'l', 'o', 'n', 'g', 'e', 'r', ' ', 'o', 'n', 0, 0, 0, 0, 0, 0, 0 // padded to 16
+      0,
+      0,
+      0,
+      4, // field count, big-endian
+      0,
+      0b1000,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // row kind +I; field 3 is null: bit 3 + 8
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // 1L
+      'a',
+      'b',
+      'c',
+      0,
+      0,
+      0,
+      0,
+      (byte) 0x83, // "abc" inline, 0x80 | length
+      9,
+      0,
+      0,
+      0,
+      40,
+      0,
+      0,
+      0, // 9 bytes at offset 40 of the row
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0, // null
+      'l',
+      'o',
+      'n',
+      'g',
+      'e',
+      'r',
+      ' ',
+      'o',
+      'n',
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0 // padded to 16
     };
     assertArrayEquals(expected, new BinaryRowCodec(rowType).encode(row));
     assertArrayEquals(expected, new PaimonRows(rowType).serialize(row));

@@ -1,6 +1,5 @@
 package io.changelake.format;
 
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.changelake.types.DataType;
@@ -29,7 +28,8 @@ class BinaryRowOrderTest {
     }
     // A later column decides where earlier ones tie: few distinct first values.
     assertSameOrder(
-        RowType.of(new String[] {"a", "b"}, new DataType[] {DataType.booleanType(), DataType.string()}),
+        RowType.of(
+            new String[] {"a", "b"}, new DataType[] {DataType.booleanType(), DataType.string()}),
         random,
         60);
   }

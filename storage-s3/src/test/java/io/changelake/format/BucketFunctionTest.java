@@ -38,8 +38,8 @@ class BucketFunctionTest {
   }
 
   /**
-   * For each bucket count, Paimon's own bucket assignment of a primary-key table whose primary
-   * (and so bucket) key is the key type, against ours, for the same random keys.
+   * For each bucket count, Paimon's own bucket assignment of a primary-key table whose primary (and
+   * so bucket) key is the key type, against ours, for the same random keys.
    */
   private static void assertBucketsAsPaimon(RowType keyType) {
     RandomRows random = new RandomRows(keyType.size());

@@ -35,11 +35,11 @@ class KeyValueFileBenchmarkTest {
   private static void writeAndRead(ObjectStore store, String path, int rows) throws Exception {
     long start = System.nanoTime();
     KeyValueFileMeta meta;
-    try (KeyValueFileWriter writer = KeyValueFileWriter.create(
-        store, path, KEY_TYPE, VALUE_TYPE, ParquetFileOptions.DEFAULTS)) {
+    try (KeyValueFileWriter writer =
+        KeyValueFileWriter.create(store, path, KEY_TYPE, VALUE_TYPE, ParquetFileOptions.DEFAULTS)) {
       for (long i = 0; i < rows; i++) {
-        writer.write(new KeyValue(
-            new Object[] {i}, i, RowKind.INSERT, new Object[] {i, i * 31, i % 1000}));
+        writer.write(
+            new KeyValue(new Object[] {i}, i, RowKind.INSERT, new Object[] {i, i * 31, i % 1000}));
       }
       meta = writer.finish();
     }
@@ -56,7 +56,11 @@ class KeyValueFileBenchmarkTest {
     assertEquals(rows, count);
     System.out.printf(
         "%s: %,d rows, %,d bytes: write %,.0f rows/s, read %,.0f rows/s (checksum %d)%n",
-        path, rows, meta.fileSize(), rows / ((written - start) / 1e9),
-        rows / ((read - written) / 1e9), sum);
+        path,
+        rows,
+        meta.fileSize(),
+        rows / ((written - start) / 1e9),
+        rows / ((read - written) / 1e9),
+        sum);
   }
 }

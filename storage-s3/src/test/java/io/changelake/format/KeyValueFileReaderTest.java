@@ -50,7 +50,10 @@ class KeyValueFileReaderTest {
     ObjectStore store = new LocalObjectStore(paimon.file().getParent());
     List<KeyValue> read =
         KeyValueFiles.read(
-            store, paimon.file().getFileName().toString(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE,
+            store,
+            paimon.file().getFileName().toString(),
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
             null);
     KeyValueFiles.assertSameKeyValues(rows, read);
   }
@@ -61,9 +64,16 @@ class KeyValueFileReaderTest {
     List<String> all = new ArrayList<>();
     for (ObjectInfo file : store.list("")) {
       for (KeyValue kv : KeyValueFiles.read(store, file.path(), ORDER_KEY, ORDERS, null)) {
-        all.add(file.path().substring(0, file.path().indexOf('-')) + " " + kv.key()[0] + " "
-            + kv.sequenceNumber() + " " + kv.kind().shortString() + " "
-            + Arrays.toString(kv.value()));
+        all.add(
+            file.path().substring(0, file.path().indexOf('-'))
+                + " "
+                + kv.key()[0]
+                + " "
+                + kv.sequenceNumber()
+                + " "
+                + kv.kind().shortString()
+                + " "
+                + Arrays.toString(kv.value()));
       }
     }
     // The seed script: +I 1001 (store 10, amount 100), then -U/+U to amount 80, two commits.
@@ -83,12 +93,20 @@ class KeyValueFileReaderTest {
     int[] projection = {21, 3, 0};
     List<KeyValue> read =
         KeyValueFiles.read(
-            store, paimon.file().getFileName().toString(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE,
+            store,
+            paimon.file().getFileName().toString(),
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
             projection);
     List<KeyValue> expected =
         rows.stream()
-            .map(kv -> new KeyValue(kv.key(), kv.sequenceNumber(), kv.kind(),
-                Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
+            .map(
+                kv ->
+                    new KeyValue(
+                        kv.key(),
+                        kv.sequenceNumber(),
+                        kv.kind(),
+                        Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
             .toList();
     KeyValueFiles.assertSameKeyValues(expected, read);
   }
@@ -96,7 +114,12 @@ class KeyValueFileReaderTest {
   @Test
   void readsBackWhatTheWriterWroteAcrossManyRowGroups() throws IOException {
     ObjectStore store = new LocalObjectStore(dir.resolve("ours"));
-    KeyValueFiles.write(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, rows,
+    KeyValueFiles.write(
+        store,
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
         ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
     assertTrue(KeyValueFiles.footer(dir.resolve("ours/data.parquet")).getBlocks().size() > 1);
     KeyValueFiles.assertSameKeyValues(
@@ -107,11 +130,15 @@ class KeyValueFileReaderTest {
   @Test
   void smallFileIsReadWithOneRangeRequest() throws IOException {
     AtomicInteger requests = new AtomicInteger();
-    ObjectStore counting = new CountingStore(
-        new LocalObjectStore(REFERENCE.resolve("bucket-0")), requests);
+    ObjectStore counting =
+        new CountingStore(new LocalObjectStore(REFERENCE.resolve("bucket-0")), requests);
     List<KeyValue> read =
-        KeyValueFiles.read(counting, "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet",
-            ORDER_KEY, ORDERS, null);
+        KeyValueFiles.read(
+            counting,
+            "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet",
+            ORDER_KEY,
+            ORDERS,
+            null);
     assertEquals(1, read.size());
     assertEquals(1, requests.get());
   }
@@ -120,11 +147,18 @@ class KeyValueFileReaderTest {
   void missingColumnIsNamedWithTheFile() throws IOException {
     ObjectStore store = new LocalObjectStore(REFERENCE.resolve("bucket-0"));
     RowType other =
-        RowType.of(new String[] {"order_id", "price"},
+        RowType.of(
+            new String[] {"order_id", "price"},
             new DataType[] {DataType.bigint().notNull(), DataType.bigint()});
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> KeyValueFileReader.open(
-            store, "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet", ORDER_KEY, other));
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                KeyValueFileReader.open(
+                    store,
+                    "data-f851575d-f277-475f-ba78-b3e9dfbdd152-3.parquet",
+                    ORDER_KEY,
+                    other));
     assertTrue(e.getMessage().contains("no column price"), e.getMessage());
   }
 
@@ -133,8 +167,12 @@ class KeyValueFileReaderTest {
     ObjectStore store = new LocalObjectStore(dir.resolve("kinds"));
     List<KeyValue> kinds = new ArrayList<>();
     for (RowKind kind : RowKind.values()) {
-      kinds.add(new KeyValue(new Object[] {(long) kind.ordinal()}, 10 + kind.ordinal(), kind,
-          new Object[] {(long) kind.ordinal(), null, 5L}));
+      kinds.add(
+          new KeyValue(
+              new Object[] {(long) kind.ordinal()},
+              10 + kind.ordinal(),
+              kind,
+              new Object[] {(long) kind.ordinal(), null, 5L}));
     }
     KeyValueFiles.write(store, "k.parquet", ORDER_KEY, ORDERS, kinds, ParquetFileOptions.DEFAULTS);
     KeyValueFiles.assertSameKeyValues(

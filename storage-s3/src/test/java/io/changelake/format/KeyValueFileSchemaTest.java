@@ -29,8 +29,12 @@ class KeyValueFileSchemaTest {
             dir.resolve("paimon"), AllTypes.VALUE_TYPE, AllTypes.PRIMARY_KEY, rows, Map.of());
     paimonFooter = KeyValueFiles.footer(paimon.file());
     KeyValueFiles.write(
-        new LocalObjectStore(dir.resolve("ours")), "data.parquet", AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE, rows, ParquetFileOptions.DEFAULTS);
+        new LocalObjectStore(dir.resolve("ours")),
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS);
     ourFooter = KeyValueFiles.footer(dir.resolve("ours/data.parquet"));
   }
 

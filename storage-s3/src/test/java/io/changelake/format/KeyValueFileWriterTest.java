@@ -33,8 +33,13 @@ class KeyValueFileWriterTest {
     PaimonReference.WrittenFile paimon =
         PaimonReference.write(
             dir.resolve("paimon"), AllTypes.VALUE_TYPE, AllTypes.PRIMARY_KEY, rows, Map.of());
-    KeyValueFiles.write(new LocalObjectStore(dir.resolve("ours")), "data.parquet",
-        AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, rows, ParquetFileOptions.DEFAULTS);
+    KeyValueFiles.write(
+        new LocalObjectStore(dir.resolve("ours")),
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS);
 
     List<List<String>> theirs =
         PaimonReference.readWithPaimon(paimon.file(), AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE);
@@ -53,11 +58,19 @@ class KeyValueFileWriterTest {
   void metadataEqualsWhatPaimonRecordsForTheSameRows(String statsMode) throws Exception {
     List<KeyValue> rows = AllTypes.sortedRows(250, 4);
     PaimonReference.WrittenFile paimon =
-        PaimonReference.write(dir.resolve("paimon"), AllTypes.VALUE_TYPE, AllTypes.PRIMARY_KEY,
-            rows, Map.of("metadata.stats-mode", statsMode));
+        PaimonReference.write(
+            dir.resolve("paimon"),
+            AllTypes.VALUE_TYPE,
+            AllTypes.PRIMARY_KEY,
+            rows,
+            Map.of("metadata.stats-mode", statsMode));
     KeyValueFileMeta ours =
-        KeyValueFiles.write(new LocalObjectStore(dir.resolve("ours")), "data.parquet",
-            AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, rows,
+        KeyValueFiles.write(
+            new LocalObjectStore(dir.resolve("ours")),
+            "data.parquet",
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
+            rows,
             ParquetFileOptions.DEFAULTS.withValueStatsMode(StatsMode.parse(statsMode)));
     DataFileMeta theirs = paimon.meta();
     List<DataField> keys = AllTypes.KEY_TYPE.fields();
@@ -72,8 +85,11 @@ class KeyValueFileWriterTest {
     assertEquals(Files.size(dir.resolve("ours/data.parquet")), ours.fileSize());
 
     assertEquals(
-        PaimonReference.stats(keys, theirs.keyStats().minValues(),
-            theirs.keyStats().maxValues(), theirs.keyStats().nullCounts()),
+        PaimonReference.stats(
+            keys,
+            theirs.keyStats().minValues(),
+            theirs.keyStats().maxValues(),
+            theirs.keyStats().nullCounts()),
         ours.keyStats());
     assertValueStats(theirs, ours);
   }
@@ -96,8 +112,11 @@ class KeyValueFileWriterTest {
       }
     }
     List<ColumnStats> paimonStats =
-        PaimonReference.stats(fields, theirs.valueStats().minValues(),
-            theirs.valueStats().maxValues(), theirs.valueStats().nullCounts());
+        PaimonReference.stats(
+            fields,
+            theirs.valueStats().minValues(),
+            theirs.valueStats().maxValues(),
+            theirs.valueStats().nullCounts());
     for (int i = 0; i < fields.size(); i++) {
       assertEquals(paimonStats.get(i), expectedOurs.get(i), fields.get(i).name());
     }
@@ -107,12 +126,25 @@ class KeyValueFileWriterTest {
   void statsOverManyRowGroupsEqualStatsOfOneAndCodecIsConfigurable() throws Exception {
     List<KeyValue> rows = AllTypes.sortedRows(400, 5);
     ObjectStore store = new LocalObjectStore(dir);
-    KeyValueFileMeta one = KeyValueFiles.write(store, "one.parquet", AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE, rows, ParquetFileOptions.DEFAULTS);
-    KeyValueFileMeta many = KeyValueFiles.write(store, "many.parquet", AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE, rows,
-        ParquetFileOptions.DEFAULTS.withCompression("snappy").withRowGroupSize(4096)
-            .withPageSize(1024));
+    KeyValueFileMeta one =
+        KeyValueFiles.write(
+            store,
+            "one.parquet",
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
+            rows,
+            ParquetFileOptions.DEFAULTS);
+    KeyValueFileMeta many =
+        KeyValueFiles.write(
+            store,
+            "many.parquet",
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
+            rows,
+            ParquetFileOptions.DEFAULTS
+                .withCompression("snappy")
+                .withRowGroupSize(4096)
+                .withPageSize(1024));
     var footer = KeyValueFiles.footer(dir.resolve("many.parquet"));
     assertTrue(footer.getBlocks().size() > 1);
     for (ColumnChunkMetaData column : footer.getBlocks().get(0).getColumns()) {
@@ -128,10 +160,17 @@ class KeyValueFileWriterTest {
     KeyValue kv = AllTypes.sortedRows(1, 6).get(0);
     Object[] value = kv.value().clone();
     value[value.length - 1] = null;
-    try (KeyValueFileWriter writer = KeyValueFileWriter.create(store, "bad.parquet",
-        AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, ParquetFileOptions.DEFAULTS)) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> writer.write(new KeyValue(kv.key(), 0, RowKind.INSERT, value)));
+    try (KeyValueFileWriter writer =
+        KeyValueFileWriter.create(
+            store,
+            "bad.parquet",
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
+            ParquetFileOptions.DEFAULTS)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> writer.write(new KeyValue(kv.key(), 0, RowKind.INSERT, value)));
       assertTrue(e.getMessage().contains("c_int_required"), e.getMessage());
     }
   }
@@ -139,8 +178,13 @@ class KeyValueFileWriterTest {
   @Test
   void unfinishedWriterLeavesNoObject() throws Exception {
     ObjectStore store = new LocalObjectStore(dir);
-    try (KeyValueFileWriter writer = KeyValueFileWriter.create(store, "partial.parquet",
-        AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, ParquetFileOptions.DEFAULTS)) {
+    try (KeyValueFileWriter writer =
+        KeyValueFileWriter.create(
+            store,
+            "partial.parquet",
+            AllTypes.KEY_TYPE,
+            AllTypes.VALUE_TYPE,
+            ParquetFileOptions.DEFAULTS)) {
       writer.write(AllTypes.sortedRows(1, 7).get(0));
     }
     assertFalse(store.exists("partial.parquet"));

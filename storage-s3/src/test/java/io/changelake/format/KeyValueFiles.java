@@ -18,7 +18,11 @@ final class KeyValueFiles {
   private KeyValueFiles() {}
 
   static KeyValueFileMeta write(
-      ObjectStore store, String path, RowType keyType, RowType valueType, List<KeyValue> rows,
+      ObjectStore store,
+      String path,
+      RowType keyType,
+      RowType valueType,
+      List<KeyValue> rows,
       ParquetFileOptions options)
       throws IOException {
     try (KeyValueFileWriter writer =
@@ -44,8 +48,10 @@ final class KeyValueFiles {
   /** Key-values printed with arrays by content, for comparing lists of them. */
   static List<String> describe(List<KeyValue> rows) {
     return rows.stream()
-        .map(kv -> Arrays.deepToString(
-            new Object[] {kv.key(), kv.sequenceNumber(), kv.kind(), kv.value()}))
+        .map(
+            kv ->
+                Arrays.deepToString(
+                    new Object[] {kv.key(), kv.sequenceNumber(), kv.kind(), kv.value()}))
         .toList();
   }
 

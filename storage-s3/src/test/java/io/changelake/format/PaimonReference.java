@@ -70,7 +70,10 @@ final class PaimonReference {
    * one data file.
    */
   static WrittenFile write(
-      Path tableDir, RowType valueType, List<String> primaryKeys, List<KeyValue> rows,
+      Path tableDir,
+      RowType valueType,
+      List<String> primaryKeys,
+      List<KeyValue> rows,
       Map<String, String> options)
       throws Exception {
     org.apache.paimon.fs.Path location = new org.apache.paimon.fs.Path(tableDir.toUri());
@@ -102,8 +105,9 @@ final class PaimonReference {
   }
 
   static GenericRow toPaimonRow(RowType type, RowKind kind, Object[] values) {
-    GenericRow row = new GenericRow(org.apache.paimon.types.RowKind.fromByteValue(
-        kind.toByteValue()), values.length);
+    GenericRow row =
+        new GenericRow(
+            org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()), values.length);
     for (int i = 0; i < values.length; i++) {
       row.setField(i, toPaimon(type.type(i), values[i]));
     }
@@ -157,8 +161,8 @@ final class PaimonReference {
     List<Object> values = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       DataType type = fields.get(i).type();
-      values.add(fromPaimon(type, InternalRow.createFieldGetter(paimonType(type), i)
-          .getFieldOrNull(row)));
+      values.add(
+          fromPaimon(type, InternalRow.createFieldGetter(paimonType(type), i).getFieldOrNull(row)));
     }
     return values;
   }
@@ -175,8 +179,9 @@ final class PaimonReference {
     List<Object> max = fromPaimonRow(nullable, maxs);
     List<ColumnStats> stats = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
-      stats.add(new ColumnStats(
-          min.get(i), max.get(i), nullCounts.isNullAt(i) ? null : nullCounts.getLong(i)));
+      stats.add(
+          new ColumnStats(
+              min.get(i), max.get(i), nullCounts.isNullAt(i) ? null : nullCounts.getLong(i)));
     }
     return stats;
   }
@@ -191,7 +196,8 @@ final class PaimonReference {
     for (DataField k : keyType.fields()) {
       fields.add(new DataField(Integer.MAX_VALUE / 2 + k.id(), "_KEY_" + k.name(), k.type()));
     }
-    fields.add(new DataField(Integer.MAX_VALUE - 1, "_SEQUENCE_NUMBER", DataType.bigint().notNull()));
+    fields.add(
+        new DataField(Integer.MAX_VALUE - 1, "_SEQUENCE_NUMBER", DataType.bigint().notNull()));
     fields.add(new DataField(Integer.MAX_VALUE - 2, "_VALUE_KIND", DataType.tinyint().notNull()));
     fields.addAll(valueType.fields());
     org.apache.paimon.types.RowType rowType = paimonRowType(fields);
@@ -199,9 +205,11 @@ final class PaimonReference {
         new ParquetReaderFactory(new Options(), rowType, 1024, FilterCompat.NOOP);
     List<List<String>> rows = new ArrayList<>();
     try (FileRecordReader<InternalRow> reader =
-        factory.createReader(new FormatReaderContext(
-            LocalFileIO.create(), new org.apache.paimon.fs.Path(file.toUri()),
-            java.nio.file.Files.size(file)))) {
+        factory.createReader(
+            new FormatReaderContext(
+                LocalFileIO.create(),
+                new org.apache.paimon.fs.Path(file.toUri()),
+                java.nio.file.Files.size(file)))) {
       RecordReader.RecordIterator<InternalRow> batch;
       while ((batch = reader.readBatch()) != null) {
         InternalRow row;

@@ -48,12 +48,15 @@ public final class PaimonRows {
     return SerializationUtils.serializeBinaryRow(toBinaryRow(row));
   }
 
-  /** A row Paimon read, with changelake's Java values (see {@link io.changelake.types.TypeRoot}). */
+  /**
+   * A row Paimon read, with changelake's Java values (see {@link io.changelake.types.TypeRoot}).
+   */
   public Object[] toJava(InternalRow row) {
     Object[] values = new Object[rowType.size()];
     for (int i = 0; i < values.length; i++) {
       Object internal =
-          InternalRow.createFieldGetter(PaimonTypes.toPaimon(rowType.type(i)), i).getFieldOrNull(row);
+          InternalRow.createFieldGetter(PaimonTypes.toPaimon(rowType.type(i)), i)
+              .getFieldOrNull(row);
       values[i] = internal == null ? null : toJava(internal, i);
     }
     return values;
@@ -75,8 +78,9 @@ public final class PaimonRows {
       return null;
     }
     return switch (rowType.type(i).root()) {
-      case DECIMAL -> Decimal.fromBigDecimal(
-          (BigDecimal) value, rowType.type(i).precision(), rowType.type(i).scale());
+      case DECIMAL ->
+          Decimal.fromBigDecimal(
+              (BigDecimal) value, rowType.type(i).precision(), rowType.type(i).scale());
       case CHAR, VARCHAR -> BinaryString.fromString((String) value);
       case DATE -> (int) ((LocalDate) value).toEpochDay();
       case TIMESTAMP -> Timestamp.fromLocalDateTime((LocalDateTime) value);

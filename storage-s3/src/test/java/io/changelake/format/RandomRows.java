@@ -12,8 +12,8 @@ import java.util.Random;
 
 /**
  * Test fixture: random rows of a row type, with nulls in nullable columns, edge values, short and
- * long strings of 1- to 4-byte UTF-8 characters, and timestamps exact to their type's precision
- * (so that they survive a round trip through the binary form).
+ * long strings of 1- to 4-byte UTF-8 characters, and timestamps exact to their type's precision (so
+ * that they survive a round trip through the binary form).
  */
 public final class RandomRows {
 
@@ -45,16 +45,15 @@ public final class RandomRows {
       case SMALLINT -> (short) random.nextInt();
       case INT -> pick(random.nextInt(), Integer.MIN_VALUE, Integer.MAX_VALUE, 0);
       case BIGINT -> pick(random.nextLong(), Long.MIN_VALUE, Long.MAX_VALUE, 0L);
-      case FLOAT -> pick(
-          (random.nextFloat() - 0.5f) * 1e6f, Float.NaN, -0.0f, Float.NEGATIVE_INFINITY);
-      case DOUBLE -> pick(
-          (random.nextDouble() - 0.5) * 1e300, Double.NaN, Double.MIN_VALUE, -0.0);
+      case FLOAT ->
+          pick((random.nextFloat() - 0.5f) * 1e6f, Float.NaN, -0.0f, Float.NEGATIVE_INFINITY);
+      case DOUBLE -> pick((random.nextDouble() - 0.5) * 1e300, Double.NaN, Double.MIN_VALUE, -0.0);
       case DECIMAL -> decimal(type.precision(), type.scale());
       case CHAR, VARCHAR -> string(Math.min(type.length(), 30));
       case BINARY, VARBINARY -> bytes(Math.min(type.length(), 30));
       case DATE -> LocalDate.ofEpochDay(random.nextInt(1_600_000) - 800_000);
-      case TIMESTAMP -> LocalDateTime.ofEpochSecond(
-          second(), nanos(type.precision()), ZoneOffset.UTC);
+      case TIMESTAMP ->
+          LocalDateTime.ofEpochSecond(second(), nanos(type.precision()), ZoneOffset.UTC);
       case TIMESTAMP_LTZ -> Instant.ofEpochSecond(second(), nanos(type.precision()));
     };
   }

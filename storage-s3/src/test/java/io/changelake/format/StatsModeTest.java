@@ -33,8 +33,7 @@ class StatsModeTest {
   void maxOfOnlyTheLargestCodePointDropsBothBounds() {
     String top = new String(Character.toChars(Character.MAX_CODE_POINT));
     assertEquals(
-        new ColumnStats(null, null, 1L),
-        THREE.apply(new ColumnStats("a", top.repeat(4), 1L)));
+        new ColumnStats(null, null, 1L), THREE.apply(new ColumnStats("a", top.repeat(4), 1L)));
   }
 
   @Test

@@ -49,8 +49,7 @@ class ChangelogRuleTest {
 
   @Test
   void aChangedRowIsEmittedAsUpdateBeforeAndAfter() throws IOException {
-    assertEquals(
-        List.of("-U 1 10 a", "+U 2 20 b"), emitted(rule(Map.of()), ADD_BEFORE, ADD_AFTER));
+    assertEquals(List.of("-U 1 10 a", "+U 2 20 b"), emitted(rule(Map.of()), ADD_BEFORE, ADD_AFTER));
   }
 
   @Test
@@ -59,8 +58,7 @@ class ChangelogRuleTest {
     assertEquals(List.of("-U 1 10 a", "+U 5 10 a"), emitted(rule(Map.of()), ADD_BEFORE, same));
     assertEquals(
         List.of(),
-        emitted(
-            rule(Map.of("changelog-producer.row-deduplicate", "true")), ADD_BEFORE, same));
+        emitted(rule(Map.of("changelog-producer.row-deduplicate", "true")), ADD_BEFORE, same));
   }
 
   @Test
@@ -73,8 +71,7 @@ class ChangelogRuleTest {
                 "changelog-producer.row-deduplicate-ignore-fields", "note"));
     assertEquals(List.of(), emitted(ignoringNote, ADD_BEFORE, otherNote));
     ChangelogRule comparingAll = rule(Map.of("changelog-producer.row-deduplicate", "true"));
-    assertEquals(
-        List.of("-U 1 10 a", "+U 5 10 z"), emitted(comparingAll, ADD_BEFORE, otherNote));
+    assertEquals(List.of("-U 1 10 a", "+U 5 10 z"), emitted(comparingAll, ADD_BEFORE, otherNote));
   }
 
   @Test
@@ -97,7 +94,12 @@ class ChangelogRuleTest {
         after,
         kv ->
             out.add(
-                kv.kind().shortString() + " " + kv.sequenceNumber() + " " + kv.value()[1] + " "
+                kv.kind().shortString()
+                    + " "
+                    + kv.sequenceNumber()
+                    + " "
+                    + kv.value()[1]
+                    + " "
                     + kv.value()[2]));
     return out;
   }

@@ -80,8 +80,7 @@ class KeyMergeTest {
 
     KeyVersions two =
         versions(
-            new int[] {0},
-            List.of(row(1, 4, RowKind.INSERT, 0), row(1, 8, RowKind.INSERT, 0)));
+            new int[] {0}, List.of(row(1, 4, RowKind.INSERT, 0), row(1, 8, RowKind.INSERT, 0)));
     assertEquals(List.of(4L, 6L, 8L), merge.merge(two, row(1, 6, RowKind.INSERT, 0)).value()[0]);
     assertEquals(List.of(1L, 4L, 8L), merge.merge(two, row(1, 1, RowKind.INSERT, 0)).value()[0]);
     assertEquals(List.of(4L, 8L, 9L), merge.merge(two, row(1, 9, RowKind.INSERT, 0)).value()[0]);

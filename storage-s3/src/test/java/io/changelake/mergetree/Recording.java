@@ -6,10 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test fixture: a merge function that records the sequence numbers of the versions it is given,
- * in order, and returns an insert of the key whose value is that list and whose sequence number is
- * the last one's: what reaches the merge engine, and in which order, can then be read off the
- * result.
+ * Test fixture: a merge function that records the sequence numbers of the versions it is given, in
+ * order, and returns an insert of the key whose value is that list and whose sequence number is the
+ * last one's: what reaches the merge engine, and in which order, can then be read off the result.
  */
 final class Recording implements MergeFunction {
 

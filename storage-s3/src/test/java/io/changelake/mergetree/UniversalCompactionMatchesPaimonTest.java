@@ -33,8 +33,18 @@ class UniversalCompactionMatchesPaimonTest {
       int trigger = 1 + random.nextInt(7);
       List<SortedRun> runs = randomRuns(random, numLevels);
       String what =
-          "case " + c + ": levels " + numLevels + ", amp " + maxAmp + ", ratio " + sizeRatio
-              + ", trigger " + trigger + ", runs " + describe(runs);
+          "case "
+              + c
+              + ": levels "
+              + numLevels
+              + ", amp "
+              + maxAmp
+              + ", ratio "
+              + sizeRatio
+              + ", trigger "
+              + trigger
+              + ", runs "
+              + describe(runs);
 
       UniversalCompaction ours = new UniversalCompaction(maxAmp, sizeRatio, trigger);
       org.apache.paimon.mergetree.compact.UniversalCompaction theirs =
@@ -102,8 +112,7 @@ class UniversalCompactionMatchesPaimonTest {
         files.add(run.level() == 0 ? appended : appended.upgrade(run.level()));
       }
       converted.add(
-          new LevelSortedRun(
-              run.level(), org.apache.paimon.mergetree.SortedRun.fromSorted(files)));
+          new LevelSortedRun(run.level(), org.apache.paimon.mergetree.SortedRun.fromSorted(files)));
     }
     return converted;
   }

@@ -27,8 +27,12 @@ class WriteBufferTest {
       RowType.of(
           new String[] {"order_id", "store_id", "amount", "note", "flag", "region"},
           new DataType[] {
-            DataType.bigint().notNull(), DataType.bigint(), DataType.bigint(), DataType.string(),
-            DataType.booleanType(), DataType.bigint().notNull()
+            DataType.bigint().notNull(),
+            DataType.bigint(),
+            DataType.bigint(),
+            DataType.string(),
+            DataType.booleanType(),
+            DataType.bigint().notNull()
           });
 
   @TempDir Path spills;
@@ -43,8 +47,12 @@ class WriteBufferTest {
       for (int i = 0; i < 30; i++) {
         long key = 1001 + (i * 7) % 4;
         Object[] row = {
-          key, i % 5 == 0 ? null : 10L * (i % 3), (long) i, i % 4 == 0 ? null : "note" + i,
-          i % 3 == 0 ? null : i % 2 == 0, 1L + i % 2
+          key,
+          i % 5 == 0 ? null : 10L * (i % 3),
+          (long) i,
+          i % 4 == 0 ? null : "note" + i,
+          i % 3 == 0 ? null : i % 2 == 0,
+          1L + i % 2
         };
         KeyValue kv =
             new KeyValue(new Object[] {key}, i, i % 6 == 5 ? RowKind.DELETE : RowKind.INSERT, row);

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The declarations are the one list of implemented options: the README's option table matches
- * them row for row, every stored default is within its own bounds, each key is declared once, and
- * a value out of bounds is refused naming the option, the value and the bound.
+ * The declarations are the one list of implemented options: the README's option table matches them
+ * row for row, every stored default is within its own bounds, each key is declared once, and a
+ * value out of bounds is refused naming the option, the value and the bound.
  */
 class ImplementedOptionsTest {
 

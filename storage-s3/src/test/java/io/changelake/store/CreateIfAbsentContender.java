@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * One contender of {@link LocalObjectStoreTest#createIfAbsentHasExactlyOneWinnerPerPathAcrossJvms}
- * in its own JVM: says {@value #READY}, waits for the go file, tries to create each of
- * {@value #PATHS} paths with its name as content, and prints each path it won.
+ * in its own JVM: says {@value #READY}, waits for the go file, tries to create each of {@value
+ * #PATHS} paths with its name as content, and prints each path it won.
  *
  * <p>Arguments: store root, go file, contender name.
  */

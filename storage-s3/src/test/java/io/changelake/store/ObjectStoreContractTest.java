@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link ObjectStore} promises, run against each implementation by a subclass.
- * Each test gets a fresh, empty store whose multipart part size (where there is one) is the S3
- * minimum, 5 MiB, so that the large-object tests cross several parts.
+ * What every {@link ObjectStore} promises, run against each implementation by a subclass. Each test
+ * gets a fresh, empty store whose multipart part size (where there is one) is the S3 minimum, 5
+ * MiB, so that the large-object tests cross several parts.
  */
 abstract class ObjectStoreContractTest {
 

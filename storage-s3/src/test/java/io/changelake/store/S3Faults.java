@@ -21,15 +21,15 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
- * Test fixture: an HTTP client for the S3 SDK that injects the faults S3 gives under load into
- * any request the store makes, under the SDK's retries (each attempt is decided afresh), and
- * counts them per operation.
+ * Test fixture: an HTTP client for the S3 SDK that injects the faults S3 gives under load into any
+ * request the store makes, under the SDK's retries (each attempt is decided afresh), and counts
+ * them per operation.
  *
  * <ul>
  *   <li>{@link Kind#SLOW_DOWN} 503 SlowDown, {@link Kind#THROTTLED} 429 and {@link
  *       Kind#INTERNAL_ERROR} 500: answered without sending the request, so S3 did not do it;
- *   <li>{@link Kind#LOST_ANSWER}: S3 does the request, then its answer is replaced by a 500, so
- *       the client cannot know it succeeded (the hardest case for idempotence);
+ *   <li>{@link Kind#LOST_ANSWER}: S3 does the request, then its answer is replaced by a 500, so the
+ *       client cannot know it succeeded (the hardest case for idempotence);
  *   <li>{@link Kind#RESET}: the connection is reset before the request is sent;
  *   <li>{@link Kind#SLOW}: the answer arrives {@link #SLOW_MILLIS} late, and is right.
  * </ul>
@@ -66,8 +66,8 @@ final class S3Faults implements SdkHttpClient {
 
   /**
    * From now on, each request fails with probability {@code rate}, with a random kind; the first
-   * request of each operation fails whatever the draw, so every operation a run makes is faulted
-   * at least once.
+   * request of each operation fails whatever the draw, so every operation a run makes is faulted at
+   * least once.
    */
   synchronized S3Faults randomly(long seed, double rate) {
     this.random = new Random(seed);
@@ -75,7 +75,10 @@ final class S3Faults implements SdkHttpClient {
     return this;
   }
 
-  /** The next {@code count} requests whose operation {@code operation} accepts fail with {@code kind}. */
+  /**
+   * The next {@code count} requests whose operation {@code operation} accepts fail with {@code
+   * kind}.
+   */
   synchronized S3Faults failNext(Predicate<String> operation, Kind kind, int count) {
     this.match = operation;
     this.nextKind = kind;
@@ -205,7 +208,8 @@ final class S3Faults implements SdkHttpClient {
 
   private static HttpExecuteResponse error(int status, String code) {
     byte[] xml =
-        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
+                + code
                 + "</Code><Message>injected by the test</Message></Error>")
             .getBytes(StandardCharsets.UTF_8);
     return HttpExecuteResponse.builder()

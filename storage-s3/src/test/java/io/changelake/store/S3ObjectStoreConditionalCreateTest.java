@@ -19,9 +19,9 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
 /**
- * The two answers S3Proxy never gives on its own: 409 ConditionalRequestConflict, and a
- * conditional create that succeeded but whose answer was lost, so that the SDK's retry meets the
- * object the first attempt made. An interceptor in the client makes them.
+ * The two answers S3Proxy never gives on its own: 409 ConditionalRequestConflict, and a conditional
+ * create that succeeded but whose answer was lost, so that the SDK's retry meets the object the
+ * first attempt made. An interceptor in the client makes them.
  */
 class S3ObjectStoreConditionalCreateTest {
 
@@ -116,14 +116,18 @@ class S3ObjectStoreConditionalCreateTest {
     try (S3ObjectStore store = openStore("endless-conflict", faults)) {
       faults.conflicts.set(1000);
       IOException e =
-          assertThrows(
-              IOException.class, () -> store.createIfAbsent("snapshot-1", new byte[] {1}));
+          assertThrows(IOException.class, () -> store.createIfAbsent("snapshot-1", new byte[] {1}));
       assertTrue(
-          e.getMessage().startsWith("createIfAbsent of s3://" + server.bucket()
-              + "/endless-conflict/snapshot-1 at " + server.endpoint()),
+          e.getMessage()
+              .startsWith(
+                  "createIfAbsent of s3://"
+                      + server.bucket()
+                      + "/endless-conflict/snapshot-1 at "
+                      + server.endpoint()),
           e.getMessage());
       assertTrue(e.getMessage().contains("409"), e.getMessage());
-      assertTrue(1000 - faults.conflicts.get() < 10, "attempts: " + (1000 - faults.conflicts.get()));
+      assertTrue(
+          1000 - faults.conflicts.get() < 10, "attempts: " + (1000 - faults.conflicts.get()));
       assertFalse(store.exists("snapshot-1"));
     }
   }

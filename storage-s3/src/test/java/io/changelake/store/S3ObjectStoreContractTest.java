@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The store contract on S3Proxy, plus what only S3 shows; one server per test class, one prefix
- * per test.
+ * The store contract on S3Proxy, plus what only S3 shows; one server per test class, one prefix per
+ * test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class S3ObjectStoreContractTest extends ObjectStoreContractTest {
@@ -35,8 +35,7 @@ abstract class S3ObjectStoreContractTest extends ObjectStoreContractTest {
   @Override
   ObjectStore newStore() {
     prefix = "tables/store-" + ++stores;
-    return server.openStore(
-        prefix, server.settings().toBuilder().multipartPartSize(PART).build());
+    return server.openStore(prefix, server.settings().toBuilder().multipartPartSize(PART).build());
   }
 
   @Test

@@ -33,16 +33,20 @@ class S3ObjectStoreFailureTest {
     calls.put("readRange", s -> s.readRange("a/object", 5, 10));
     calls.put("stat", s -> s.stat("a/object"));
     calls.put("write", s -> s.write("a/object", new byte[10]));
-    calls.put("create small", s -> {
-      try (OutputStream out = s.create("a/object")) {
-        out.write(1);
-      }
-    });
-    calls.put("create multipart", s -> {
-      try (OutputStream out = s.create("a/object")) {
-        out.write(new byte[ObjectStoreContractTest.PART + 1]);
-      }
-    });
+    calls.put(
+        "create small",
+        s -> {
+          try (OutputStream out = s.create("a/object")) {
+            out.write(1);
+          }
+        });
+    calls.put(
+        "create multipart",
+        s -> {
+          try (OutputStream out = s.create("a/object")) {
+            out.write(new byte[ObjectStoreContractTest.PART + 1]);
+          }
+        });
     calls.put("createIfAbsent", s -> s.createIfAbsent("a/object", new byte[10]));
     calls.put("list", s -> s.list("a/"));
     calls.put("delete", s -> s.delete("a/object"));
@@ -81,8 +85,13 @@ class S3ObjectStoreFailureTest {
       Duration took = Duration.ofNanos(System.nanoTime() - start);
 
       assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "took " + took);
-      assertTrue(e.getMessage().startsWith("read of s3://refusing-bucket/table/snapshot/LATEST at "
-          + endpoint + " failed: "), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .startsWith(
+                  "read of s3://refusing-bucket/table/snapshot/LATEST at "
+                      + endpoint
+                      + " failed: "),
+          e.getMessage());
       assertFalse(everythingShown(e).contains(SECRET));
     }
   }

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.schema.TableSchema;
 import io.changelake.table.OrphanFilesClean;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import io.changelake.schema.TableSchema;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
@@ -73,20 +73,28 @@ class S3ObjectStoreFaultTest {
     byte[] big = new byte[PART + 10];
     new Random(1).nextBytes(big);
     return List.of(
-        new Call("read", "GetObject"::equals, s -> assertArrayEquals("v".getBytes(UTF_8), s.read("o"))),
-        new Call("readRange", "GetObject(range)"::equals, s -> assertEquals(1, s.readRange("o", 0, 1).length)),
-        new Call("stat", "HeadObject"::equals, s -> assertEquals(1, s.stat("o").orElseThrow().size())),
+        new Call(
+            "read", "GetObject"::equals, s -> assertArrayEquals("v".getBytes(UTF_8), s.read("o"))),
+        new Call(
+            "readRange",
+            "GetObject(range)"::equals,
+            s -> assertEquals(1, s.readRange("o", 0, 1).length)),
+        new Call(
+            "stat", "HeadObject"::equals, s -> assertEquals(1, s.stat("o").orElseThrow().size())),
         new Call("write", "PutObject"::equals, s -> s.write("w", "w".getBytes(UTF_8))),
         new Call(
             "createIfAbsent",
             "PutObject(conditional)"::equals,
             s -> assertTrue(s.createIfAbsent("c-" + System.nanoTime(), "mine".getBytes(UTF_8)))),
         new Call("list", "ListObjectsV2"::equals, s -> assertFalse(s.list("").isEmpty())),
-        new Call("delete", "DeleteObject"::equals, s -> {
-          s.write("d", new byte[1]);
-          s.delete("d");
-          assertFalse(s.exists("d"));
-        }),
+        new Call(
+            "delete",
+            "DeleteObject"::equals,
+            s -> {
+              s.write("d", new byte[1]);
+              s.delete("d");
+              assertFalse(s.exists("d"));
+            }),
         new Call("multipart create", "CreateMultipartUpload"::equals, s -> writeBig(s, big)),
         new Call("multipart part", "UploadPart"::equals, s -> writeBig(s, big)),
         new Call("multipart complete", "CompleteMultipartUpload"::equals, s -> writeBig(s, big)));
@@ -108,10 +116,14 @@ class S3ObjectStoreFaultTest {
       for (Call call : everyOperation()) {
         faults.failNext(call.faulted(), kind, 2);
         call.run().run(store);
-        String operation = faults.injected().keySet().stream()
-            .filter(k -> k.endsWith(" " + kind) && call.faulted().test(k.substring(0, k.lastIndexOf(' '))))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError(call.name() + ": no " + kind + " injected"));
+        String operation =
+            faults.injected().keySet().stream()
+                .filter(
+                    k ->
+                        k.endsWith(" " + kind)
+                            && call.faulted().test(k.substring(0, k.lastIndexOf(' '))))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(call.name() + ": no " + kind + " injected"));
         // A slow answer is still an answer: the operation needs no second attempt.
         long expected = kind == S3Faults.Kind.SLOW ? 1 : 2;
         assertTrue(faults.injected().get(operation) >= expected, call.name());
@@ -133,7 +145,9 @@ class S3ObjectStoreFaultTest {
       IOException e = assertThrows(IOException.class, () -> writeBig(store, big));
       assertTrue(e.getMessage().contains("s3://" + server.bucket() + "/abort/big"), e.getMessage());
       assertFalse(store.exists("big"));
-      assertTrue(faults.requests().getOrDefault("AbortMultipartUpload", 0L) >= 1, faults.requests().toString());
+      assertTrue(
+          faults.requests().getOrDefault("AbortMultipartUpload", 0L) >= 1,
+          faults.requests().toString());
 
       // The abort itself meets a fault and is retried.
       faults.failNext("UploadPart"::equals, S3Faults.Kind.RESET, 1000);
@@ -144,7 +158,8 @@ class S3ObjectStoreFaultTest {
 
   private static final RowType ROW_TYPE =
       RowType.of(
-          new String[] {"id", "value"}, new DataType[] {DataType.bigint().notNull(), DataType.bigint()});
+          new String[] {"id", "value"},
+          new DataType[] {DataType.bigint().notNull(), DataType.bigint()});
 
   /**
    * 20 commits through random faults: with the default 5 attempts every operation gets through;
@@ -167,8 +182,11 @@ class S3ObjectStoreFaultTest {
           clean,
           path,
           TableSchema.create(
-              ROW_TYPE, List.of(), List.of("id"),
-              Map.of("bucket", "2", "changelog-producer", "lookup"), null));
+              ROW_TYPE,
+              List.of(),
+              List.of("id"),
+              Map.of("bucket", "2", "changelog-producer", "lookup"),
+              null));
       faults.randomly(42, rate);
       Random random = new Random(7);
       for (long commit = 1; commit <= 20; commit++) {
@@ -208,10 +226,18 @@ class S3ObjectStoreFaultTest {
       assertEquals(model, rows(table));
       Map<String, Long> injected = faults.injected();
       System.out.println(
-          "table under faults (maxAttempts " + attempts + ", rate " + rate + "): 20 commits, "
-              + failedCommits + " failed attempts retried by the caller, " + orphans
-              + " orphan files cleaned after; requests " + faults.requests()
-              + "; faults injected " + injected);
+          "table under faults (maxAttempts "
+              + attempts
+              + ", rate "
+              + rate
+              + "): 20 commits, "
+              + failedCommits
+              + " failed attempts retried by the caller, "
+              + orphans
+              + " orphan files cleaned after; requests "
+              + faults.requests()
+              + "; faults injected "
+              + injected);
       if (attempts == 2) {
         assertTrue(failedCommits > 0, "no table operation failed: raise the rate");
       }

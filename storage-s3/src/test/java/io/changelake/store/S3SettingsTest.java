@@ -87,11 +87,16 @@ class S3SettingsTest {
     assertRejected(S3Settings.builder().region(" "), "region", "us-east-1");
     assertRejected(
         S3Settings.builder().staticCredentials("AKIAEXAMPLE", null),
-        "AKIAEXAMPLE", "secret", "defaultCredentials()");
+        "AKIAEXAMPLE",
+        "secret",
+        "defaultCredentials()");
     assertRejected(
-        S3Settings.builder().staticCredentials(null, SECRET), "access key id", "defaultCredentials()");
+        S3Settings.builder().staticCredentials(null, SECRET),
+        "access key id",
+        "defaultCredentials()");
     assertRejected(S3Settings.builder().maxAttempts(0), "maxAttempts is 0", "1");
     assertRejected(S3Settings.builder().multipartPartSize(1 << 20), "multipartPartSize", "5 MiB");
-    assertRejected(S3Settings.builder().apiCallTimeout(Duration.ZERO), "apiCallTimeout", "positive");
+    assertRejected(
+        S3Settings.builder().apiCallTimeout(Duration.ZERO), "apiCallTimeout", "positive");
   }
 }

@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Bad schemas, options, snapshots and manifests fail with the file or option named; nothing is lost. */
+/**
+ * Bad schemas, options, snapshots and manifests fail with the file or option named; nothing is
+ * lost.
+ */
 class BadInputTest {
 
   static final TablePath PATH = new TablePath("db", "orders");
@@ -42,22 +45,26 @@ class BadInputTest {
   void aMalformedOptionValueIsRejectedWithTheOptionAndTheFix() {
     assertMentions(
         assertThrows(IllegalArgumentException.class, () -> Orders.schema(Map.of("bucket", "0"))),
-        "'bucket'", "at least 1");
+        "'bucket'",
+        "at least 1");
     assertMentions(
         assertThrows(
             IllegalArgumentException.class,
             () -> Orders.schema(Map.of("changelog-producer", "lookups"))),
-        "changelog-producer", "lookup", "full-compaction");
+        "changelog-producer",
+        "lookup",
+        "full-compaction");
     assertMentions(
         assertThrows(
             IllegalArgumentException.class,
             () -> Orders.schema(Map.of("fields.amount.aggregate-function", "median"))),
-        "fields.amount.aggregate-function", "sum");
+        "fields.amount.aggregate-function",
+        "sum");
     assertMentions(
         assertThrows(
-            IllegalArgumentException.class,
-            () -> Orders.schema(Map.of("bucket-key", "amount"))),
-        "bucket-key", "primary key");
+            IllegalArgumentException.class, () -> Orders.schema(Map.of("bucket-key", "amount"))),
+        "bucket-key",
+        "primary key");
   }
 
   @Test
@@ -65,8 +72,10 @@ class BadInputTest {
     assertMentions(
         assertThrows(
             IllegalArgumentException.class,
-            () -> Orders.schema(Map.of("merge-engine", "first-row", "changelog-producer", "input"))),
-        "first-row", "lookup");
+            () ->
+                Orders.schema(Map.of("merge-engine", "first-row", "changelog-producer", "input"))),
+        "first-row",
+        "lookup");
   }
 
   @Test
@@ -82,13 +91,15 @@ class BadInputTest {
             () ->
                 TableSchema.create(
                     Orders.ROW_TYPE, List.of("store_id"), List.of("order_id"), Map.of(), null)),
-        "store_id", "primary key");
+        "store_id",
+        "primary key");
   }
 
   @Test
   void aMalformedSchemaFileIsNamedInTheError() throws Exception {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
-      store.write(PATH.schemaFolder() + "schema-0", "{\"fields\": [".getBytes(StandardCharsets.UTF_8));
+      store.write(
+          PATH.schemaFolder() + "schema-0", "{\"fields\": [".getBytes(StandardCharsets.UTF_8));
       IOException e = assertThrows(IOException.class, () -> Table.open(store, PATH));
       assertMentions(e, "schema-0", "not valid JSON");
     }
@@ -99,7 +110,8 @@ class BadInputTest {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
       assertMentions(
           assertThrows(TableNotFoundException.class, () -> Table.open(store, PATH)),
-          "db.orders", "db.db/orders");
+          "db.orders",
+          "db.db/orders");
     }
   }
 
@@ -109,15 +121,20 @@ class BadInputTest {
       Table table = Table.create(store, PATH, Orders.schema(Map.of()));
       table.newCommit("job").commit(1, SnapshotCommitTest.writeRows(table, 0, 5));
       List<CommitMessage> next = SnapshotCommitTest.writeRows(table, 5, 10);
-      store.write(PATH.snapshotFolder() + "snapshot-2", "not json".getBytes(StandardCharsets.UTF_8));
+      store.write(
+          PATH.snapshotFolder() + "snapshot-2", "not json".getBytes(StandardCharsets.UTF_8));
       List<ObjectInfo> before = store.list(PATH.root());
 
-      assertMentions(assertThrows(IOException.class, () -> table.newRead().readAll()), "snapshot-2");
       assertMentions(
-          assertThrows(IOException.class, () -> table.newCommit("job").commit(2, next)), "snapshot-2");
+          assertThrows(IOException.class, () -> table.newRead().readAll()), "snapshot-2");
+      assertMentions(
+          assertThrows(IOException.class, () -> table.newCommit("job").commit(2, next)),
+          "snapshot-2");
 
       assertEquals(before, store.list(PATH.root()));
-      assertEquals("not json", new String(store.read(PATH.snapshotFolder() + "snapshot-2"), StandardCharsets.UTF_8));
+      assertEquals(
+          "not json",
+          new String(store.read(PATH.snapshotFolder() + "snapshot-2"), StandardCharsets.UTF_8));
     }
   }
 
@@ -134,7 +151,8 @@ class BadInputTest {
       store.delete(PATH.manifestFolder() + manifest.fileName());
       List<ObjectInfo> before = store.list(PATH.root());
 
-      IOException e = assertThrows(IOException.class, () -> Table.open(store, PATH).newRead().readAll());
+      IOException e =
+          assertThrows(IOException.class, () -> Table.open(store, PATH).newRead().readAll());
       assertMentions(e, manifest.fileName(), "missing");
       assertEquals(before, store.list(PATH.root()));
     }
@@ -149,12 +167,15 @@ class BadInputTest {
             assertThrows(
                 IllegalArgumentException.class,
                 () -> writer.write(RowKind.INSERT, new Object[] {null, 1L, 1L})),
-            "order_id", "primary key");
+            "order_id",
+            "primary key");
         assertMentions(
             assertThrows(
                 IllegalArgumentException.class,
                 () -> writer.write(RowKind.INSERT, new Object[] {1L, "ten", 1L})),
-            "store_id", "BIGINT", "String");
+            "store_id",
+            "BIGINT",
+            "String");
         assertEquals(List.of(), writer.prepareCommit(1));
       }
       assertTrue(

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random streams of upserts and retractions (thousands of changes over a few hundred keys, dozens
- * of commits, random compactions, options drawn from the seed) for every merge engine and
- * producer the table accepts:
+ * of commits, random compactions, options drawn from the seed) for every merge engine and producer
+ * the table accepts:
  *
  * <ul>
  *   <li>the table holds what a plain model of the merge engine says (last write wins for
@@ -71,8 +71,12 @@ class ChangelogPropertyTest {
       Table table = Table.create(store, RandomChangeStream.PATH, stream.schema());
       Written written = stream.write(table, OPERATIONS, COMMITS);
       String context =
-          c + " " + written.options() + "; rerun: -Dtest=ChangelogPropertyTest -Dchangelog.seed="
-              + c.seed() + " -Dchangelog.runs=1";
+          c
+              + " "
+              + written.options()
+              + "; rerun: -Dtest=ChangelogPropertyTest -Dchangelog.seed="
+              + c.seed()
+              + " -Dchangelog.runs=1";
       try {
         List<Object[]> state = table.newRead().readAll();
         Rows.assertSameRows(written.expected(), written.predictable(state));

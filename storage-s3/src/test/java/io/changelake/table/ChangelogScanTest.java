@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The changelog scan reads what each snapshot contributes exactly as Paimon 1.3.1's own streaming
- * read does, for every producer; starting points and bounded ranges resolve as Paimon's scan
- * modes; an expired snapshot is an error.
+ * read does, for every producer; starting points and bounded ranges resolve as Paimon's scan modes;
+ * an expired snapshot is an error.
  */
 class ChangelogScanTest {
 
@@ -53,7 +53,6 @@ class ChangelogScanTest {
     return changes;
   }
 
-
   @ParameterizedTest
   @ValueSource(strings = {"lookup", "full-compaction", "input"})
   void changelogOfAPaimonWrittenTableIsExactlyPaimonsOwnStreamingRead(String producer)
@@ -77,7 +76,8 @@ class ChangelogScanTest {
     // The input table's script wrote the update as -U, +U; the input producer echoes it.
     Map<String, List<String>> expected =
         Map.of(
-            "lookup", List.of("s2 +I[1001, 10, 100]", "s4 -U[1001, 10, 100]", "s4 +U[1001, 10, 80]"),
+            "lookup",
+            List.of("s2 +I[1001, 10, 100]", "s4 -U[1001, 10, 100]", "s4 +U[1001, 10, 80]"),
             "input",
             List.of("s1 +I[1001, 10, 100]", "s2 -U[1001, 10, 100]", "s2 +U[1001, 10, 80]"));
     for (Map.Entry<String, List<String>> e : expected.entrySet()) {
@@ -221,17 +221,18 @@ class ChangelogScanTest {
 
   /**
    * With lookup-wait=false a commit first compacts the previous commit's level-0 files, then the
-   * asked-for compaction lifts the new ones: two changelog files in one snapshot, both with
-   * changes of the same keys. The -U of the second carries the sequence number of the +U of the
-   * first (it retracts that very row), so only the order the files were written in tells which
-   * comes first. Paimon reads the files one after the other, so it agrees.
+   * asked-for compaction lifts the new ones: two changelog files in one snapshot, both with changes
+   * of the same keys. The -U of the second carries the sequence number of the +U of the first (it
+   * retracts that very row), so only the order the files were written in tells which comes first.
+   * Paimon reads the files one after the other, so it agrees.
    */
   @Test
   void changesOfAKeyFromTwoCompactionsOfOneCommitComeInTheOrderTheyWereMade() throws Exception {
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table =
           Table.create(
-              store, PATH,
+              store,
+              PATH,
               Orders.schema(Map.of("changelog-producer", "lookup", "lookup-wait", "false")));
       SnapshotCommit commit = table.newCommit("test-writer");
       long[] amounts = {100, 80, 60};

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Eight write-only committers (appenders that leave compaction to another job) race on one
- * table, 200 commits in all: every commit lands exactly once,
- * snapshot ids run 1..200 without a gap, and no manifest names a missing file.
+ * Eight write-only committers (appenders that leave compaction to another job) race on one table,
+ * 200 commits in all: every commit lands exactly once, snapshot ids run 1..200 without a gap, and
+ * no manifest names a missing file.
  */
 class ConcurrentCommitTest {
 
@@ -55,9 +55,19 @@ class ConcurrentCommitTest {
     // Retry waits capped at 500 ms, not Paimon's 10 s: eight committers racing through 200 commits
     // would otherwise spend minutes asleep. BackoffTest proves the bounds.
     Table table =
-        Table.create(store, path, Orders.schema(
-            Map.of("bucket", "4", "commit.max-retries", "100", "write-only", "true",
-                "commit.max-retry-wait", "500 ms")));
+        Table.create(
+            store,
+            path,
+            Orders.schema(
+                Map.of(
+                    "bucket",
+                    "4",
+                    "commit.max-retries",
+                    "100",
+                    "write-only",
+                    "true",
+                    "commit.max-retry-wait",
+                    "500 ms")));
     ExecutorService pool = Executors.newFixedThreadPool(COMMITTERS);
     try {
       List<Future<?>> futures = new ArrayList<>();

@@ -29,7 +29,8 @@ class ConsumersTest {
       Consumers consumers = table.consumers();
       ConsumerManager paimon =
           new ConsumerManager(
-              LocalFileIO.create(), new org.apache.paimon.fs.Path(warehouse.resolve(PATH.root()).toUri()));
+              LocalFileIO.create(),
+              new org.apache.paimon.fs.Path(warehouse.resolve(PATH.root()).toUri()));
 
       consumers.record("ours", 7);
       paimon.resetConsumer("theirs", new Consumer(7));

@@ -14,10 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A commit stopped at each step and retried with the same identifier: the table holds every row
@@ -31,7 +31,13 @@ class CrashRecoveryTest {
 
   /** Crash points, by the first path the crashing write touches. */
   @ParameterizedTest(name = "crash before writing {0}")
-  @ValueSource(strings = {"manifest/manifest-list-", "manifest/manifest-", "snapshot/snapshot-", "snapshot/LATEST"})
+  @ValueSource(
+      strings = {
+        "manifest/manifest-list-",
+        "manifest/manifest-",
+        "snapshot/snapshot-",
+        "snapshot/LATEST"
+      })
   void aCommitStoppedAtAnyStepAndRetriedLandsEveryRowOnce(String crashPoint) throws Exception {
     try (ObjectStore disk = new LocalObjectStore(warehouse)) {
       Table setup = Table.create(disk, PATH, Orders.schema(Map.of("bucket", "2")));
@@ -62,7 +68,8 @@ class CrashRecoveryTest {
       assertEquals(40, restarted.newRead().readAll().size());
       Rows.assertSameRows(
           restarted.newRead().readAll(),
-          PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), restarted.schema()));
+          PaimonTables.readAll(
+              PaimonTables.open(warehouse.resolve(PATH.root())), restarted.schema()));
     }
   }
 

@@ -14,15 +14,16 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Records a merge engine cannot take, and rows that do not fit the table, fail with a message
- * that names the column or option and the fix; the table is left as it was, and the writer keeps
- * the good records it took before the bad one.
+ * Records a merge engine cannot take, and rows that do not fit the table, fail with a message that
+ * names the column or option and the fix; the table is left as it was, and the writer keeps the
+ * good records it took before the bad one.
  */
 class EngineBadInputTest {
 
   private static final TablePath PATH = new TablePath("db", "orders");
   private static final List<Object[]> COMMITTED =
       List.of(Orders.row(1, 10L, 100L), Orders.row(2, 20L, 7L));
+
   /** A new key: good for every engine here. */
   private static final Object[] GOOD = Orders.row(3, 30L, 8L);
 
@@ -39,7 +40,9 @@ class EngineBadInputTest {
         RowKind.UPDATE_BEFORE,
         Orders.row(1, 10L, 100L),
         MergeException.class,
-        "'amount'", "'max'", "'fields.amount.ignore-retract' = 'true'");
+        "'amount'",
+        "'max'",
+        "'fields.amount.ignore-retract' = 'true'");
   }
 
   @Test
@@ -49,7 +52,9 @@ class EngineBadInputTest {
         RowKind.DELETE,
         Orders.row(1, 10L, 100L),
         MergeException.class,
-        "partial-update", "'ignore-delete'", "'partial-update.remove-record-on-delete'");
+        "partial-update",
+        "'ignore-delete'",
+        "'partial-update.remove-record-on-delete'");
   }
 
   @Test
@@ -59,7 +64,8 @@ class EngineBadInputTest {
         RowKind.DELETE,
         Orders.row(1, 10L, 100L),
         MergeException.class,
-        "first-row", "ignore-delete");
+        "first-row",
+        "ignore-delete");
   }
 
   @Test
@@ -69,7 +75,8 @@ class EngineBadInputTest {
         RowKind.INSERT,
         new Object[] {null, 10L, 100L},
         IllegalArgumentException.class,
-        "'order_id'", "primary key");
+        "'order_id'",
+        "primary key");
   }
 
   /**

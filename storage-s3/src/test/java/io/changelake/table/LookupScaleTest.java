@@ -14,12 +14,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lookup producer over millions of distinct keys in one bucket, through {@link TableWriter}
- * and with default options: every commit looks up each of its keys in everything written before,
- * so this is where a lookup that held the bucket on the heap would run out of memory. Prints the
- * time, rows/s, peak heap (the most heap in use after a garbage collection, {@link HeapPeak}) and
- * the peak local disk of the lookup copies;
- * asserts only that the changelog has one +I per key.
+ * The lookup producer over millions of distinct keys in one bucket, through {@link TableWriter} and
+ * with default options: every commit looks up each of its keys in everything written before, so
+ * this is where a lookup that held the bucket on the heap would run out of memory. Prints the time,
+ * rows/s, peak heap (the most heap in use after a garbage collection, {@link HeapPeak}) and the
+ * peak local disk of the lookup copies; asserts only that the changelog has one +I per key.
  *
  * <p>Skipped unless {@code lookup.keys} is set (empty means 10,000,000). To run it as the issue
  * asks, with a 1 GiB heap:
@@ -44,7 +43,8 @@ class LookupScaleTest {
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table =
           Table.create(
-              store, new TablePath("db", "orders"),
+              store,
+              new TablePath("db", "orders"),
               Orders.schema(Map.of("changelog-producer", "lookup")));
       SnapshotCommit commit = table.newCommit("scale");
       long written = 0;
@@ -65,7 +65,10 @@ class LookupScaleTest {
       System.out.printf(
           "RESULT lookup keys=%d seconds=%.1f rows_per_s=%.0f heap_peak_mib=%d max_heap_mib=%d"
               + " lookup_disk_peak_mib=%d%n",
-          keys, seconds, keys / seconds, HeapPeak.bytes() >> 20,
+          keys,
+          seconds,
+          keys / seconds,
+          HeapPeak.bytes() >> 20,
           Runtime.getRuntime().maxMemory() >> 20,
           LookupCache.sharedStats().peakDiskBytes() >> 20);
       System.out.println("  lookup cache: " + LookupCache.sharedStats());

@@ -70,7 +70,9 @@ class OptionRulesTest {
         continue;
       }
       Object value = option.defaultValue();
-      if (!(value instanceof String || value instanceof Boolean || value instanceof Integer
+      if (!(value instanceof String
+          || value instanceof Boolean
+          || value instanceof Integer
           || value instanceof Enum)) {
         continue;
       }
@@ -122,20 +124,25 @@ class OptionRulesTest {
       String option = "'" + key + "'";
       assertMentions(
           assertThrows(UnsupportedTableException.class, table::newWriter),
-          option, "cannot be written", why);
+          option,
+          "cannot be written",
+          why);
       assertMentions(
           assertThrows(UnsupportedTableException.class, () -> table.newCommit("job")),
-          option, "cannot be written");
+          option,
+          "cannot be written");
       assertMentions(
           assertThrows(UnsupportedTableException.class, table::newRead), option, "cannot be read");
       assertMentions(
           assertThrows(UnsupportedTableException.class, table::newChangelogScan), option);
       assertMentions(
           assertThrows(UnsupportedTableException.class, table::newSnapshotExpiry),
-          option, "cannot be expired");
+          option,
+          "cannot be expired");
       assertMentions(
           assertThrows(UnsupportedTableException.class, () -> new OrphanFilesClean(table)),
-          option, "cannot be cleaned");
+          option,
+          "cannot be cleaned");
       assertEquals(before, paths(store));
     }
   }
@@ -146,10 +153,12 @@ class OptionRulesTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> Orders.schema(Map.of("deletion-vectors.enabled", "true"))),
-        "'deletion-vectors.enabled'", "deletion vectors");
+        "'deletion-vectors.enabled'",
+        "deletion vectors");
     assertMentions(
         assertThrows(IllegalArgumentException.class, () -> Orders.schema(Map.of("bucket", "-1"))),
-        "'bucket'", "dynamic bucket");
+        "'bucket'",
+        "dynamic bucket");
   }
 
   @Test
@@ -179,8 +188,7 @@ class OptionRulesTest {
         }
       }
       assertTrue(
-          PaimonTables.readAll(
-                  PaimonTables.open(copy.resolve("orders")), Orders.schema(Map.of()))
+          PaimonTables.readAll(PaimonTables.open(copy.resolve("orders")), Orders.schema(Map.of()))
               .stream()
               .anyMatch(r -> r[0].equals(999_999L)),
           reference);

@@ -43,7 +43,11 @@ class PaimonCompatibilityTest {
       fields.add(new DataField(3 + i, "c" + i, types[i]));
     }
     return TableSchema.create(
-        new RowType(fields), List.of("region", "day"), List.of("region", "day", "id"), options, null);
+        new RowType(fields),
+        List.of("region", "day"),
+        List.of("region", "day", "id"),
+        options,
+        null);
   }
 
   /** Random rows over 150 keys in four partitions, so keys repeat and the last version wins. */
@@ -62,7 +66,10 @@ class PaimonCompatibilityTest {
     return rows;
   }
 
-  /** The table after applying batches of (kind, row) in order: last version per key, no retracted keys. */
+  /**
+   * The table after applying batches of (kind, row) in order: last version per key, no retracted
+   * keys.
+   */
   static List<Object[]> expectedState(List<List<Object[]>> insertBatches, List<Object[]> deletes) {
     Map<String, Object[]> state = new LinkedHashMap<>();
     for (List<Object[]> batch : insertBatches) {
@@ -107,7 +114,8 @@ class PaimonCompatibilityTest {
 
       Rows.assertSameRows(expected, table.newRead().readAll());
       Rows.assertSameRows(
-          expected, PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), schema));
+          expected,
+          PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), schema));
     }
   }
 

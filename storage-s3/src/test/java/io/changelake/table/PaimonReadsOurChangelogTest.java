@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Paimon 1.3.1 reads tables changelake wrote with random streams (several commits, random
- * compactions, options drawn from the seed): its batch read gives our rows, and its streaming
- * read from snapshot 1 gives our changelog.
+ * compactions, options drawn from the seed): its batch read gives our rows, and its streaming read
+ * from snapshot 1 gives our changelog.
  *
  * <p>Both read the same snapshots of the same folder, so the changes must agree down to the
  * snapshot that carries each one. Only the order across keys is free: both read a snapshot's

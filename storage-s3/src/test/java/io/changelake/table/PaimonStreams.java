@@ -27,8 +27,8 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
 
 /**
- * Test fixture: Paimon 1.3.1's streaming writer (commits with identifiers 1, 2, 3, ..., waiting
- * for compaction, as the conformance driver does) and its streaming changelog reader.
+ * Test fixture: Paimon 1.3.1's streaming writer (commits with identifiers 1, 2, 3, ..., waiting for
+ * compaction, as the conformance driver does) and its streaming changelog reader.
  */
 public final class PaimonStreams {
 
@@ -59,8 +59,9 @@ public final class PaimonStreams {
       this.write.withIOManager(IOManager.create(ioTemp.toString()));
       this.commit = builder.newCommit();
       this.fullCompaction =
-          ChangelogProducer.FULL_COMPACTION.value().equals(
-              table.options().get("changelog-producer"));
+          ChangelogProducer.FULL_COMPACTION
+              .value()
+              .equals(table.options().get("changelog-producer"));
     }
 
     public void write(RowKind kind, Object[] row) throws Exception {
@@ -88,15 +89,17 @@ public final class PaimonStreams {
   }
 
   /**
-   * What Paimon's own streaming read emits from {@code fromSnapshot} up to the latest snapshot,
-   * in order ({@code scan.mode=from-snapshot}).
+   * What Paimon's own streaming read emits from {@code fromSnapshot} up to the latest snapshot, in
+   * order ({@code scan.mode=from-snapshot}).
    */
   public static List<Change> changelog(FileStoreTable table, TableSchema schema, long fromSnapshot)
       throws Exception {
     long latest = table.snapshotManager().latestSnapshotId();
     ReadBuilder builder =
         table
-            .copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", Long.toString(fromSnapshot)))
+            .copy(
+                Map.of(
+                    "scan.mode", "from-snapshot", "scan.snapshot-id", Long.toString(fromSnapshot)))
             .newReadBuilder();
     StreamTableScan scan = builder.newStreamScan();
     org.apache.paimon.table.source.TableRead read = builder.newRead();
@@ -120,8 +123,8 @@ public final class PaimonStreams {
   }
 
   /** Every row of snapshot {@code snapshotId}, as Paimon's batch reader returns them. */
-  public static List<Object[]> readSnapshot(FileStoreTable table, TableSchema schema, long snapshotId)
-      throws Exception {
+  public static List<Object[]> readSnapshot(
+      FileStoreTable table, TableSchema schema, long snapshotId) throws Exception {
     return PaimonTables.readAll(
         table.copy(Map.of("scan.snapshot-id", Long.toString(snapshotId))), schema);
   }

@@ -70,7 +70,8 @@ public final class PaimonTables {
   }
 
   /** Writes and commits rows with Paimon's batch writer, one commit. */
-  public static void write(FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind)
+  public static void write(
+      FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind)
       throws Exception {
     PaimonRows converter = new PaimonRows(schema.rowType());
     BatchWriteBuilder builder = table.newBatchWriteBuilder();

@@ -35,8 +35,8 @@ final class RandomChangeStream {
   /**
    * One stream: merge engine, changelog producer and seed.
    *
-   * @param completeInput whether the input is a complete changelog (-U before every +U, -D with
-   *     the stored row), as the input producer needs for a correct changelog
+   * @param completeInput whether the input is a complete changelog (-U before every +U, -D with the
+   *     stored row), as the input producer needs for a correct changelog
    */
   record Case(String engine, String producer, long seed, boolean completeInput) {
     @Override
@@ -152,10 +152,10 @@ final class RandomChangeStream {
   }
 
   /**
-   * Writes about {@code operations} changes over the case's keys in {@code commits} commits (ids
-   * 1, 2, ...), with a random NORMAL or FULL compaction now and then, and ends with what makes
-   * every change surface in the changelog: a full compaction for full-compaction tables, an empty
-   * commit for lookup tables that do not wait (their last flush is compacted one commit late).
+   * Writes about {@code operations} changes over the case's keys in {@code commits} commits (ids 1,
+   * 2, ...), with a random NORMAL or FULL compaction now and then, and ends with what makes every
+   * change surface in the changelog: a full compaction for full-compaction tables, an empty commit
+   * for lookup tables that do not wait (their last flush is compacted one commit late).
    */
   Written write(Table table, int operations, int commits) throws Exception {
     SnapshotCommit commit = table.newCommit("random-stream");
@@ -221,8 +221,7 @@ final class RandomChangeStream {
             ? RowKind.DELETE
             : RowKind.UPDATE_BEFORE;
     // Retract the stored row or, for engines that do not look at it, any values.
-    Object[] retracted =
-        current != null && random.nextBoolean() ? current.clone() : randomRow(key);
+    Object[] retracted = current != null && random.nextBoolean() ? current.clone() : randomRow(key);
     if (c.engine().equals("aggregation")) {
       // Retracting a store nulls it (last_non_null_value), but only if the retraction reaches the
       // stored row as such: merged first with other retractions in a flush, it becomes a +I that
@@ -239,16 +238,18 @@ final class RandomChangeStream {
 
   /**
    * The table each merge engine should hold, kept in the plainest way: deduplicate keeps the last
-   * row, first-row the first, partial-update overlays non-null values, aggregation sums amounts
-   * and keeps the last non-null store. Retractions follow the case's rule ({@code ignore-delete},
+   * row, first-row the first, partial-update overlays non-null values, aggregation sums amounts and
+   * keeps the last non-null store. Retractions follow the case's rule ({@code ignore-delete},
    * {@code *.remove-record-on-delete}).
    */
   private static final class Model {
     private final String engine;
     private final String retractionRule;
     private final Map<Long, Object[]> rows = new LinkedHashMap<>();
+
     /** Keys a remove-record-on-delete rule removed, not written since. */
     final Set<Long> removed = new HashSet<>();
+
     final Set<Long> unpredictable = new HashSet<>();
 
     Model(String engine, String retractionRule) {
@@ -264,8 +265,8 @@ final class RandomChangeStream {
 
     /**
      * Whether a retraction of a key the table does not hold is well defined: under aggregation a
-     * lone retraction is kept or dropped depending on which files a compaction happens to merge,
-     * so the stream only retracts what it added; partial-update's rules ignore or remove.
+     * lone retraction is kept or dropped depending on which files a compaction happens to merge, so
+     * the stream only retracts what it added; partial-update's rules ignore or remove.
      */
     boolean retractsAbsentKeys() {
       return !engine.equals("aggregation");
@@ -277,9 +278,9 @@ final class RandomChangeStream {
 
     /**
      * Applies one change. A key re-added after a remove-record-on-delete -D becomes unpredictable:
-     * if the -D and the add are merged before they meet the removed row (one flush, or a
-     * compaction of level 0 alone), the -D is lost and the add merges into the old row; if they
-     * meet it, the row starts afresh. Paimon's merge functions do the same.
+     * if the -D and the add are merged before they meet the removed row (one flush, or a compaction
+     * of level 0 alone), the -D is lost and the add merges into the old row; if they meet it, the
+     * row starts afresh. Paimon's merge functions do the same.
      */
     void apply(RowKind kind, Object[] row) {
       long key = (Long) row[0];

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Rollback to a snapshot or a tag leaves exactly the files the remaining snapshots and tags use,
- * a table Paimon and we read and write on, and refuses while a consumer has read past the target.
+ * Rollback to a snapshot or a tag leaves exactly the files the remaining snapshots and tags use, a
+ * table Paimon and we read and write on, and refuses while a consumer has read past the target.
  */
 class RollbackTest {
 

@@ -69,16 +69,21 @@ class SnapshotCommitTest {
       DataFileMeta flushed = first.newFiles().get(0);
       CommitMessage both =
           new CommitMessage(
-              second.partition(), second.bucket(), second.totalBuckets(),
-              second.newFiles(), List.of(),
-              List.of(flushed), List.of(flushed.upgrade(5)), List.of());
+              second.partition(),
+              second.bucket(),
+              second.totalBuckets(),
+              second.newFiles(),
+              List.of(),
+              List.of(flushed),
+              List.of(flushed.upgrade(5)),
+              List.of());
       List<Snapshot> snapshots = table.newCommit("job").commit(2, List.of(both));
-      assertEquals(List.of(CommitKind.APPEND, CommitKind.COMPACT),
+      assertEquals(
+          List.of(CommitKind.APPEND, CommitKind.COMPACT),
           snapshots.stream().map(Snapshot::commitKind).toList());
       Snapshot compact = snapshots.get(1);
       List<ManifestEntry> live = table.newScan().liveFiles(compact);
-      assertEquals(List.of(0, 5),
-          live.stream().map(e -> e.file().level()).sorted().toList());
+      assertEquals(List.of(0, 5), live.stream().map(e -> e.file().level()).sorted().toList());
       assertEquals(20, compact.totalRecordCount());
       assertEquals(20, table.newRead().readAll().size());
     }
@@ -92,8 +97,15 @@ class SnapshotCommitTest {
       table.newCommit("job").commit(1, List.of(flush));
       DataFileMeta file = flush.newFiles().get(0);
       CommitMessage compaction =
-          new CommitMessage(flush.partition(), flush.bucket(), flush.totalBuckets(),
-              List.of(), List.of(), List.of(file), List.of(file.upgrade(1)), List.of());
+          new CommitMessage(
+              flush.partition(),
+              flush.bucket(),
+              flush.totalBuckets(),
+              List.of(),
+              List.of(),
+              List.of(file),
+              List.of(file.upgrade(1)),
+              List.of());
       table.newCommit("writer-a").commit(1, List.of(compaction));
       CommitConflictException e =
           assertThrows(
@@ -127,8 +139,15 @@ class SnapshotCommitTest {
   }
 
   private static CommitMessage upgrade(CommitMessage m, DataFileMeta file, int level) {
-    return new CommitMessage(m.partition(), m.bucket(), m.totalBuckets(), List.of(), List.of(),
-        List.of(file), List.of(file.upgrade(level)), List.of());
+    return new CommitMessage(
+        m.partition(),
+        m.bucket(),
+        m.totalBuckets(),
+        List.of(),
+        List.of(),
+        List.of(file),
+        List.of(file.upgrade(level)),
+        List.of());
   }
 
   @Test

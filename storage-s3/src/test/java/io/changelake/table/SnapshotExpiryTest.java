@@ -161,7 +161,8 @@ class SnapshotExpiryTest {
       Table table =
           tableWithOptions(
               store, Map.of("snapshot.num-retained.min", "1", "snapshot.expire.limit", "3"));
-      assertEquals(new SnapshotExpiry.Expired(1, 4, 0).snapshots(),
+      assertEquals(
+          new SnapshotExpiry.Expired(1, 4, 0).snapshots(),
           table.newSnapshotExpiry().expire(FAR_FUTURE).snapshots());
       assertEquals(4, table.snapshots().earliestId().orElseThrow());
       assertEquals(7, table.newSnapshotExpiry().expire(FAR_FUTURE).until());
@@ -271,9 +272,9 @@ class SnapshotExpiryTest {
   }
 
   /**
-   * Snapshots {@code from} to {@code latest} are all that is left; each reads fully with our
-   * reader and with Paimon's; and the data, changelog and manifest files present are exactly those
-   * they use (live data files, changelog files, manifest lists and manifests).
+   * Snapshots {@code from} to {@code latest} are all that is left; each reads fully with our reader
+   * and with Paimon's; and the data, changelog and manifest files present are exactly those they
+   * use (live data files, changelog files, manifest lists and manifests).
    */
   private void assertRetainedSnapshotsAreWhole(
       Table table, ObjectStore store, long from, long latest) throws Exception {

@@ -22,8 +22,22 @@ class SnapshotLogTest {
 
   private static Snapshot snapshot(long id, String user, long identifier) {
     return new Snapshot(
-        id, 0, "base-" + id, 1L, "delta-" + id, 1L, null, null, user, identifier,
-        CommitKind.APPEND, id, 0, 0, 0, null);
+        id,
+        0,
+        "base-" + id,
+        1L,
+        "delta-" + id,
+        1L,
+        null,
+        null,
+        user,
+        identifier,
+        CommitKind.APPEND,
+        id,
+        0,
+        0,
+        0,
+        null);
   }
 
   /** {@code store}, recording the path of every read. */
@@ -77,8 +91,7 @@ class SnapshotLogTest {
       }
       log.delete(1);
       log.delete(2);
-      assertEquals(
-          Optional.empty(), log.newestWhere(log.read(4), s -> s.commitIdentifier() < 3));
+      assertEquals(Optional.empty(), log.newestWhere(log.read(4), s -> s.commitIdentifier() < 3));
     }
   }
 

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Schema and snapshot files are printed byte for byte as Paimon 1.3.1 printed them, and as the
- * hand-written JSON trees did before the files were bound to records: the golden files under
- * {@code /golden} were printed by that earlier code, from the values built here.
+ * hand-written JSON trees did before the files were bound to records: the golden files under {@code
+ * /golden} were printed by that earlier code, from the values built here.
  */
 class TableFormatJsonTest {
 
@@ -60,32 +60,84 @@ class TableFormatJsonTest {
     cases.put(
         "snapshot-append",
         new Snapshot(
-            1, 0, "manifest-list-4f1d-1", 884L, "manifest-list-4f1d-2", 1022L, null, null, "job-1",
-            1, CommitKind.APPEND, 1764547200000L, 10, 10, 0, null));
+            1,
+            0,
+            "manifest-list-4f1d-1",
+            884L,
+            "manifest-list-4f1d-2",
+            1022L,
+            null,
+            null,
+            "job-1",
+            1,
+            CommitKind.APPEND,
+            1764547200000L,
+            10,
+            10,
+            0,
+            null));
     cases.put(
         "snapshot-compact-with-changelog",
         new Snapshot(
-            7, 1, "manifest-list-9e0a-14", 1020L, "manifest-list-9e0a-15", 1130L,
-            "manifest-list-9e0a-16", 990L, "user \"\u00fc\u20ac\" \\/\t\u0001", Long.MAX_VALUE,
-            CommitKind.COMPACT, 1764547200123L, 3, -5, 12, 1764547100000L));
+            7,
+            1,
+            "manifest-list-9e0a-14",
+            1020L,
+            "manifest-list-9e0a-15",
+            1130L,
+            "manifest-list-9e0a-16",
+            990L,
+            "user \"\u00fc\u20ac\" \\/\t\u0001",
+            Long.MAX_VALUE,
+            CommitKind.COMPACT,
+            1764547200123L,
+            3,
+            -5,
+            12,
+            1764547100000L));
     cases.put(
         "snapshot-without-sizes",
         new Snapshot(
-            2, 0, "base", null, "delta", null, "changelog", null, "", 0, CommitKind.OVERWRITE, 0, 0,
-            0, 0, Long.MIN_VALUE));
+            2,
+            0,
+            "base",
+            null,
+            "delta",
+            null,
+            "changelog",
+            null,
+            "",
+            0,
+            CommitKind.OVERWRITE,
+            0,
+            0,
+            0,
+            0,
+            Long.MIN_VALUE));
     return cases;
   }
 
   /** Schemas with every supported type, a partition, a comment and escapes; and a bare one. */
   static Map<String, TableSchema> goldenSchemas() {
     String[][] columns = {
-      {"0", "day", "INT NOT NULL"}, {"1", "k", "BIGINT NOT NULL"}, {"2", "c_bool", "BOOLEAN"},
-      {"3", "c_tiny", "TINYINT"}, {"4", "c_small", "SMALLINT"}, {"5", "c_int", "INT"},
-      {"6", "c_float", "FLOAT"}, {"7", "c_double", "DOUBLE"}, {"8", "c_dec", "DECIMAL(38, 10)"},
-      {"9", "c_char", "CHAR(5) NOT NULL"}, {"10", "c_varchar", "VARCHAR(40)"},
-      {"11", "c_string", "STRING"}, {"12", "c_binary", "BINARY(4)"},
-      {"13", "c_varbinary", "VARBINARY(10)"}, {"14", "c_bytes", "BYTES"}, {"15", "c_date", "DATE"},
-      {"16", "c_ts", "TIMESTAMP(3)"}, {"17", "c_ts9", "TIMESTAMP(9)"},
+      {"0", "day", "INT NOT NULL"},
+      {"1", "k", "BIGINT NOT NULL"},
+      {"2", "c_bool", "BOOLEAN"},
+      {"3", "c_tiny", "TINYINT"},
+      {"4", "c_small", "SMALLINT"},
+      {"5", "c_int", "INT"},
+      {"6", "c_float", "FLOAT"},
+      {"7", "c_double", "DOUBLE"},
+      {"8", "c_dec", "DECIMAL(38, 10)"},
+      {"9", "c_char", "CHAR(5) NOT NULL"},
+      {"10", "c_varchar", "VARCHAR(40)"},
+      {"11", "c_string", "STRING"},
+      {"12", "c_binary", "BINARY(4)"},
+      {"13", "c_varbinary", "VARBINARY(10)"},
+      {"14", "c_bytes", "BYTES"},
+      {"15", "c_date", "DATE"},
+      {"16", "c_ts", "TIMESTAMP(3)"},
+      {"17", "c_ts9", "TIMESTAMP(9)"},
       {"21", "c_ltz", "TIMESTAMP(6) WITH LOCAL TIME ZONE"},
       {"19", "\u00e9t\u00e9 \"q\"", "STRING NOT NULL"}
     };
@@ -103,8 +155,13 @@ class TableFormatJsonTest {
     cases.put(
         "schema-partitioned-with-comment",
         new TableSchema(
-            3, new RowType(fields), List.of("day"), List.of("day", "k"), TableOptions.of(options),
-            "orders \"\u00fc\" \n line", 1764547200456L));
+            3,
+            new RowType(fields),
+            List.of("day"),
+            List.of("day", "k"),
+            TableOptions.of(options),
+            "orders \"\u00fc\" \n line",
+            1764547200456L));
     cases.put(
         "schema-no-options",
         new TableSchema(

@@ -23,9 +23,9 @@ class TableWriterTest {
   @TempDir Path localDir;
 
   /**
-   * Every bucket writer's close fails (each spill file has become a folder that is not empty, so
-   * it cannot be deleted as a file): close still closes them all and removes the scratch space,
-   * and throws the first failure with the others suppressed, none dropped.
+   * Every bucket writer's close fails (each spill file has become a folder that is not empty, so it
+   * cannot be deleted as a file): close still closes them all and removes the scratch space, and
+   * throws the first failure with the others suppressed, none dropped.
    */
   @Test
   void closeClosesEveryBucketAndThrowsTheFirstFailureWithTheOthersSuppressed() throws Exception {

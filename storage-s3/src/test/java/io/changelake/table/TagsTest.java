@@ -84,7 +84,8 @@ class TagsTest {
       new OrphanFilesClean(table).clean(Duration.ZERO);
 
       Rows.assertSameRows(atThree, table.newRead().readAll(table.tags().read("keep")));
-      Rows.assertSameRows(atThree, readTag(PaimonTables.open(warehouse.resolve(PATH.root())), "keep"));
+      Rows.assertSameRows(
+          atThree, readTag(PaimonTables.open(warehouse.resolve(PATH.root())), "keep"));
       Rows.assertSameRows(
           PaimonStreams.readSnapshot(paimon, schema, latest),
           table.newRead().readAll(table.snapshots().read(latest)));
@@ -144,8 +145,8 @@ class TagsTest {
     }
   }
 
-  private static void fold(ChangelogScan scan, List<ChangelogTask> tasks, Map<Object, Object[]> state)
-      throws Exception {
+  private static void fold(
+      ChangelogScan scan, List<ChangelogTask> tasks, Map<Object, Object[]> state) throws Exception {
     for (ChangelogTask task : tasks) {
       try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
         while (reader.hasNext()) {

@@ -38,7 +38,8 @@ class UncommittedMessagesTest {
     try (ObjectStore disk = new LocalObjectStore(warehouse)) {
       // lookup: every commit compacts, so messages carry files added and removed.
       Table table =
-          Table.create(disk, PATH, Orders.schema(Map.of("bucket", "1", "changelog-producer", "lookup")));
+          Table.create(
+              disk, PATH, Orders.schema(Map.of("bucket", "1", "changelog-producer", "lookup")));
       List<List<CommitMessage>> prepared = new ArrayList<>();
       try (TableWriter writer = table.newWriter()) {
         for (long round = 1; round <= 3; round++) {
@@ -56,7 +57,8 @@ class UncommittedMessagesTest {
       prepared.forEach(uncommitted::addAll);
       int perRound = prepared.get(0).size();
       assertEquals(
-          committedBeforeRestart * perRound, UncommittedMessages.committedPrefix(table, uncommitted));
+          committedBeforeRestart * perRound,
+          UncommittedMessages.committedPrefix(table, uncommitted));
 
       try (TableWriter restarted = table.newWriter(roundTrip(uncommitted))) {
         for (long key = 0; key < 50; key += 2) {

@@ -55,9 +55,21 @@ class DataTypeTest {
   @Test
   void parsesTheAliasesPaimonParses() {
     String[] aliases = {
-      "integer", "NUMERIC(5, 2)", "DEC", "DECIMAL(7)", "DOUBLE PRECISION", "TIMESTAMP_LTZ(3)",
-      "TIMESTAMP_LTZ", "TIMESTAMP(3) WITHOUT TIME ZONE", "TIMESTAMP", "BIGINT NULL",
-      "varchar(5) not null", "CHAR", "BINARY", "VARBINARY", "VARCHAR(2147483647)",
+      "integer",
+      "NUMERIC(5, 2)",
+      "DEC",
+      "DECIMAL(7)",
+      "DOUBLE PRECISION",
+      "TIMESTAMP_LTZ(3)",
+      "TIMESTAMP_LTZ",
+      "TIMESTAMP(3) WITHOUT TIME ZONE",
+      "TIMESTAMP",
+      "BIGINT NULL",
+      "varchar(5) not null",
+      "CHAR",
+      "BINARY",
+      "VARBINARY",
+      "VARCHAR(2147483647)",
       "TIMESTAMP WITH LOCAL TIME ZONE NOT NULL"
     };
     for (String alias : aliases) {

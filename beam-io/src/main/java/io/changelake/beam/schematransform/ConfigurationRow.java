@@ -13,14 +13,14 @@ import org.apache.beam.sdk.schemas.Schema.FieldType;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * A SchemaTransform's configuration row, read field by field: every error names the field and
- * says what to give instead. It also holds the fields every changelake transform shares: where
- * the table is and how to reach S3.
+ * A SchemaTransform's configuration row, read field by field: every error names the field and says
+ * what to give instead. It also holds the fields every changelake transform shares: where the table
+ * is and how to reach S3.
  *
  * <p>The reader is lenient about the row's own schema, as rows built by other SDKs differ: a field
- * of the configuration schema that the row lacks counts as absent (null), integers of any width
- * are accepted where they fit; a field the configuration schema does not know is refused, so a
- * misspelt option never goes unnoticed.
+ * of the configuration schema that the row lacks counts as absent (null), integers of any width are
+ * accepted where they fit; a field the configuration schema does not know is refused, so a misspelt
+ * option never goes unnoticed.
  */
 final class ConfigurationRow {
 
@@ -66,13 +66,17 @@ final class ConfigurationRow {
   static ConfigurationRow of(String transform, Schema configurationSchema, Row row) {
     if (row == null) {
       throw new IllegalArgumentException(
-          transform + ": no configuration row; give at least the fields "
+          transform
+              + ": no configuration row; give at least the fields "
               + requiredFields(configurationSchema));
     }
     for (String name : row.getSchema().getFieldNames()) {
       if (!configurationSchema.hasField(name)) {
         throw new IllegalArgumentException(
-            transform + ": unknown configuration field '" + name + "'; the fields are "
+            transform
+                + ": unknown configuration field '"
+                + name
+                + "'; the fields are "
                 + configurationSchema.getFieldNames());
       }
     }
@@ -165,7 +169,9 @@ final class ConfigurationRow {
     if (value == null) {
       return null;
     }
-    if (!(value instanceof Long || value instanceof Integer || value instanceof Short
+    if (!(value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
         || value instanceof Byte)) {
       throw invalid(field, "must be an integer, got " + describe(value));
     }
@@ -234,10 +240,10 @@ final class ConfigurationRow {
   }
 
   /**
-   * An error the builder raised when the transform was applied, retold with the configuration
-   * field it concerns: {@code fieldsBySetting} maps builder settings ({@code withPrimaryKeys}) or
-   * phrases of the builder's messages to fields ({@code primary_keys}); the one the message names
-   * first decides the field.
+   * An error the builder raised when the transform was applied, retold with the configuration field
+   * it concerns: {@code fieldsBySetting} maps builder settings ({@code withPrimaryKeys}) or phrases
+   * of the builder's messages to fields ({@code primary_keys}); the one the message names first
+   * decides the field.
    */
   IllegalArgumentException retold(IllegalArgumentException e, Map<String, String> fieldsBySetting) {
     String message = String.valueOf(e.getMessage());
@@ -263,7 +269,8 @@ final class ConfigurationRow {
 
   private Object value(String field) {
     if (!configurationSchema.hasField(field)) {
-      throw new IllegalStateException(field + " is not in the configuration schema of " + transform);
+      throw new IllegalStateException(
+          field + " is not in the configuration schema of " + transform);
     }
     return row.getSchema().hasField(field) ? row.getValue(field) : null;
   }

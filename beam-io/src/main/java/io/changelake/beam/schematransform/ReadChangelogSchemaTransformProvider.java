@@ -200,8 +200,7 @@ public final class ReadChangelogSchemaTransformProvider implements SchemaTransfo
         return read.fromSnapshot(snapshot);
       case "from-timestamp":
         if (timestamp == null) {
-          throw config.invalid(
-              "start_timestamp_millis", "is required with start from-timestamp");
+          throw config.invalid("start_timestamp_millis", "is required with start from-timestamp");
         }
         return read.fromTimestamp(timestamp);
       default:

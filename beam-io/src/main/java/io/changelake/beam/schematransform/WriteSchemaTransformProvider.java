@@ -20,9 +20,9 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 import org.joda.time.Duration;
 
 /**
- * {@link ChangelakeIO#write()} as a SchemaTransform, {@value #IDENTIFIER}: writes the rows of
- * input {@code input} into a table and outputs {@code snapshots} (one row per snapshot committed)
- * and {@code dead_letters} (one row per input row that could not be written, with the reason).
+ * {@link ChangelakeIO#write()} as a SchemaTransform, {@value #IDENTIFIER}: writes the rows of input
+ * {@code input} into a table and outputs {@code snapshots} (one row per snapshot committed) and
+ * {@code dead_letters} (one row per input row that could not be written, with the reason).
  */
 @AutoService(SchemaTransformProvider.class)
 public final class WriteSchemaTransformProvider implements SchemaTransformProvider {
@@ -34,10 +34,7 @@ public final class WriteSchemaTransformProvider implements SchemaTransformProvid
 
   /** A dead letter: the row as JSON text and why it was refused. */
   public static final Schema DEAD_LETTER_SCHEMA =
-      Schema.builder()
-          .addStringField("record")
-          .addStringField("error_message")
-          .build();
+      Schema.builder().addStringField("record").addStringField("error_message").build();
 
   // A `sequence_field` belongs here once ChangelakeWrite has withSequenceField (the ordering
   // work of issue 11); until then the table option `sequence.field` in table_options orders
@@ -174,7 +171,9 @@ public final class WriteSchemaTransformProvider implements SchemaTransformProvid
     public PCollectionRowTuple expand(PCollectionRowTuple input) {
       if (!input.has(INPUT)) {
         throw new IllegalArgumentException(
-            "changelake write: the input collection must be named '" + INPUT + "', got "
+            "changelake write: the input collection must be named '"
+                + INPUT
+                + "', got "
                 + input.getAll().keySet());
       }
       WriteResult result;

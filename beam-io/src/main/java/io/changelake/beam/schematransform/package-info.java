@@ -1,6 +1,6 @@
 /**
- * changelake's transforms as SchemaTransforms, for Python, Beam YAML and any other caller of
- * Beam's expansion service.
+ * changelake's transforms as SchemaTransforms, for Python, Beam YAML and any other caller of Beam's
+ * expansion service.
  *
  * <table>
  *   <caption>Providers</caption>
@@ -30,7 +30,7 @@
  *
  * <p>Errors name the configuration field: a missing required field, a value of the wrong type or
  * range, an unknown field (a misspelt option is refused, never ignored), and errors the builder
- * raises when the transform is applied (a primary key not in the input, a column not in the
- * table) are retold with the field they concern.
+ * raises when the transform is applied (a primary key not in the input, a column not in the table)
+ * are retold with the field they concern.
  */
 package io.changelake.beam.schematransform;

@@ -122,12 +122,18 @@ class ExpansionServiceRoundTripTest {
             configurationOf(
                 provider,
                 Map.of(
-                    "warehouse", warehouse.toString(),
-                    "database", "shop",
-                    "table", "orders",
-                    "primary_keys", List.of("order_id"),
-                    "table_options", Map.of("changelog-producer", "lookup"),
-                    "row_kind_field", "op")),
+                    "warehouse",
+                    warehouse.toString(),
+                    "database",
+                    "shop",
+                    "table",
+                    "orders",
+                    "primary_keys",
+                    List.of("order_id"),
+                    "table_options",
+                    Map.of("changelog-producer", "lookup"),
+                    "row_kind_field",
+                    "op")),
             callerProto.getComponents(),
             Map.of("input", input));
 
@@ -163,7 +169,8 @@ class ExpansionServiceRoundTripTest {
             Map.of());
     assertEquals("", readResponse.getError());
     assertEquals(Map.of(), readResponse.getTransform().getInputsMap());
-    assertEquals(List.of("output"), List.copyOf(readResponse.getTransform().getOutputsMap().keySet()));
+    assertEquals(
+        List.of("output"), List.copyOf(readResponse.getTransform().getOutputsMap().keySet()));
 
     ReadChangelogSchemaTransformProvider changelog = new ReadChangelogSchemaTransformProvider();
     Map<String, Object> following = new HashMap<>(table);
@@ -215,14 +222,18 @@ class ExpansionServiceRoundTripTest {
   }
 
   private static ExpansionApi.ExpansionResponse expand(
-      String identifier, Row configuration, RunnerApi.Components components,
-      Map<String, String> inputs) throws Exception {
+      String identifier,
+      Row configuration,
+      RunnerApi.Components components,
+      Map<String, String> inputs)
+      throws Exception {
     ByteArrayOutputStream encoded = new ByteArrayOutputStream();
     RowCoder.of(configuration.getSchema()).encode(configuration, encoded);
     SchemaTransformPayload payload =
         SchemaTransformPayload.newBuilder()
             .setIdentifier(identifier)
-            .setConfigurationSchema(SchemaTranslation.schemaToProto(configuration.getSchema(), true))
+            .setConfigurationSchema(
+                SchemaTranslation.schemaToProto(configuration.getSchema(), true))
             .setConfigurationRow(ByteString.copyFrom(encoded.toByteArray()))
             .build();
     RunnerApi.PTransform transform =
@@ -254,7 +265,8 @@ class ExpansionServiceRoundTripTest {
         .filter(
             t -> {
               try {
-                RunnerApi.ParDoPayload p = RunnerApi.ParDoPayload.parseFrom(t.getSpec().getPayload());
+                RunnerApi.ParDoPayload p =
+                    RunnerApi.ParDoPayload.parseFrom(t.getSpec().getPayload());
                 return p.getStateSpecsCount() > 0 || p.getTimerFamilySpecsCount() > 0;
               } catch (Exception e) {
                 throw new IllegalStateException(e);

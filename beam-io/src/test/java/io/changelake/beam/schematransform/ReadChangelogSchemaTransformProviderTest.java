@@ -58,10 +58,14 @@ public class ReadChangelogSchemaTransformProviderTest {
                     changelogConfiguration(
                         warehouse,
                         Map.of(
-                            "start", "from-snapshot",
-                            "start_snapshot", 1L,
-                            "end_snapshot", 2L,
-                            "row_kind_field", "op"))))
+                            "start",
+                            "from-snapshot",
+                            "start_snapshot",
+                            1L,
+                            "end_snapshot",
+                            2L,
+                            "row_kind_field",
+                            "op"))))
             .get("output");
     Schema schema = changes.getSchema();
     PAssert.that(changes)
@@ -84,19 +88,26 @@ public class ReadChangelogSchemaTransformProviderTest {
     assertThat(
         assertThrows(
                 IllegalArgumentException.class,
-                () -> provider.from(changelogConfiguration(warehouse, Map.of("start_snapshot", 3L))))
+                () ->
+                    provider.from(changelogConfiguration(warehouse, Map.of("start_snapshot", 3L))))
             .getMessage(),
-        containsString("configuration field 'start_snapshot' does not apply unless start is from-snapshot"));
+        containsString(
+            "configuration field 'start_snapshot' does not apply unless start is from-snapshot"));
     assertThat(
         assertThrows(
                 IllegalArgumentException.class,
-                () -> provider.from(changelogConfiguration(warehouse, Map.of("start", "from-snapshot"))))
+                () ->
+                    provider.from(
+                        changelogConfiguration(warehouse, Map.of("start", "from-snapshot"))))
             .getMessage(),
-        containsString("configuration field 'start_snapshot' is required with start from-snapshot"));
+        containsString(
+            "configuration field 'start_snapshot' is required with start from-snapshot"));
     assertThat(
         assertThrows(
                 IllegalArgumentException.class,
-                () -> provider.from(changelogConfiguration(warehouse, Map.of("poll_interval_seconds", 0L))))
+                () ->
+                    provider.from(
+                        changelogConfiguration(warehouse, Map.of("poll_interval_seconds", 0L))))
             .getMessage(),
         containsString("configuration field 'poll_interval_seconds' must be at least 1"));
   }

@@ -52,7 +52,10 @@ public class ReadSchemaTransformProviderTest {
   public void readsTheChosenSnapshotWithTheChosenColumns() throws Exception {
     String warehouse = storyWarehouse();
     Schema projected =
-        Schema.builder().addInt64Field("order_id").addNullableField("amount", Schema.FieldType.INT64).build();
+        Schema.builder()
+            .addInt64Field("order_id")
+            .addNullableField("amount", Schema.FieldType.INT64)
+            .build();
     PCollection<Row> latest =
         PCollectionRowTuple.empty(pipeline)
             .apply(
@@ -69,8 +72,10 @@ public class ReadSchemaTransformProviderTest {
                         warehouse,
                         Map.of("snapshot_id", 1L, "columns", List.of("order_id", "amount")))))
             .get("output");
-    PAssert.that(latest).containsInAnyOrder(Row.withSchema(projected).addValues(1001L, 80L).build());
-    PAssert.that(first).containsInAnyOrder(Row.withSchema(projected).addValues(1001L, 100L).build());
+    PAssert.that(latest)
+        .containsInAnyOrder(Row.withSchema(projected).addValues(1001L, 80L).build());
+    PAssert.that(first)
+        .containsInAnyOrder(Row.withSchema(projected).addValues(1001L, 100L).build());
     pipeline.run().waitUntilFinish();
   }
 
@@ -85,7 +90,8 @@ public class ReadSchemaTransformProviderTest {
                         readConfiguration(
                             warehouse, Map.of("snapshot_id", 1L, "as_of_timestamp_millis", 5L))))
             .getMessage(),
-        containsString("configuration field 'as_of_timestamp_millis' does not apply together with snapshot_id"));
+        containsString(
+            "configuration field 'as_of_timestamp_millis' does not apply together with snapshot_id"));
     assertThat(
         assertThrows(
                 IllegalArgumentException.class,

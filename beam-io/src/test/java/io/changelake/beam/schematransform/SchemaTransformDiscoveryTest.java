@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Each changelake provider is found by {@link ServiceLoader}, as the expansion service, Beam YAML
- * and Managed find them, under its URN, and its configuration speaks snake_case with a
- * description on every field.
+ * and Managed find them, under its URN, and its configuration speaks snake_case with a description
+ * on every field.
  */
 class SchemaTransformDiscoveryTest {
 

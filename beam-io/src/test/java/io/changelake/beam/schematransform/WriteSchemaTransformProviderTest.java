@@ -26,9 +26,9 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * The write SchemaTransform built from a configuration row, as Python or YAML would give it,
- * writes the rows, outputs the snapshot and the dead letters, and refuses bad configurations
- * naming the field.
+ * The write SchemaTransform built from a configuration row, as Python or YAML would give it, writes
+ * the rows, outputs the snapshot and the dead letters, and refuses bad configurations naming the
+ * field.
  */
 public class WriteSchemaTransformProviderTest {
 
@@ -54,13 +54,20 @@ public class WriteSchemaTransformProviderTest {
     Map<String, Object> values =
         new java.util.HashMap<>(
             Map.of(
-                "warehouse", warehouse,
-                "database", "shop",
-                "table", "orders",
-                "primary_keys", List.of("order_id"),
-                "buckets", 2,
-                "table_options", Map.of("changelog-producer", "lookup"),
-                "row_kind_field", "op"));
+                "warehouse",
+                warehouse,
+                "database",
+                "shop",
+                "table",
+                "orders",
+                "primary_keys",
+                List.of("order_id"),
+                "buckets",
+                2,
+                "table_options",
+                Map.of("changelog-producer", "lookup"),
+                "row_kind_field",
+                "op"));
     values.putAll(more);
     return configuration(provider.configurationSchema(), values);
   }
@@ -97,7 +104,8 @@ public class WriteSchemaTransformProviderTest {
             dead -> {
               List<Row> all = StreamSupport.stream(dead.spliterator(), false).toList();
               assertEquals(1, all.size());
-              assertThat(all.get(0).getString("error_message"), containsString("'*U' is not a row kind"));
+              assertThat(
+                  all.get(0).getString("error_message"), containsString("'*U' is not a row kind"));
               assertThat(all.get(0).getString("record"), containsString("1003"));
               return null;
             });

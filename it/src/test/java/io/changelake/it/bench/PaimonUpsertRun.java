@@ -58,7 +58,9 @@ final class PaimonUpsertRun {
     StreamWriteBuilder builder = table.newStreamWriteBuilder();
     try (StreamTableWrite write =
             (StreamTableWrite)
-                builder.newWrite().withIOManager(IOManager.create(folder.resolve("io").toString()));
+                builder
+                    .newWrite()
+                    .withIOManager(IOManager.create(folder.resolve("io").toString()));
         StreamTableCommit commit = builder.newCommit()) {
       workload.feed(
           new UpsertWorkload.Sink() {
@@ -81,9 +83,7 @@ final class PaimonUpsertRun {
     start = System.nanoTime();
     long changelogRows = 0;
     ReadBuilder read =
-        table
-            .copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"))
-            .newReadBuilder();
+        table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
     StreamTableScan scan = read.newStreamScan();
     long latest = table.snapshotManager().latestSnapshotId();
     while (true) {
@@ -114,7 +114,14 @@ final class PaimonUpsertRun {
       }
     }
     return new UpsertBenchmark.Result(
-        producer, workload.rows(), writeSeconds, changelogRows, readSeconds, bytes, files,
-        HeapPeak.bytes(), -1);
+        producer,
+        workload.rows(),
+        writeSeconds,
+        changelogRows,
+        readSeconds,
+        bytes,
+        files,
+        HeapPeak.bytes(),
+        -1);
   }
 }

@@ -32,11 +32,15 @@ class ProducerBenchmark {
             Long.getLong("bench.commitEvery", 100_000),
             42);
     List<String> producers =
-        List.of(System.getProperty("bench.producers", "none,input,lookup,full-compaction").split(","));
+        List.of(
+            System.getProperty("bench.producers", "none,input,lookup,full-compaction").split(","));
     System.out.printf(
         "workload: %d upserts over %d keys, commit every %d, one bucket, local disk, %d cores, max heap %d MiB%n",
-        workload.rows(), workload.keys(), workload.commitEvery(),
-        Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        workload.rows(),
+        workload.keys(),
+        workload.commitEvery(),
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.getRuntime().maxMemory() >> 20);
     System.out.println(
         "| producer | engine | write rows/s | changelog read rows/s | changelog rows | bytes | files | peak heap MiB |");
     System.out.println("|---|---|---|---|---|---|---|---|");
@@ -63,7 +67,13 @@ class ProducerBenchmark {
   private static void print(String engine, UpsertBenchmark.Result r) {
     System.out.printf(
         "| %s | %s | %.0f | %.0f | %d | %d | %d | %d |%n",
-        r.producer(), engine, rate(r.rows(), r.writeSeconds()), rate(r.changelogRows(), r.readSeconds()),
-        r.changelogRows(), r.bytes(), r.files(), r.peakHeapBytes() >> 20);
+        r.producer(),
+        engine,
+        rate(r.rows(), r.writeSeconds()),
+        rate(r.changelogRows(), r.readSeconds()),
+        r.changelogRows(),
+        r.bytes(),
+        r.files(),
+        r.peakHeapBytes() >> 20);
   }
 }

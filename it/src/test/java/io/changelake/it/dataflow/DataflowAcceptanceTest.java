@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,8 +26,8 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.beam.model.pipeline.v1.RunnerApi;
-import org.apache.beam.runners.dataflow.util.DataflowTemplateJob;
 import org.apache.beam.runners.dataflow.options.DataflowPipelineOptions;
+import org.apache.beam.runners.dataflow.util.DataflowTemplateJob;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.GenerateSequence;
@@ -60,13 +59,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * PipelineTranslation.toProto}) and then writes the job file instead of creating a job.
  *
  * <p>Nothing reaches Google Cloud: credentials come from {@code NoopCredentialFactory}, paths pass
- * {@code NoopPathValidator}, {@link LocalFolderStager} stages into a local folder, and the
- * Dataflow API endpoint points at a closed port on 127.0.0.1, so any call would fail the test.
+ * {@code NoopPathValidator}, {@link LocalFolderStager} stages into a local folder, and the Dataflow
+ * API endpoint points at a closed port on 127.0.0.1, so any call would fail the test.
  *
  * <p>Each case runs on Runner v2 in batch and in streaming (a pipeline with an unbounded source is
- * always streaming), and checks the job file (steps, job type, experiments) and the staged
- * portable proto: it parses back to the same bytes, every coder and windowing strategy rehydrates,
- * and every DoFn deserializes from its payload as a worker would load it.
+ * always streaming), and checks the job file (steps, job type, experiments) and the staged portable
+ * proto: it parses back to the same bytes, every coder and windowing strategy rehydrates, and every
+ * DoFn deserializes from its payload as a worker would load it.
  */
 class DataflowAcceptanceTest {
 
@@ -180,8 +179,7 @@ class DataflowAcceptanceTest {
   }
 
   private static void write(Pipeline p) {
-    p.apply(
-            Create.of(Row.withSchema(ORDER).addValues(1L, 10L, 100L).build()).withRowSchema(ORDER))
+    p.apply(Create.of(Row.withSchema(ORDER).addValues(1L, 10L, 100L).build()).withRowSchema(ORDER))
         .apply(
             ChangelakeIO.write()
                 .to(warehouse, "shop", "written_" + UUID.randomUUID().toString().replace('-', '_'))
@@ -206,7 +204,8 @@ class DataflowAcceptanceTest {
   }
 
   private static void read(Pipeline p) {
-    p.apply(ChangelakeIO.read().from(warehouse, "shop", "orders").withColumns("order_id", "amount"));
+    p.apply(
+        ChangelakeIO.read().from(warehouse, "shop", "orders").withColumns("order_id", "amount"));
   }
 
   private static io.changelake.beam.ReadChangelog changelog() {
@@ -225,7 +224,8 @@ class DataflowAcceptanceTest {
                 "--runner=DataflowRunner",
                 "--project=changelake-offline",
                 "--region=us-central1",
-                "--jobName=changelake-" + job.getFileName().toString().toLowerCase().replace('_', '-'),
+                "--jobName=changelake-"
+                    + job.getFileName().toString().toLowerCase().replace('_', '-'),
                 "--dataflowEndpoint=http://127.0.0.1:1/",
                 "--credentialFactoryClass=org.apache.beam.sdk.extensions.gcp.auth.NoopCredentialFactory",
                 "--pathValidatorClass=org.apache.beam.sdk.extensions.gcp.storage.NoopPathValidator",
@@ -245,7 +245,10 @@ class DataflowAcceptanceTest {
 
   private static List<String> templateArgs(TemplateCatalog template, Mode mode, Path job) {
     List<String> common =
-        List.of("--warehouse=" + warehouse, "--database=shop", "--deadLetterDir=" + job.resolve("dead"));
+        List.of(
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--deadLetterDir=" + job.resolve("dead"));
     List<String> cdc =
         List.of(
             "--inputFilePattern=" + events.getParent().resolve("*.json"),
@@ -258,7 +261,9 @@ class DataflowAcceptanceTest {
         List.of(
             "--groupColumn=store_id",
             "--valueColumn=amount",
-            "--aggregateTable=totals_" + template.templateName().replace('-', '_') + "_"
+            "--aggregateTable=totals_"
+                + template.templateName().replace('-', '_')
+                + "_"
                 + mode.name().toLowerCase());
     List<String> args = new ArrayList<>(common);
     switch (template) {
@@ -291,7 +296,11 @@ class DataflowAcceptanceTest {
     Path stagedPipeline = job.resolve("staging").resolve("pipeline.pb");
     assertEquals(
         stagedPipeline.toString(),
-        spec.path("environment").path("sdkPipelineOptions").path("options").path("pipelineUrl").asText(),
+        spec.path("environment")
+            .path("sdkPipelineOptions")
+            .path("options")
+            .path("pipelineUrl")
+            .asText(),
         "the job names the staged portable pipeline");
     // Runner v2 jobs carry only the portable pipeline (the SDK skips the v1 step translation and
     // its per-DoFn checks); the legacy runner's steps are where DataflowRunner checks each DoFn.
@@ -316,7 +325,8 @@ class DataflowAcceptanceTest {
       if (!transform.getSpec().getUrn().equals(parDo)) {
         continue;
       }
-      RunnerApi.ParDoPayload payload = RunnerApi.ParDoPayload.parseFrom(transform.getSpec().getPayload());
+      RunnerApi.ParDoPayload payload =
+          RunnerApi.ParDoPayload.parseFrom(transform.getSpec().getPayload());
       DoFn<?, ?> fn = ParDoTranslation.getDoFn(payload);
       DoFnSignature signature = DoFnSignatures.getSignature(fn.getClass());
       assertNotNull(signature);

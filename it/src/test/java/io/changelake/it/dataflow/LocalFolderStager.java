@@ -15,9 +15,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * A Dataflow {@link Stager} that stages into a local folder, the job's {@code --stagingLocation},
- * instead of uploading to Cloud Storage: what DataflowRunner would upload (the class path files
- * and the portable pipeline proto, {@code pipeline.pb}) lands there for a test to read. Chosen
- * with {@code --stagerClass}; DataflowRunner builds it through {@link #fromOptions}.
+ * instead of uploading to Cloud Storage: what DataflowRunner would upload (the class path files and
+ * the portable pipeline proto, {@code pipeline.pb}) lands there for a test to read. Chosen with
+ * {@code --stagerClass}; DataflowRunner builds it through {@link #fromOptions}.
  */
 public final class LocalFolderStager implements Stager {
 
@@ -48,7 +48,8 @@ public final class LocalFolderStager implements Stager {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      packages.add(new DataflowPackage().setName(file.getDestination()).setLocation(target.toString()));
+      packages.add(
+          new DataflowPackage().setName(file.getDestination()).setLocation(target.toString()));
     }
     return packages;
   }

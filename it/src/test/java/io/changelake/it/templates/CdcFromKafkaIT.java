@@ -40,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * into a table and on into an aggregate, and events of a MySQL-like source without an envelope,
  * delivered in the wrong order across two binlog files, into a table that still ends right.
  *
- * <p>Not checked here: the consumer group's committed offsets. KafkaIO commits them when the
- * runner finalizes its checkpoint; on the DirectRunner none showed within 120 s.
+ * <p>Not checked here: the consumer group's committed offsets. KafkaIO commits them when the runner
+ * finalizes its checkpoint; on the DirectRunner none showed within 120 s.
  */
 class CdcFromKafkaIT {
 
@@ -75,10 +75,12 @@ class CdcFromKafkaIT {
   }
 
   private static Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    return Admin.create(
+        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
   }
 
-  private static void produce(String topic, int partitions, List<String[]> keyedValues) throws Exception {
+  private static void produce(String topic, int partitions, List<String[]> keyedValues)
+      throws Exception {
     try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
     }
@@ -94,19 +96,33 @@ class CdcFromKafkaIT {
     }
   }
 
-  /** A PostgreSQL-like event with the schema envelope: amount BIGINT, price DECIMAL(10,2), placed_at. */
-  private static String[] postgres(String op, long order, long store, long oldAmount, long amount, long lsn) {
+  /**
+   * A PostgreSQL-like event with the schema envelope: amount BIGINT, price DECIMAL(10,2),
+   * placed_at.
+   */
+  private static String[] postgres(
+      String op, long order, long store, long oldAmount, long amount, long lsn) {
     String schema =
         "{\"type\":\"struct\",\"fields\":["
-            + image("before") + "," + image("after") + ","
+            + image("before")
+            + ","
+            + image("after")
+            + ","
             + "{\"type\":\"struct\",\"field\":\"source\",\"fields\":[]},"
             + "{\"type\":\"string\",\"field\":\"op\"},{\"type\":\"int64\",\"field\":\"ts_ms\"}]}";
     String before = op.equals("c") ? "null" : row(order, store, oldAmount);
     String after = op.equals("d") ? "null" : row(order, store, amount);
     String payload =
-        "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\",\"ts_ms\":1,"
+        "{\"before\":"
+            + before
+            + ",\"after\":"
+            + after
+            + ",\"op\":\""
+            + op
+            + "\",\"ts_ms\":1,"
             + "\"source\":{\"connector\":\"postgresql\",\"db\":\"shop\",\"table\":\"orders\",\"lsn\":"
-            + lsn + ",\"snapshot\":\"false\"}}";
+            + lsn
+            + ",\"snapshot\":\"false\"}}";
     return new String[] {
       "{\"schema\":{},\"payload\":{\"order_id\":" + order + "}}",
       "{\"schema\":" + schema + ",\"payload\":" + payload + "}"
@@ -114,7 +130,9 @@ class CdcFromKafkaIT {
   }
 
   private static String image(String field) {
-    return "{\"type\":\"struct\",\"optional\":true,\"field\":\"" + field + "\",\"fields\":["
+    return "{\"type\":\"struct\",\"optional\":true,\"field\":\""
+        + field
+        + "\",\"fields\":["
         + "{\"type\":\"int64\",\"optional\":false,\"field\":\"order_id\"},"
         + "{\"type\":\"int64\",\"field\":\"store_id\"},"
         + "{\"type\":\"int64\",\"field\":\"amount\"},"
@@ -124,9 +142,18 @@ class CdcFromKafkaIT {
   }
 
   private static String row(long order, long store, long amount) {
-    String price = Base64.getEncoder().encodeToString(java.math.BigInteger.valueOf(amount * 100 + 5).toByteArray());
-    return "{\"order_id\":" + order + ",\"store_id\":" + store + ",\"amount\":" + amount
-        + ",\"price\":\"" + price + "\",\"placed_at\":1764596700000000}";
+    String price =
+        Base64.getEncoder()
+            .encodeToString(java.math.BigInteger.valueOf(amount * 100 + 5).toByteArray());
+    return "{\"order_id\":"
+        + order
+        + ",\"store_id\":"
+        + store
+        + ",\"amount\":"
+        + amount
+        + ",\"price\":\""
+        + price
+        + "\",\"placed_at\":1764596700000000}";
   }
 
   private static String[] tombstone(long order) {
@@ -149,8 +176,7 @@ class CdcFromKafkaIT {
             new String[] {"{\"order_id\":9}", "{not json"}));
     Path properties = local.resolve("consumer.properties");
     Files.writeString(
-        properties,
-        "security.protocol=PLAINTEXT\nssl.truststore.password=never-shown-4711\n");
+        properties, "security.protocol=PLAINTEXT\nssl.truststore.password=never-shown-4711\n");
     String warehouse = local.resolve("lake").toString();
     Path deadLetters = local.resolve("dead");
     PipelineResult pipeline =
@@ -184,7 +210,8 @@ class CdcFromKafkaIT {
           "a dead letter for the unparsable event",
           () -> {
             try {
-              return TemplateRun.deadLetters(deadLetters).stream().anyMatch(l -> l.contains("unparsable JSON"));
+              return TemplateRun.deadLetters(deadLetters).stream()
+                  .anyMatch(l -> l.contains("unparsable JSON"));
             } catch (java.io.IOException e) {
               return false;
             }
@@ -196,13 +223,24 @@ class CdcFromKafkaIT {
   }
 
   /** A MySQL-like event without envelope at a binlog file and position. */
-  private static String[] mysql(String op, long order, long amountBefore, long amount, String file, long pos) {
-    String before = op.equals("c") ? "null" : "{\"order_id\":" + order + ",\"amount\":" + amountBefore + "}";
+  private static String[] mysql(
+      String op, long order, long amountBefore, long amount, String file, long pos) {
+    String before =
+        op.equals("c") ? "null" : "{\"order_id\":" + order + ",\"amount\":" + amountBefore + "}";
     String after = "{\"order_id\":" + order + ",\"amount\":" + amount + "}";
     return new String[] {
       "{\"order_id\":" + order + "}",
-      "{\"before\":" + before + ",\"after\":" + after + ",\"op\":\"" + op + "\",\"ts_ms\":5,"
-          + "\"source\":{\"connector\":\"mysql\",\"file\":\"" + file + "\",\"pos\":" + pos
+      "{\"before\":"
+          + before
+          + ",\"after\":"
+          + after
+          + ",\"op\":\""
+          + op
+          + "\",\"ts_ms\":5,"
+          + "\"source\":{\"connector\":\"mysql\",\"file\":\""
+          + file
+          + "\",\"pos\":"
+          + pos
           + ",\"row\":0,\"snapshot\":\"false\"}}"
     };
   }
@@ -251,7 +289,8 @@ class CdcFromKafkaIT {
     return rows.stream().sorted().toList();
   }
 
-  private static void awaitRows(ObjectStore store, String table, List<String> expected) throws Exception {
+  private static void awaitRows(ObjectStore store, String table, List<String> expected)
+      throws Exception {
     awaitTrue(
         table + " to hold " + expected,
         () -> {

@@ -63,9 +63,15 @@ class CdcToTableStreamingIT {
             // The price correction of order 1001, with its before-image, a cancelled order and a
             // new one.
             new Wave(
-                new OrderEvents().update(1001, 10, 100, 80).delete(1002, 20, 50).create(1004, 30, 5),
+                new OrderEvents()
+                    .update(1001, 10, 100, 80)
+                    .delete(1002, 20, 50)
+                    .create(1004, 30, 5),
                 List.of("[1001, 10, 80]", "[1003, 20, 70]", "[1004, 30, 5]"),
-                List.of("-U[1001, 10, 100]", "+U[1001, 10, 80]", "-D[1002, 20, 50]",
+                List.of(
+                    "-U[1001, 10, 100]",
+                    "+U[1001, 10, 80]",
+                    "-D[1002, 20, 50]",
                     "+I[1004, 30, 5]")),
             new Wave(
                 new OrderEvents().update(1003, 20, 70, 75).create(1005, 10, 20),
@@ -78,8 +84,10 @@ class CdcToTableStreamingIT {
       List<String> args =
           new ArrayList<>(
               TemplatesIT.cdcOptions(
-                  "s3://" + s3.bucket() + "/cdc-streaming", input.resolve("*.json"),
-                  local.resolve("dead"), "lookup"));
+                  "s3://" + s3.bucket() + "/cdc-streaming",
+                  input.resolve("*.json"),
+                  local.resolve("dead"),
+                  "lookup"));
       args.addAll(TemplatesIT.s3Options(s3.endpoint().toString()));
       args.addAll(
           List.of(
@@ -120,7 +128,11 @@ class CdcToTableStreamingIT {
             .forEach(c -> snapshots.add(c.snapshot()));
         assertTrue(
             snapshots.first() > previousLast,
-            "wave " + (w + 1) + " in snapshots " + snapshots + ", the wave before it up to "
+            "wave "
+                + (w + 1)
+                + " in snapshots "
+                + snapshots
+                + ", the wave before it up to "
                 + previousLast);
         previousLast = snapshots.last();
       }
@@ -156,8 +168,12 @@ class CdcToTableStreamingIT {
     List<String> seenChanges = List.of();
     while (System.nanoTime() < deadline) {
       if (pipeline.getState().isTerminal()) {
-        fail("the pipeline ended (" + pipeline.waitUntilFinish() + ") before wave " + wave
-            + " showed in the table");
+        fail(
+            "the pipeline ended ("
+                + pipeline.waitUntilFinish()
+                + ") before wave "
+                + wave
+                + " showed in the table");
       }
       try {
         seenRows = TemplateRun.rows(store, "orders");

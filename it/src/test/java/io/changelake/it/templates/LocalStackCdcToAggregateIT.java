@@ -38,7 +38,8 @@ class LocalStackCdcToAggregateIT {
             .forcePathStyle(true)
             .credentialsProvider(
                 StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(LOCALSTACK.getAccessKey(), LOCALSTACK.getSecretKey())))
+                    AwsBasicCredentials.create(
+                        LOCALSTACK.getAccessKey(), LOCALSTACK.getSecretKey())))
             .build()) {
       client.createBucket(b -> b.bucket(bucket));
     }

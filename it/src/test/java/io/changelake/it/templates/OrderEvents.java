@@ -29,18 +29,34 @@ final class OrderEvents {
   }
 
   OrderEvents create(long order, long store, long amount) {
-    lines.add("{\"before\":null,\"after\":" + image(order, store, amount) + ",\"op\":\"c\",\"ts_ms\":1" + source() + "}");
+    lines.add(
+        "{\"before\":null,\"after\":"
+            + image(order, store, amount)
+            + ",\"op\":\"c\",\"ts_ms\":1"
+            + source()
+            + "}");
     return this;
   }
 
   OrderEvents update(long order, long store, long oldAmount, long newAmount) {
-    lines.add("{\"payload\":{\"before\":" + image(order, store, oldAmount) + ",\"after\":"
-        + image(order, store, newAmount) + ",\"op\":\"u\",\"ts_ms\":2" + source() + "}}");
+    lines.add(
+        "{\"payload\":{\"before\":"
+            + image(order, store, oldAmount)
+            + ",\"after\":"
+            + image(order, store, newAmount)
+            + ",\"op\":\"u\",\"ts_ms\":2"
+            + source()
+            + "}}");
     return this;
   }
 
   OrderEvents delete(long order, long store, long amount) {
-    lines.add("{\"before\":" + image(order, store, amount) + ",\"after\":null,\"op\":\"d\",\"ts_ms\":3" + source() + "}");
+    lines.add(
+        "{\"before\":"
+            + image(order, store, amount)
+            + ",\"after\":null,\"op\":\"d\",\"ts_ms\":3"
+            + source()
+            + "}");
     return this;
   }
 

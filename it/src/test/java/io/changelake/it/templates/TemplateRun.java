@@ -31,14 +31,16 @@ final class TemplateRun {
    */
   static PipelineResult start(TemplateCatalog template, List<String> args) {
     List<String> all = new ArrayList<>(args);
-    all.addAll(List.of("--runner=DirectRunner", "--enforceImmutability=false", "--enforceEncodability=false"));
+    all.addAll(
+        List.of(
+            "--runner=DirectRunner", "--enforceImmutability=false", "--enforceEncodability=false"));
     return template.run(all.toArray(String[]::new));
   }
 
   /**
    * A table's rows at its latest snapshot, each as its values' text, sorted; without the CDC
-   * templates' {@code _sequence} column (the events' source positions), which the checks of
-   * values do not spell out.
+   * templates' {@code _sequence} column (the events' source positions), which the checks of values
+   * do not spell out.
    */
   static List<String> rows(ObjectStore store, String table) throws IOException {
     Table opened = Table.open(store, new TablePath("shop", table));

@@ -61,7 +61,8 @@ class TemplatesIT {
   }
 
   static List<String> aggregateOptions() {
-    return List.of("--groupColumn=store_id", "--valueColumn=amount", "--aggregateTable=store_totals");
+    return List.of(
+        "--groupColumn=store_id", "--valueColumn=amount", "--aggregateTable=store_totals");
   }
 
   private static List<String> concat(List<String> a, List<String> b, List<String> c) {
@@ -86,7 +87,10 @@ class TemplatesIT {
     String warehouse = warehouse("cdc-to-table");
     TemplateRun.run(
         TemplateCatalog.CDC_TO_TABLE,
-        concat(cdcOptions(warehouse, input, local.resolve("dead"), "input"), s3Options(s3.endpoint().toString()), List.of()));
+        concat(
+            cdcOptions(warehouse, input, local.resolve("dead"), "input"),
+            s3Options(s3.endpoint().toString()),
+            List.of()));
 
     try (ObjectStore store = s3.openStore("cdc-to-table")) {
       assertEquals(List.of("[1001, 10, 80]", "[1003, 20, 70]"), TemplateRun.rows(store, "orders"));
@@ -108,20 +112,36 @@ class TemplatesIT {
     String warehouse = warehouse("changelog-to-aggregate");
     List<String> s3 = s3Options(TemplatesIT.s3.endpoint().toString());
     // Two commits of the source: the second retracts what the first added.
-    Path first = new OrderEvents().create(1001, 10, 100).create(1002, 20, 50).create(1003, 20, 70)
-        .writeTo(local.resolve("in/1.json"));
-    TemplateRun.run(TemplateCatalog.CDC_TO_TABLE, concat(cdcOptions(warehouse, first, local.resolve("dead/1"), "lookup"), s3, List.of()));
-    Path second = new OrderEvents().update(1001, 10, 100, 80).delete(1002, 20, 50)
-        .writeTo(local.resolve("in/2.json"));
-    TemplateRun.run(TemplateCatalog.CDC_TO_TABLE, concat(cdcOptions(warehouse, second, local.resolve("dead/2"), "lookup"), s3, List.of()));
+    Path first =
+        new OrderEvents()
+            .create(1001, 10, 100)
+            .create(1002, 20, 50)
+            .create(1003, 20, 70)
+            .writeTo(local.resolve("in/1.json"));
+    TemplateRun.run(
+        TemplateCatalog.CDC_TO_TABLE,
+        concat(cdcOptions(warehouse, first, local.resolve("dead/1"), "lookup"), s3, List.of()));
+    Path second =
+        new OrderEvents()
+            .update(1001, 10, 100, 80)
+            .delete(1002, 20, 50)
+            .writeTo(local.resolve("in/2.json"));
+    TemplateRun.run(
+        TemplateCatalog.CDC_TO_TABLE,
+        concat(cdcOptions(warehouse, second, local.resolve("dead/2"), "lookup"), s3, List.of()));
 
     try (ObjectStore store = TemplatesIT.s3.openStore("changelog-to-aggregate")) {
       long end = TemplateRun.latestSnapshot(store, "orders");
       TemplateRun.run(
           TemplateCatalog.CHANGELOG_TO_AGGREGATE,
           concat(
-              List.of("--warehouse=" + warehouse, "--database=shop", "--sourceTable=orders",
-                  "--startSnapshot=1", "--endSnapshot=" + end, "--pollIntervalSeconds=1",
+              List.of(
+                  "--warehouse=" + warehouse,
+                  "--database=shop",
+                  "--sourceTable=orders",
+                  "--startSnapshot=1",
+                  "--endSnapshot=" + end,
+                  "--pollIntervalSeconds=1",
                   "--deadLetterDir=" + local.resolve("dead/aggregate")),
               aggregateOptions(),
               s3));
@@ -133,7 +153,9 @@ class TemplatesIT {
   @Test
   void cdcToAggregateRetractsAcrossCommits() throws Exception {
     CdcToAggregateCheck.run(
-        warehouse("cdc-to-aggregate"), s3Options(s3.endpoint().toString()), local,
+        warehouse("cdc-to-aggregate"),
+        s3Options(s3.endpoint().toString()),
+        local,
         () -> s3.openStore("cdc-to-aggregate"));
   }
 }

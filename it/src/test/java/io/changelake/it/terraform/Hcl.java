@@ -68,7 +68,10 @@ final class Hcl {
    * turned into their source text, so tests compare plain strings.
    */
   private static Object plain(Object node) {
-    if (node == null || node instanceof String || node instanceof Boolean || node instanceof Number) {
+    if (node == null
+        || node instanceof String
+        || node instanceof Boolean
+        || node instanceof Number) {
       return node;
     }
     if (node instanceof Map<?, ?> m) {
@@ -167,7 +170,10 @@ final class Hcl {
     return Collections.singletonList(String.valueOf(value));
   }
 
-  /** One IAM statement of a data "aws_iam_policy_document", and whether it came from a dynamic block. */
+  /**
+   * One IAM statement of a data "aws_iam_policy_document", and whether it came from a dynamic
+   * block.
+   */
   record Statement(Map<String, Object> body, boolean dynamic, List<String> forEach) {
     String sid() {
       return String.valueOf(body.get("sid"));

@@ -15,12 +15,12 @@ import java.util.List;
  *   <li>two spaces per nesting level, where (as in hclwrite) a line with more openers than closers
  *       opens one level and a line that starts with a closer is dedented;
  *   <li>in a run of consecutive single-line {@code name = value} lines, the {@code =} signs are in
- *       one column, one space after the longest name, with one space after them; a line whose
- *       value opens a multi-line bracket, a blank line, a comment or a block ends the run.
+ *       one column, one space after the longest name, with one space after them; a line whose value
+ *       opens a multi-line bracket, a blank line, a comment or a block ends the run.
  * </ul>
  *
- * <p>It does not check spacing inside expressions, nor heredocs (the files have none, and a
- * heredoc is reported so that this checker is not trusted beyond what it reads).
+ * <p>It does not check spacing inside expressions, nor heredocs (the files have none, and a heredoc
+ * is reported so that this checker is not trusted beyond what it reads).
  */
 final class HclFormat {
   private HclFormat() {}
@@ -71,7 +71,8 @@ final class HclFormat {
         }
       }
       int net = openers - closers;
-      boolean startsWithCloser = "}])".indexOf(code.strip().isEmpty() ? ' ' : code.strip().charAt(0)) >= 0;
+      boolean startsWithCloser =
+          "}])".indexOf(code.strip().isEmpty() ? ' ' : code.strip().charAt(0)) >= 0;
       int expected;
       if (net < 0) {
         // Closing more than it opens: pop the levels the closers end, then sit at the outer one.
@@ -101,7 +102,8 @@ final class HclFormat {
 
       // Alignment runs: single-line attributes only, in the same block.
       int eq = assignmentIndex(code);
-      boolean singleLineAttribute = eq > 0 && net == 0 && !trimmed.startsWith("#") && !trimmed.startsWith("//");
+      boolean singleLineAttribute =
+          eq > 0 && net == 0 && !trimmed.startsWith("#") && !trimmed.startsWith("//");
       if (singleLineAttribute) {
         chain.add(i);
       } else {
@@ -130,8 +132,11 @@ final class HclFormat {
       String code = codeOf(lines[i]);
       int eq = assignmentIndex(code);
       if (eq != column) {
-        problems.add("line " + (i + 1) + ": '=' at column " + (eq + 1) + ", expected " + (column + 1));
-      } else if (code.length() > eq + 1 && (code.charAt(eq + 1) != ' ' || (code.length() > eq + 2 && code.charAt(eq + 2) == ' '))) {
+        problems.add(
+            "line " + (i + 1) + ": '=' at column " + (eq + 1) + ", expected " + (column + 1));
+      } else if (code.length() > eq + 1
+          && (code.charAt(eq + 1) != ' '
+              || (code.length() > eq + 2 && code.charAt(eq + 2) == ' '))) {
         problems.add("line " + (i + 1) + ": expected exactly one space after '='");
       }
     }
@@ -152,7 +157,8 @@ final class HclFormat {
         }
         continue;
       }
-      // Only "name =" at the start of the line is an attribute; '=' elsewhere is inside an expression.
+      // Only "name =" at the start of the line is an attribute; '=' elsewhere is inside an
+      // expression.
       String name = code.substring(0, i).strip();
       return name.matches("[A-Za-z_][A-Za-z0-9_-]*") ? i : -1;
     }

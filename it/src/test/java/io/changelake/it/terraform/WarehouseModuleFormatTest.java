@@ -96,7 +96,8 @@ class WarehouseModuleFormatTest {
     assertEquals(List.of("does not end with a newline"), HclFormat.problems("a = 1"));
     assertEquals(List.of("line 1: trailing whitespace"), HclFormat.problems("a = 1 \n"));
     assertEquals(
-        List.of("line 2: tab", "line 2: indented 1, expected 2"), HclFormat.problems("a {\n\tb = 1\n}\n"));
+        List.of("line 2: tab", "line 2: indented 1, expected 2"),
+        HclFormat.problems("a {\n\tb = 1\n}\n"));
     assertEquals(List.of("ends with blank lines"), HclFormat.problems("a = 1\n\n"));
   }
 

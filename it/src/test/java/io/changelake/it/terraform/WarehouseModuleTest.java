@@ -64,7 +64,11 @@ class WarehouseModuleTest {
     Map<String, Object> block = resource(main(), "aws_s3_bucket_public_access_block", "this");
     assertEquals("aws_s3_bucket.this.id", block.get("bucket"));
     for (String flag :
-        List.of("block_public_acls", "block_public_policy", "ignore_public_acls", "restrict_public_buckets")) {
+        List.of(
+            "block_public_acls",
+            "block_public_policy",
+            "ignore_public_acls",
+            "restrict_public_buckets")) {
       assertEquals(Boolean.TRUE, block.get(flag), flag);
     }
   }
@@ -128,13 +132,15 @@ class WarehouseModuleTest {
                 "aws_s3_bucket_server_side_encryption_configuration",
                 "this"),
             "rule");
-    assertEquals("AES256", map(rule, "apply_server_side_encryption_by_default").get("sse_algorithm"));
+    assertEquals(
+        "AES256", map(rule, "apply_server_side_encryption_by_default").get("sse_algorithm"));
   }
 
   @Test
   void sseKmsUsesTheGivenKeyWithABucketKey() {
     String key = "arn:aws:kms:eu-west-1:111122223333:key/0a1b2c3d-test";
-    Map<String, Object> variables = new HashMap<>(Hcl.variableDefaults(MODULE.resolve("variables.tf")));
+    Map<String, Object> variables =
+        new HashMap<>(Hcl.variableDefaults(MODULE.resolve("variables.tf")));
     variables.put("encryption", "SSE-KMS");
     variables.put("kms_key_arn", key);
     Map<String, Object> rule =
@@ -159,7 +165,8 @@ class WarehouseModuleTest {
 
   @Test
   void lifecycleAbortsIncompleteMultipartUploadsAndExpiresNoncurrentVersions() {
-    Map<String, Object> lifecycle = resource(main(), "aws_s3_bucket_lifecycle_configuration", "this");
+    Map<String, Object> lifecycle =
+        resource(main(), "aws_s3_bucket_lifecycle_configuration", "this");
     List<Map<String, Object>> rules = blocks(lifecycle, "rule");
     boolean aborts = false;
     boolean expires = false;
@@ -217,7 +224,9 @@ class WarehouseModuleTest {
     // the pattern uses only syntax that RE2 (terraform) and java.util.regex read alike.
     String text = Files.readString(MODULE.resolve("variables.tf"));
     String block = text.substring(text.indexOf("variable \"warehouse_prefix\""));
-    Matcher m = Pattern.compile("regex\\(\"((?:[^\"\\\\]|\\\\.)*)\", var\\.warehouse_prefix\\)").matcher(block);
+    Matcher m =
+        Pattern.compile("regex\\(\"((?:[^\"\\\\]|\\\\.)*)\", var\\.warehouse_prefix\\)")
+            .matcher(block);
     assertTrue(m.find(), "warehouse_prefix is validated with regex()");
     Pattern valid = Pattern.compile(m.group(1).replace("\\\\", "\\"));
     for (String ok : List.of("warehouse", "tables/prod", "team-a/lake_1", "v1.0")) {
@@ -225,7 +234,8 @@ class WarehouseModuleTest {
     }
     // Empty would be the whole bucket, wildcards are IAM wildcards, slashes at the ends or doubled
     // would make "<prefix>/*" name a different place, and ".." segments read like a parent.
-    for (String bad : List.of("", "/", "/warehouse", "warehouse/", "a//b", "*", "ware*", "a?", "../x", "a/./b")) {
+    for (String bad :
+        List.of("", "/", "/warehouse", "warehouse/", "a//b", "*", "ware*", "a?", "../x", "a/./b")) {
       assertFalse(valid.matcher(bad).matches(), "accepted \"" + bad + "\"");
     }
   }
@@ -266,7 +276,12 @@ class WarehouseModuleTest {
             .anyMatch(
                 s ->
                     !s.allows()
-                        && s.actions().containsAll(List.of("s3:DeleteObjectVersion", "s3:PutBucketVersioning", "s3:PutLifecycleConfiguration"))
+                        && s.actions()
+                            .containsAll(
+                                List.of(
+                                    "s3:DeleteObjectVersion",
+                                    "s3:PutBucketVersioning",
+                                    "s3:PutLifecycleConfiguration"))
                         && s.resources().containsAll(List.of(BUCKET_ARN, BUCKET_ARN + "/*"))),
         "an explicit Deny of version deletes and of turning versioning or lifecycle off");
   }
@@ -274,7 +289,9 @@ class WarehouseModuleTest {
   @Test
   void workerPolicyIsAttachedToTheWorkerRole() {
     Map<String, Object> iam = iam();
-    assertEquals("data.aws_iam_policy_document.worker.json", resource(iam, "aws_iam_policy", "worker").get("policy"));
+    assertEquals(
+        "data.aws_iam_policy_document.worker.json",
+        resource(iam, "aws_iam_policy", "worker").get("policy"));
     Map<String, Object> attachment = resource(iam, "aws_iam_role_policy_attachment", "worker");
     assertEquals("aws_iam_role.worker.name", attachment.get("role"));
     assertEquals("aws_iam_policy.worker.arn", attachment.get("policy_arn"));
@@ -283,7 +300,9 @@ class WarehouseModuleTest {
   @Test
   void readerPolicyGrantsNoWriteOrDelete() {
     Map<String, Object> iam = iam();
-    assertEquals("data.aws_iam_policy_document.reader.json", resource(iam, "aws_iam_policy", "reader").get("policy"));
+    assertEquals(
+        "data.aws_iam_policy_document.reader.json",
+        resource(iam, "aws_iam_policy", "reader").get("policy"));
     List<Statement> reader = statements(policyDocument(iam, "reader"));
     for (Statement s : reader) {
       assertTrue(s.allows(), s.sid());
@@ -365,7 +384,8 @@ class WarehouseModuleTest {
       assertTrue(output.containsKey("value"), name);
     }
     // --warehouse is s3://<bucket>/<prefix>, the same prefix the policies grant.
-    assertEquals("s3://aws_s3_bucket.this.id/local.prefix", map(outputs, "warehouse_uri").get("value"));
+    assertEquals(
+        "s3://aws_s3_bucket.this.id/local.prefix", map(outputs, "warehouse_uri").get("value"));
     assertEquals("aws_s3_bucket.this.region", map(outputs, "region").get("value"));
     assertEquals(Boolean.FALSE, map(outputs, "path_style_access").get("value"));
     assertEquals(null, map(outputs, "endpoint_override").get("value"));
@@ -390,12 +410,14 @@ class WarehouseModuleTest {
           String value = String.valueOf(((Map<?, ?>) body).get("value"));
           for (String part : value.split("[ =]")) {
             if (part.startsWith("module.warehouse.")) {
-              assertTrue(moduleOutputs.containsKey(part.substring("module.warehouse.".length())), part);
+              assertTrue(
+                  moduleOutputs.containsKey(part.substring("module.warehouse.".length())), part);
             }
           }
         });
     // Every variable the example passes exists in the module.
-    Map<String, Object> moduleVariables = map(Hcl.parse(MODULE.resolve("variables.tf")), "variable");
+    Map<String, Object> moduleVariables =
+        map(Hcl.parse(MODULE.resolve("variables.tf")), "variable");
     for (String argument : module.keySet()) {
       if (!argument.equals("source")) {
         assertTrue(moduleVariables.containsKey(argument), argument);

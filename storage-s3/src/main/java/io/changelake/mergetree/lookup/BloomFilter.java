@@ -8,10 +8,10 @@ import java.nio.ByteBuffer;
  * A bloom filter over the 32-bit key hashes of one lookup file, so that a key the file does not
  * hold usually costs no disk read.
  *
- * <p>The k bit positions come from double hashing ({@code h1 + i * h2}), with {@code h2} a
- * remix of the same hash: one hash per key is all the lookup path computes. Two keys with equal
- * 32-bit hashes always collide, which bounds the false-positive rate from below by about {@code
- * keys / 2^32} (0.2 % for 10 million keys), well under the 1 % the filter is sized for.
+ * <p>The k bit positions come from double hashing ({@code h1 + i * h2}), with {@code h2} a remix of
+ * the same hash: one hash per key is all the lookup path computes. Two keys with equal 32-bit
+ * hashes always collide, which bounds the false-positive rate from below by about {@code keys /
+ * 2^32} (0.2 % for 10 million keys), well under the 1 % the filter is sized for.
  */
 final class BloomFilter {
 

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.util.Iterator;
 
 /**
- * Opens a data file of the bucket to read its key-values in key order; {@link LookupLevels} reads
- * a file once to build its local copy. A bucket writer passes {@code BucketFiles::open}.
+ * Opens a data file of the bucket to read its key-values in key order; {@link LookupLevels} reads a
+ * file once to build its local copy. A bucket writer passes {@code BucketFiles::open}.
  *
  * @param <R> the reader, which the caller of {@link #open} closes
  */

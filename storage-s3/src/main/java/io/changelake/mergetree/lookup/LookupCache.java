@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Eviction is fair between buckets. In memory, the bucket holding the most gives up its least
  * recently used filter, index or block ({@link MemoryCache}). On disk, while the copies exceed the
- * budget, each bucket holding more than its fair share (the budget over the buckets holding a
- * copy) deletes its least recently used copies down to that share, at its next lookup or new copy:
- * copies are deleted only by their own bucket's thread, never under a lookup running on another.
+ * budget, each bucket holding more than its fair share (the budget over the buckets holding a copy)
+ * deletes its least recently used copies down to that share, at its next lookup or new copy: copies
+ * are deleted only by their own bucket's thread, never under a lookup running on another.
  *
  * <p>{@link #shared} gives every writer asking with the same budgets the same cache; a test or a
  * single writer may make its own. Thread-safe.
@@ -43,8 +43,11 @@ public final class LookupCache {
   public LookupCache(long maxMemoryBytes, long maxDiskBytes) {
     if (maxMemoryBytes <= 0 || maxDiskBytes <= 0) {
       throw new IllegalArgumentException(
-          "lookup cache budgets must be positive, got memory " + maxMemoryBytes + " and disk "
-              + maxDiskBytes + " bytes: set lookup.cache-max-memory-size and "
+          "lookup cache budgets must be positive, got memory "
+              + maxMemoryBytes
+              + " and disk "
+              + maxDiskBytes
+              + " bytes: set lookup.cache-max-memory-size and "
               + "lookup.cache-max-disk-size to a size such as 256 mb");
     }
     this.memory = new MemoryCache(maxMemoryBytes);
@@ -124,8 +127,13 @@ public final class LookupCache {
   public Stats stats() {
     synchronized (this) {
       return new Stats(
-          memory.used(), diskBytes, peakDiskBytes, memory.hits(), memory.misses(),
-          memory.evictions(), diskEvictions);
+          memory.used(),
+          diskBytes,
+          peakDiskBytes,
+          memory.hits(),
+          memory.misses(),
+          memory.evictions(),
+          diskEvictions);
     }
   }
 
@@ -162,8 +170,12 @@ public final class LookupCache {
 
     Stats plus(Stats o) {
       return new Stats(
-          memoryBytes + o.memoryBytes, diskBytes + o.diskBytes, peakDiskBytes + o.peakDiskBytes,
-          hits + o.hits, misses + o.misses, memoryEvictions + o.memoryEvictions,
+          memoryBytes + o.memoryBytes,
+          diskBytes + o.diskBytes,
+          peakDiskBytes + o.peakDiskBytes,
+          hits + o.hits,
+          misses + o.misses,
+          memoryEvictions + o.memoryEvictions,
           diskEvictions + o.diskEvictions);
     }
   }

@@ -1,9 +1,8 @@
 package io.changelake.mergetree.lookup;
 
-import io.changelake.format.BinaryRowOrder;
-
 import com.github.luben.zstd.Zstd;
 import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BinaryRowOrder;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
@@ -19,8 +18,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The local copy of one data file, laid out for point lookups, as {@link LookupFileBuilder}
- * writes it (all numbers big-endian):
+ * The local copy of one data file, laid out for point lookups, as {@link LookupFileBuilder} writes
+ * it (all numbers big-endian):
  *
  * <pre>
  * block*      records, then one int offset per record (from the block's start), then the count;
@@ -34,8 +33,8 @@ import java.nio.file.StandardOpenOption;
  * </pre>
  *
  * <p>A lookup costs a bloom probe, a binary search over the blocks' last keys and, if the filter
- * lets it through, a binary search in one block. Index and blocks come from the {@link
- * MemoryCache} and are read from disk only when it lacks them.
+ * lets it through, a binary search in one block. Index and blocks come from the {@link MemoryCache}
+ * and are read from disk only when it lacks them.
  */
 final class LookupFile implements Closeable {
 

@@ -18,8 +18,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Builds the local lookup file of one data file from its key-values, fed in key order: how a
- * bucket writer hands over a file it is writing, so that the file is never read back for lookups.
+ * Builds the local lookup file of one data file from its key-values, fed in key order: how a bucket
+ * writer hands over a file it is writing, so that the file is never read back for lookups.
  *
  * <pre>{@code
  * try (LookupFileBuilder lookupFile = lookupLevels.newFile()) {
@@ -34,17 +34,17 @@ import java.util.Arrays;
  *
  * <p>Heap use is one block, whatever the file's size: the block index and the key hashes for the
  * bloom filter wait in side files until {@link #finish}, which appends the index and sizes the
- * filter by the final count (the filter, 1.2 bytes a key, is then the only part of the file on
- * the heap, and only while it is built). Not thread-safe, but independent of lookups running on
- * another thread.
+ * filter by the final count (the filter, 1.2 bytes a key, is then the only part of the file on the
+ * heap, and only while it is built). Not thread-safe, but independent of lookups running on another
+ * thread.
  */
 public final class LookupFileBuilder implements Closeable {
 
   /**
-   * Bytes of records per block. A lookup that misses the block cache reads and caches a whole
-   * block for one record, so small blocks pay when the bucket exceeds the memory budget: at 10
-   * million keys and 256 MiB, 100k random lookups took 0.6 s with 4 KiB blocks and 2 to 3.5 s
-   * with 32 KiB. Smaller still would grow the index (one key per block) and the per-entry cost.
+   * Bytes of records per block. A lookup that misses the block cache reads and caches a whole block
+   * for one record, so small blocks pay when the bucket exceeds the memory budget: at 10 million
+   * keys and 256 MiB, 100k random lookups took 0.6 s with 4 KiB blocks and 2 to 3.5 s with 32 KiB.
+   * Smaller still would grow the index (one key per block) and the per-entry cost.
    */
   static final int BLOCK_BYTES = 4 * 1024;
 
@@ -107,15 +107,20 @@ public final class LookupFileBuilder implements Closeable {
   /**
    * Appends the next key-value of the data file.
    *
-   * @throws IllegalArgumentException if its key is not greater than the previous one: a data
-   *     file holds each key once, in key order
+   * @throws IllegalArgumentException if its key is not greater than the previous one: a data file
+   *     holds each key once, in key order
    */
   public void add(KeyValue kv) throws IOException {
     checkOpen();
     if (lastKey != null && keyOrder.compare(lastKey, kv.key()) >= 0) {
       throw new IllegalArgumentException(
-          "key " + Arrays.toString(kv.key()) + " follows " + Arrays.toString(lastKey)
-              + " in " + path + ": a lookup file takes each key once, in ascending order");
+          "key "
+              + Arrays.toString(kv.key())
+              + " follows "
+              + Arrays.toString(lastKey)
+              + " in "
+              + path
+              + ": a lookup file takes each key once, in ascending order");
     }
     byte[] key = keyCodec.encodeRow(kv.key());
     byte[] value = valueCodec.encodeRow(kv.value());
@@ -169,8 +174,8 @@ public final class LookupFileBuilder implements Closeable {
   }
 
   /**
-   * Completes the lookup file and hands it to its {@link LookupLevels} as the local copy of
-   * {@code file}, replacing any copy it had.
+   * Completes the lookup file and hands it to its {@link LookupLevels} as the local copy of {@code
+   * file}, replacing any copy it had.
    *
    * @throws IllegalStateException if the number of key-values added is not the file's row count
    */
@@ -178,8 +183,12 @@ public final class LookupFileBuilder implements Closeable {
     checkOpen();
     if (rowCount != file.rowCount()) {
       throw new IllegalStateException(
-          "the lookup file of " + file.fileName() + " got " + rowCount
-              + " key-values but the data file holds " + file.rowCount());
+          "the lookup file of "
+              + file.fileName()
+              + " got "
+              + rowCount
+              + " key-values but the data file holds "
+              + file.rowCount());
     }
     if (recordsInBlock > 0) {
       flushBlock();

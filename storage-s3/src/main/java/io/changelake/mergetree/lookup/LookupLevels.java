@@ -1,8 +1,7 @@
 package io.changelake.mergetree.lookup;
 
-import io.changelake.format.BinaryRowOrder;
-
 import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
 import io.changelake.types.KeyValue;
@@ -11,28 +10,28 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
 
 /**
  * Finds the current version of a key in the levels above 0 of one bucket, without holding the
- * bucket on the heap: what the lookup changelog producer needs for each key a compaction takes
- * from level 0 (the BEFORE image), and what a first-row or partial-update writer needs to know
- * whether a key exists.
+ * bucket on the heap: what the lookup changelog producer needs for each key a compaction takes from
+ * level 0 (the BEFORE image), and what a first-row or partial-update writer needs to know whether a
+ * key exists.
  *
  * <h2>How it works</h2>
  *
  * <p>Each data file the levels name gets a local copy in {@code folder}, laid out for point
- * lookups: key-values sorted by key in blocks of 4 KiB, a sparse index holding the last key of
- * each block, and a bloom filter of the file's keys (1 % false positives). The copy is built
- * either from the records a writer {@linkplain #newFile hands over} while it writes the data
- * file, or, on the first lookup that needs it, by reading the data file once from the object
- * store. {@link #lookup} searches the levels from {@code startLevel} up; in each it asks {@link
- * Levels#fileFor} which file's key range holds the key, and the first file that holds it answers.
+ * lookups: key-values sorted by key in blocks of 4 KiB, a sparse index holding the last key of each
+ * block, and a bloom filter of the file's keys (1 % false positives). The copy is built either from
+ * the records a writer {@linkplain #newFile hands over} while it writes the data file, or, on the
+ * first lookup that needs it, by reading the data file once from the object store. {@link #lookup}
+ * searches the levels from {@code startLevel} up; in each it asks {@link Levels#fileFor} which
+ * file's key range holds the key, and the first file that holds it answers.
  *
  * <h2>Budgets</h2>
  *
@@ -60,25 +59,25 @@ import java.time.Duration;
  *       the data file from the object store again</td></tr>
  * </table>
  *
- * <p>Size the memory budget to hold at least the filters and indexes of the files a commit
- * touches (about 2 bytes per key of the bucket), or lookups reread them from disk; every byte
- * beyond that caches blocks. The disk budget trades local disk for object store reads: a copy
- * evicted is a whole data file downloaded again, so a disk budget below the copies one commit's
- * lookups touch makes each commit download them again, possibly several times. A copy larger than
- * the disk budget is still built and kept until another is needed.
+ * <p>Size the memory budget to hold at least the filters and indexes of the files a commit touches
+ * (about 2 bytes per key of the bucket), or lookups reread them from disk; every byte beyond that
+ * caches blocks. The disk budget trades local disk for object store reads: a copy evicted is a
+ * whole data file downloaded again, so a disk budget below the copies one commit's lookups touch
+ * makes each commit download them again, possibly several times. A copy larger than the disk budget
+ * is still built and kept until another is needed.
  *
  * <h2>Costs of a lookup</h2>
  *
  * <p>A key a file does not hold costs, in the 99 % the filter rejects, a few hashes and no disk
- * read. A key it holds costs a binary search in the block index and in one block, and one read of
- * 4 KiB if the block is not cached. The first lookup into a file that has no local copy reads the
+ * read. A key it holds costs a binary search in the block index and in one block, and one read of 4
+ * KiB if the block is not cached. The first lookup into a file that has no local copy reads the
  * whole data file.
  *
  * <p>Not thread-safe: one bucket writer owns an instance. {@link #newFile} and a {@link
  * LookupFileBuilder}'s {@link LookupFileBuilder#add} may run on another thread, but {@link
- * LookupFileBuilder#finish} must not overlap a lookup. Local files
- * are deleted by {@link #remove} and {@link #close}; put {@code folder} under a temporary directory
- * so that a crashed process leaves nothing behind for long.
+ * LookupFileBuilder#finish} must not overlap a lookup. Local files are deleted by {@link #remove}
+ * and {@link #close}; put {@code folder} under a temporary directory so that a crashed process
+ * leaves nothing behind for long.
  */
 public final class LookupLevels implements Closeable {
 
@@ -125,8 +124,14 @@ public final class LookupLevels implements Closeable {
       long maxDiskBytes)
       throws IOException {
     this(
-        levels, keyType, valueType, opener, folder, new LookupCache(maxMemoryBytes, maxDiskBytes),
-        null, false);
+        levels,
+        keyType,
+        valueType,
+        opener,
+        folder,
+        new LookupCache(maxMemoryBytes, maxDiskBytes),
+        null,
+        false);
   }
 
   /**
@@ -163,16 +168,18 @@ public final class LookupLevels implements Closeable {
   }
 
   /**
-   * The current version of {@code key} in the levels from {@code startLevel} to the top: the
-   * record of the first level whose file holds the key, with its sequence number and kind as
-   * stored (a retraction included), or null if no level holds it.
+   * The current version of {@code key} in the levels from {@code startLevel} to the top: the record
+   * of the first level whose file holds the key, with its sequence number and kind as stored (a
+   * retraction included), or null if no level holds it.
    *
    * @param startLevel 1 or more: level-0 files overlap and are never looked up
    */
   public KeyValue lookup(Object[] key, int startLevel) throws IOException {
     if (startLevel < 1) {
       throw new IllegalArgumentException(
-          "lookups start at level 1 or above, got " + startLevel + ": level 0 is merged, not looked up");
+          "lookups start at level 1 or above, got "
+              + startLevel
+              + ": level 0 is merged, not looked up");
     }
     settle();
     byte[] binaryKey = keyCodec.encodeRow(key);
@@ -190,10 +197,10 @@ public final class LookupLevels implements Closeable {
   }
 
   /**
-   * A builder of the local copy of a data file being written; its {@link
-   * LookupFileBuilder#finish} makes the copy answer for that file. Close it if the data file is
-   * abandoned. Hand over only files written above level 0 (compaction output): level-0 files are
-   * never looked up, and a file moved up a level keeps its name, hence its copy.
+   * A builder of the local copy of a data file being written; its {@link LookupFileBuilder#finish}
+   * makes the copy answer for that file. Close it if the data file is abandoned. Hand over only
+   * files written above level 0 (compaction output): level-0 files are never looked up, and a file
+   * moved up a level keeps its name, hence its copy.
    */
   public LookupFileBuilder newFile() throws IOException {
     Path path = folder.resolve("lookup-" + cache.newId() + ".tmp");

@@ -8,18 +8,18 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The heap the lookup caches of one {@link LookupCache} may use together: per bucket (owner) an
- * LRU of the filters and block indexes of its lookup files and of their blocks, all weighed in
- * bytes against one budget.
+ * The heap the lookup caches of one {@link LookupCache} may use together: per bucket (owner) an LRU
+ * of the filters and block indexes of its lookup files and of their blocks, all weighed in bytes
+ * against one budget.
  *
- * <p>Filters, indexes and blocks compete in one LRU per owner rather than in fixed shares: a
- * file's filter and index are used by every lookup that reaches the file, so they stay while it is
- * in use, and whatever the budget leaves holds the blocks read most recently. When the budget is
- * exceeded, the owner holding the most bytes gives up its least recently used entry: an owner
- * below its fair share (the budget over the owners holding anything) loses nothing while another
- * holds more, so a busy bucket cannot push an idle one's filters out past that share, nor keep
- * more than the rest leave it. An entry larger than the whole budget is still kept, alone, for as
- * long as it is its owner's newest: a lookup needs it.
+ * <p>Filters, indexes and blocks compete in one LRU per owner rather than in fixed shares: a file's
+ * filter and index are used by every lookup that reaches the file, so they stay while it is in use,
+ * and whatever the budget leaves holds the blocks read most recently. When the budget is exceeded,
+ * the owner holding the most bytes gives up its least recently used entry: an owner below its fair
+ * share (the budget over the owners holding anything) loses nothing while another holds more, so a
+ * busy bucket cannot push an idle one's filters out past that share, nor keep more than the rest
+ * leave it. An entry larger than the whole budget is still kept, alone, for as long as it is its
+ * owner's newest: a lookup needs it.
  *
  * <p>Thread-safe: bucket writers on several threads share one cache. A value is loaded outside the
  * lock, so a slow disk read by one bucket does not stall the others.

@@ -98,9 +98,6 @@ final class AggregationMerge implements MergeFunction {
       return null;
     }
     return new KeyValue(
-        latest.key(),
-        latest.sequenceNumber(),
-        deleteRow ? RowKind.DELETE : RowKind.INSERT,
-        row);
+        latest.key(), latest.sequenceNumber(), deleteRow ? RowKind.DELETE : RowKind.INSERT, row);
   }
 }

@@ -18,7 +18,9 @@ abstract class Arithmetic {
 
   abstract Object multiply(Object a, Object b);
 
-  /** @throws ArithmeticException on an integer or inexact decimal division by zero */
+  /**
+   * @throws ArithmeticException on an integer or inexact decimal division by zero
+   */
   abstract Object divide(Object a, Object b);
 
   abstract Object negate(Object a);

@@ -49,8 +49,14 @@ abstract class FieldAggregator {
    */
   Object retract(Object accumulator, Object input) {
     throw new MergeException(
-        "column '" + column + "' (aggregate function '" + function + "') cannot take a retraction"
-            + " (-U/-D): set 'fields." + column + ".ignore-retract' = 'true' to ignore retractions"
+        "column '"
+            + column
+            + "' (aggregate function '"
+            + function
+            + "') cannot take a retraction"
+            + " (-U/-D): set 'fields."
+            + column
+            + ".ignore-retract' = 'true' to ignore retractions"
             + " for it, or 'aggregation.remove-record-on-delete' = 'true' to remove the row on -D,"
             + " or use a function that retracts (sum, product, last_value, last_non_null_value)");
   }
@@ -65,14 +71,14 @@ abstract class FieldAggregator {
    * @throws IllegalArgumentException naming the column, option and fix when the function is
    *     unknown, does not fit the column type, or conflicts with another option
    */
-  static FieldAggregator create(
-      RowType rowType, int index, String function, TableOptions options) {
+  static FieldAggregator create(RowType rowType, int index, String function, TableOptions options) {
     String column = rowType.field(index).name();
     DataType type = rowType.type(index);
     boolean ignoreRetract = options.ignoreRetract(column);
     if (ignoreRetract && options.aggregationRemoveRecordOnDelete()) {
       throw new IllegalArgumentException(
-          "table options 'aggregation.remove-record-on-delete' and 'fields." + column
+          "table options 'aggregation.remove-record-on-delete' and 'fields."
+              + column
               + ".ignore-retract' conflict: a -D cannot both remove the row and be ignored;"
               + " unset one of them");
     }
@@ -81,7 +87,11 @@ abstract class FieldAggregator {
   }
 
   private static FieldAggregator forFunction(
-      RowType rowType, int index, String column, DataType type, String function,
+      RowType rowType,
+      int index,
+      String column,
+      DataType type,
+      String function,
       TableOptions options) {
     switch (function) {
       case PRIMARY_KEY:
@@ -119,8 +129,12 @@ abstract class FieldAggregator {
         return new BoolFold(column, function, function.equals("bool_and"));
       default:
         throw new IllegalArgumentException(
-            "table option 'fields." + column + ".aggregate-function' (or"
-                + " 'fields.default-aggregate-function') = '" + function + "' is no aggregate"
+            "table option 'fields."
+                + column
+                + ".aggregate-function' (or"
+                + " 'fields.default-aggregate-function') = '"
+                + function
+                + "' is no aggregate"
                 + " function of Paimon 1.3 that changelake supports; use one of "
                 + String.join(", ", new TreeSet<>(TableOptions.AGGREGATE_FUNCTIONS))
                 + (function.equals("count")
@@ -140,8 +154,16 @@ abstract class FieldAggregator {
   private static IllegalArgumentException typeMismatch(
       String column, DataType type, String function, String expected) {
     return new IllegalArgumentException(
-        "aggregate function '" + function + "' of column '" + column + "' needs " + expected
-            + ", but the column is " + type + ": change 'fields." + column
+        "aggregate function '"
+            + function
+            + "' of column '"
+            + column
+            + "' needs "
+            + expected
+            + ", but the column is "
+            + type
+            + ": change 'fields."
+            + column
             + ".aggregate-function'");
   }
 
@@ -208,8 +230,16 @@ abstract class FieldAggregator {
         return arithmetic.divide(accumulator, input);
       } catch (ArithmeticException e) {
         throw new MergeException(
-            "column '" + column + "' (aggregate function 'product') cannot retract " + input
-                + " from " + accumulator + ": " + e.getMessage() + "; set 'fields." + column
+            "column '"
+                + column
+                + "' (aggregate function 'product') cannot retract "
+                + input
+                + " from "
+                + accumulator
+                + ": "
+                + e.getMessage()
+                + "; set 'fields."
+                + column
                 + ".ignore-retract' = 'true' to ignore retractions for it");
       }
     }
@@ -323,7 +353,9 @@ abstract class FieldAggregator {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
       }
-      return and ? (Boolean) accumulator && (Boolean) input : (Boolean) accumulator || (Boolean) input;
+      return and
+          ? (Boolean) accumulator && (Boolean) input
+          : (Boolean) accumulator || (Boolean) input;
     }
   }
 

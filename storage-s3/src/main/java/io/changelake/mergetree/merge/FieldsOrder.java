@@ -30,8 +30,12 @@ final class FieldsOrder {
       fields[i] = rowType.indexOf(columns.get(i));
       if (fields[i] < 0) {
         throw new IllegalArgumentException(
-            "table option '" + option + "' names no column '" + columns.get(i)
-                + "': columns are " + rowType.names());
+            "table option '"
+                + option
+                + "' names no column '"
+                + columns.get(i)
+                + "': columns are "
+                + rowType.names());
       }
     }
     return new FieldsOrder(fields, new RowComparator(rowType));

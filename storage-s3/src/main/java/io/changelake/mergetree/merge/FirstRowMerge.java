@@ -31,8 +31,11 @@ final class FirstRowMerge implements MergeFunction {
         return;
       }
       throw new MergeException(
-          "merge-engine 'first-row' cannot take the retraction " + kv.kind().shortString()
-              + " of key " + Arrays.toString(kv.key()) + ": set table option 'ignore-delete'"
+          "merge-engine 'first-row' cannot take the retraction "
+              + kv.kind().shortString()
+              + " of key "
+              + Arrays.toString(kv.key())
+              + ": set table option 'ignore-delete'"
               + " (or 'first-row.ignore-delete') = 'true' to drop retractions");
     }
     if (first == null) {

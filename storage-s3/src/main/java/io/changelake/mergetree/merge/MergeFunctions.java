@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * The merge function of a table ({@code merge-engine}) and the order its versions are merged in
- * ({@code sequence.field}): Apache Paimon 1.3's engines, so a table written by changelake merges
- * to the rows Paimon would merge it to, with the same row kinds and sequence numbers.
+ * ({@code sequence.field}): Apache Paimon 1.3's engines, so a table written by changelake merges to
+ * the rows Paimon would merge it to, with the same row kinds and sequence numbers.
  *
  * <table>
  *   <caption>Merge engines</caption>
@@ -84,17 +84,20 @@ public final class MergeFunctions {
    * A new merge function for the table's {@code merge-engine}; one per thread.
    *
    * @throws IllegalArgumentException naming the option and the fix if the options cannot work
-   *     together (an unknown aggregate function, one that does not fit its column type,
-   *     conflicting delete rules, a sequence.field with first-row or with its own aggregate
-   *     function)
+   *     together (an unknown aggregate function, one that does not fit its column type, conflicting
+   *     delete rules, a sequence.field with first-row or with its own aggregate function)
    */
   public static MergeFunction create(TableSchema schema) {
     TableOptions options = schema.options();
     for (String field : options.sequenceFields()) {
       if (options.get("fields." + field + ".aggregate-function") != null) {
         throw new IllegalArgumentException(
-            "column '" + field + "' is a 'sequence.field' and has an aggregate function: remove"
-                + " 'fields." + field + ".aggregate-function', a sequence field keeps its last"
+            "column '"
+                + field
+                + "' is a 'sequence.field' and has an aggregate function: remove"
+                + " 'fields."
+                + field
+                + ".aggregate-function', a sequence field keeps its last"
                 + " value");
       }
     }
@@ -114,10 +117,10 @@ public final class MergeFunctions {
   }
 
   /**
-   * The order in which versions of one key are merged when the table has a {@code
-   * sequence.field}: by those columns of the row, one after another, nulls first, then by sequence
-   * number, as Paimon 1.3 sorts them ({@code UserDefinedSeqComparator}). Null when the table has
-   * no sequence.field: versions then merge in sequence-number order.
+   * The order in which versions of one key are merged when the table has a {@code sequence.field}:
+   * by those columns of the row, one after another, nulls first, then by sequence number, as Paimon
+   * 1.3 sorts them ({@code UserDefinedSeqComparator}). Null when the table has no sequence.field:
+   * versions then merge in sequence-number order.
    *
    * @throws IllegalArgumentException if sequence.field names no column
    */

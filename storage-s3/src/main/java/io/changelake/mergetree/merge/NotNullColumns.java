@@ -31,7 +31,9 @@ final class NotNullColumns {
     }
   }
 
-  /** Copies the NOT NULL columns of {@code from} into {@code to}, leaving the others as they are. */
+  /**
+   * Copies the NOT NULL columns of {@code from} into {@code to}, leaving the others as they are.
+   */
   void copy(Object[] from, Object[] to) {
     for (int i : columns) {
       to[i] = require(from, i);
@@ -58,7 +60,9 @@ final class NotNullColumns {
     Object value = row[i];
     if (value == null) {
       throw new MergeException(
-          "column '" + rowType.field(i).name() + "' is NOT NULL but a record holds null in it: "
+          "column '"
+              + rowType.field(i).name()
+              + "' is NOT NULL but a record holds null in it: "
               + "fix the input, or make the column nullable");
     }
     return value;

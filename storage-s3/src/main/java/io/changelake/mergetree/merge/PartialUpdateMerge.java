@@ -17,8 +17,8 @@ import java.util.Map;
  * value. Paimon 1.3: {@code PartialUpdateMergeFunction}, rule for rule.
  *
  * <p>A retraction (-U, -D) needs a rule: {@code ignore-delete} skips it; {@code
- * partial-update.remove-record-on-delete} makes a -D empty the row (a -U only advances the
- * sequence number); sequence groups retract per group (below). Without a rule it fails.
+ * partial-update.remove-record-on-delete} makes a -D empty the row (a -U only advances the sequence
+ * number); sequence groups retract per group (below). Without a rule it fails.
  *
  * <p>Sequence groups ({@code fields.<s>.sequence-group = <columns>}, {@code <s>} one column or
  * several comma-separated): a version updates a group's columns only if its sequence fields order
@@ -29,9 +29,9 @@ import java.util.Map;
  * any group ignore retractions. With {@code partial-update.remove-record-on-sequence-group} naming
  * a sequence field, a newer -D of that group empties the row.
  *
- * <p>The result is +I unless the last version emptied the row by a rule above, or no add was
- * seen at all (only retractions): then -D holding only the NOT NULL columns. Its sequence number
- * is that of the last version taken (0 if every version was a skipped retraction).
+ * <p>The result is +I unless the last version emptied the row by a rule above, or no add was seen
+ * at all (only retractions): then -D holding only the NOT NULL columns. Its sequence number is that
+ * of the last version taken (0 if every version was a skipped retraction).
  */
 final class PartialUpdateMerge implements MergeFunction {
 
@@ -47,12 +47,16 @@ final class PartialUpdateMerge implements MergeFunction {
   private final boolean ignoreDelete;
   private final boolean removeRecordOnDelete;
   private final SequenceGroup[] groups;
+
   /** Per column: its group in {@link #groups}, or -1. */
   private final int[] groupOf;
+
   /** Per column: whether it is a sequence field of its group. */
   private final boolean[] sequenceField;
+
   /** Per column: its aggregator, or null; only used with sequence groups, as in Paimon. */
   private final FieldAggregator[] aggregators;
+
   /** Per group, for the version being added: SKIP, NEWER or OLDER; reused to spare allocation. */
   private final byte[] verdicts;
 
@@ -131,7 +135,8 @@ final class PartialUpdateMerge implements MergeFunction {
     for (String field : removeOnGroup) {
       if (!allSequenceFields.contains(field)) {
         throw new IllegalArgumentException(
-            "table option 'partial-update.remove-record-on-sequence-group' names '" + field
+            "table option 'partial-update.remove-record-on-sequence-group' names '"
+                + field
                 + "', which is no sequence field of a 'fields.<f>.sequence-group': name one of "
                 + allSequenceFields);
       }
@@ -141,7 +146,8 @@ final class PartialUpdateMerge implements MergeFunction {
     for (int i = 0; i < aggregators.length; i++) {
       String column = rowType.field(i).name();
       String function = aggregateFunction(schema, column, allSequenceFields, protectedColumns);
-      aggregators[i] = function == null ? null : FieldAggregator.create(rowType, i, function, options);
+      aggregators[i] =
+          function == null ? null : FieldAggregator.create(rowType, i, function, options);
     }
     return new PartialUpdateMerge(
         rowType,
@@ -155,7 +161,10 @@ final class PartialUpdateMerge implements MergeFunction {
 
   /** Paimon's choice for partial-update: none for sequence fields, set ones need a group. */
   private static String aggregateFunction(
-      TableSchema schema, String column, List<String> sequenceFields, List<String> protectedColumns) {
+      TableSchema schema,
+      String column,
+      List<String> sequenceFields,
+      List<String> protectedColumns) {
     if (sequenceFields.contains(column)) {
       return null;
     }
@@ -171,7 +180,10 @@ final class PartialUpdateMerge implements MergeFunction {
         && !function.equals("last_non_null_value")
         && !protectedColumns.contains(column)) {
       throw new IllegalArgumentException(
-          "partial-update column '" + column + "' has aggregate function '" + function
+          "partial-update column '"
+              + column
+              + "' has aggregate function '"
+              + function
               + "' but no sequence group: add it to a 'fields.<s>.sequence-group', or remove"
               + " its aggregate function");
     }
@@ -181,15 +193,22 @@ final class PartialUpdateMerge implements MergeFunction {
   private static void claim(int[] groupOf, int column, int g, RowType rowType, String option) {
     if (groupOf[column] >= 0) {
       throw new IllegalArgumentException(
-          "column '" + rowType.field(column).name() + "' is in two sequence groups (again in '"
-              + option + "'): a column may belong to one group only");
+          "column '"
+              + rowType.field(column).name()
+              + "' is in two sequence groups (again in '"
+              + option
+              + "'): a column may belong to one group only");
     }
     groupOf[column] = g;
   }
 
   private static IllegalArgumentException conflict(String a, String b) {
     return new IllegalArgumentException(
-        "table options '" + a + "' and '" + b + "' conflict: they treat retractions differently;"
+        "table options '"
+            + a
+            + "' and '"
+            + b
+            + "' conflict: they treat retractions differently;"
             + " use one of them");
   }
 
@@ -232,8 +251,11 @@ final class PartialUpdateMerge implements MergeFunction {
         }
       } else {
         throw new MergeException(
-            "merge-engine 'partial-update' cannot take the retraction " + kv.kind().shortString()
-                + " of key " + Arrays.toString(kv.key()) + " without a rule for it; set one of:"
+            "merge-engine 'partial-update' cannot take the retraction "
+                + kv.kind().shortString()
+                + " of key "
+                + Arrays.toString(kv.key())
+                + " without a rule for it; set one of:"
                 + " 'ignore-delete' = 'true' (drop retractions),"
                 + " 'partial-update.remove-record-on-delete' = 'true' (a -D removes the row),"
                 + " or 'fields.<s>.sequence-group' (a retraction nulls the group's columns; add"
@@ -264,9 +286,9 @@ final class PartialUpdateMerge implements MergeFunction {
   }
 
   /**
-   * Decides, before touching the row, how the version relates to each group. Paimon compares
-   * column by column while it updates the row, but a group's sequence fields change only when the
-   * version is at or after them, after which it compares equal: the same decisions.
+   * Decides, before touching the row, how the version relates to each group. Paimon compares column
+   * by column while it updates the row, but a group's sequence fields change only when the version
+   * is at or after them, after which it compares equal: the same decisions.
    */
   private void judge(Object[] value) {
     for (int g = 0; g < groups.length; g++) {

@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Test data: the data files of one bucket on a local object store, described as a manifest
- * would, and the lookup cache over them.
+ * Test data: the data files of one bucket on a local object store, described as a manifest would,
+ * and the lookup cache over them.
  */
 final class LocalBucket {
 

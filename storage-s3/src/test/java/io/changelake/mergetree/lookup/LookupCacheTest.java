@@ -41,8 +41,7 @@ class LookupCacheTest {
   }
 
   @Test
-  void bucketsSharingOneCacheAnswerAsWithTheirOwnAndKeepTheDiskNearTheBudget()
-      throws IOException {
+  void bucketsSharingOneCacheAnswerAsWithTheirOwnAndKeepTheDiskNearTheBudget() throws IOException {
     LocalBucket first = new LocalBucket(dir.resolve("first"));
     LocalBucket second = new LocalBucket(dir.resolve("second"));
     Levels firstLevels = new Levels(LocalBucket.KEY, 2, first.writeRun(1, rows(0, 30_000), 3_000));
@@ -100,11 +99,16 @@ class LookupCacheTest {
   }
 
   private LookupLevels shared(
-      LocalBucket bucket, Levels levels, LookupCache cache, Duration retention)
-      throws IOException {
+      LocalBucket bucket, Levels levels, LookupCache cache, Duration retention) throws IOException {
     return new LookupLevels(
-        levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(),
-        dir.resolve("cache-" + System.identityHashCode(levels)), cache, retention, true);
+        levels,
+        LocalBucket.KEY,
+        LocalBucket.VALUE,
+        bucket.opener(),
+        dir.resolve("cache-" + System.identityHashCode(levels)),
+        cache,
+        retention,
+        true);
   }
 
   private static List<KeyValue> rows(long from, long to) {

@@ -14,20 +14,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compares lookups against a model, the levels as sorted maps, while random compactions replace
- * the content of levels, under budgets small enough that blocks, indexes and copies are evicted.
+ * Compares lookups against a model, the levels as sorted maps, while random compactions replace the
+ * content of levels, under budgets small enough that blocks, indexes and copies are evicted.
  */
 class LookupLevelsDifferentialTest {
 
   private static final RowType KEY =
-      RowType.of(new String[] {"region", "id"}, new DataType[] {DataType.string(), DataType.intType()});
+      RowType.of(
+          new String[] {"region", "id"}, new DataType[] {DataType.string(), DataType.intType()});
   private static final RowType VALUE =
       RowType.of(
           new String[] {"region", "id", "amount", "note"},
@@ -119,18 +119,22 @@ class LookupLevelsDifferentialTest {
 
   private static RowKind kind(SplittableRandom random) {
     int r = random.nextInt(10);
-    return r < 5 ? RowKind.INSERT : r < 8 ? RowKind.UPDATE_AFTER : r < 9 ? RowKind.DELETE
-        : RowKind.UPDATE_BEFORE;
+    return r < 5
+        ? RowKind.INSERT
+        : r < 8 ? RowKind.UPDATE_AFTER : r < 9 ? RowKind.DELETE : RowKind.UPDATE_BEFORE;
   }
 
   /** A row whose note is null, short, long, or rarely larger than a block. */
   private static Object[] value(Object[] key, SplittableRandom random) {
     int r = random.nextInt(1_000);
     String note =
-        r < 200 ? null
-            : r < 600 ? "n" + r
-            : r < 999 ? "a longer note " + r + " that needs the variable part"
-            : "x".repeat(LookupFileBuilder.BLOCK_BYTES + r);
+        r < 200
+            ? null
+            : r < 600
+                ? "n" + r
+                : r < 999
+                    ? "a longer note " + r + " that needs the variable part"
+                    : "x".repeat(LookupFileBuilder.BLOCK_BYTES + r);
     return new Object[] {key[0], key[1], random.nextLong(), note};
   }
 

@@ -48,8 +48,8 @@ class LookupLevelsScaleTest {
 
   private static KeyValue version(long index, int level) {
     long id = 2 * index;
-    return LocalBucket.row(id, 10 - level, level == 3 ? RowKind.INSERT : RowKind.UPDATE_AFTER,
-        id * 100 + level);
+    return LocalBucket.row(
+        id, 10 - level, level == 3 ? RowKind.INSERT : RowKind.UPDATE_AFTER, id * 100 + level);
   }
 
   private void measure(int keys) throws IOException {
@@ -57,14 +57,32 @@ class LookupLevelsScaleTest {
     Levels levels = new Levels(LocalBucket.KEY, 4, List.of());
     long memoryBudget = 256L << 20;
     try (LookupLevels handedOver =
-            new LookupLevels(levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(),
-                dir.resolve("handed-over"), memoryBudget, Long.MAX_VALUE);
+            new LookupLevels(
+                levels,
+                LocalBucket.KEY,
+                LocalBucket.VALUE,
+                bucket.opener(),
+                dir.resolve("handed-over"),
+                memoryBudget,
+                Long.MAX_VALUE);
         LookupLevels built =
-            new LookupLevels(levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(),
-                dir.resolve("built"), memoryBudget, Long.MAX_VALUE);
+            new LookupLevels(
+                levels,
+                LocalBucket.KEY,
+                LocalBucket.VALUE,
+                bucket.opener(),
+                dir.resolve("built"),
+                memoryBudget,
+                Long.MAX_VALUE);
         LookupLevels small =
-            new LookupLevels(levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(),
-                dir.resolve("small"), 16L << 20, Long.MAX_VALUE)) {
+            new LookupLevels(
+                levels,
+                LocalBucket.KEY,
+                LocalBucket.VALUE,
+                bucket.opener(),
+                dir.resolve("small"),
+                16L << 20,
+                Long.MAX_VALUE)) {
       long start = System.nanoTime();
       long rows = 0;
       for (int level = 1; level <= 3; level++) {
@@ -93,15 +111,19 @@ class LookupLevelsScaleTest {
       double buildSeconds = seconds(start);
       System.out.printf(
           "build from data files: %.1f s (%,.0f rows/s), disk %,d bytes (%.1f bytes/row)%n",
-          buildSeconds, rows / buildSeconds, built.stats().diskBytes(),
+          buildSeconds,
+          rows / buildSeconds,
+          built.stats().diskBytes(),
           (double) built.stats().diskBytes() / rows);
 
       long[] random = new SplittableRandom(3).longs(LOOKUPS, 0, 2L * keys).toArray();
       long[] sorted = random.clone();
       Arrays.sort(sorted);
       for (LookupLevels lookup : List.of(handedOver, built, small)) {
-        String name = lookup == handedOver ? "handed over, 256 MiB"
-            : lookup == built ? "built, 256 MiB" : "built lazily, 16 MiB";
+        String name =
+            lookup == handedOver
+                ? "handed over, 256 MiB"
+                : lookup == built ? "built, 256 MiB" : "built lazily, 16 MiB";
         time(lookup, name + ", random, cold", random);
         time(lookup, name + ", random, warm", random);
         time(lookup, name + ", sorted, warm", sorted);

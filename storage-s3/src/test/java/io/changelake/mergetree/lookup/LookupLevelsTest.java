@@ -57,7 +57,8 @@ class LookupLevelsTest {
       for (long id = 0; id < 10_000; id += 2) {
         long sequence = id % 8 == 0 ? 3 : id % 4 == 0 ? 2 : 1;
         RowKind kind = sequence == 1 ? RowKind.INSERT : RowKind.UPDATE_AFTER;
-        assertFound(row(id, sequence, kind, id * 10 + sequence), lookup.lookup(new Object[] {id}, 1));
+        assertFound(
+            row(id, sequence, kind, id * 10 + sequence), lookup.lookup(new Object[] {id}, 1));
       }
       assertFound(row(8, 2, RowKind.UPDATE_AFTER, 82), lookup.lookup(new Object[] {8L}, 2));
       assertFound(row(8, 1, RowKind.INSERT, 81), lookup.lookup(new Object[] {8L}, 3));
@@ -182,8 +183,13 @@ class LookupLevelsTest {
       long tinyDisk = 5 * roomy.stats().diskBytes() / files.size() / 2;
       try (LookupLevels tiny =
           new LookupLevels(
-              levels, LocalBucket.KEY, LocalBucket.VALUE, bucket.opener(), dir.resolve("tiny"),
-              MEMORY, tinyDisk)) {
+              levels,
+              LocalBucket.KEY,
+              LocalBucket.VALUE,
+              bucket.opener(),
+              dir.resolve("tiny"),
+              MEMORY,
+              tinyDisk)) {
         for (int pass = 0; pass < 2; pass++) {
           int i = 0;
           for (long id = -1; id <= 20_000; id += 7) {
@@ -225,7 +231,8 @@ class LookupLevelsTest {
           budget, peak, stats.diskBytes(), stats.blocksRead());
       assertTrue(peak <= budget, "peak " + peak + " over budget " + budget);
       assertTrue(peak > budget / 2, "the cache uses its budget: peak " + peak);
-      assertTrue(stats.blocksRead() > stats.diskBytes() / LookupFileBuilder.BLOCK_BYTES,
+      assertTrue(
+          stats.blocksRead() > stats.diskBytes() / LookupFileBuilder.BLOCK_BYTES,
           "blocks evicted and read again");
     }
   }

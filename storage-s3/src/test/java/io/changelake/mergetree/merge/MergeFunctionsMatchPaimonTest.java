@@ -2,7 +2,6 @@ package io.changelake.mergetree.merge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.changelake.format.PaimonRows;
 import io.changelake.mergetree.MergeException;
@@ -95,7 +94,7 @@ class MergeFunctionsMatchPaimonTest {
       switch (config % 3) {
         case 0 -> options.put("partial-update.ignore-delete", "true");
         case 1 -> options.put("partial-update.remove-record-on-delete", "true");
-        default -> { } // retractions must be refused by both
+        default -> {} // retractions must be refused by both
       }
       compare(simpleTable(options), SEQUENCES / 30, 0.25);
     }
@@ -105,11 +104,26 @@ class MergeFunctionsMatchPaimonTest {
   void partialUpdateWithSequenceGroupsMatchesPaimon() {
     String[] names = {"k", "g", "a", "b", "s1", "s2", "c", "d", "e"};
     DataType[] types = {
-      DataType.bigint(), DataType.intType(), DataType.intType(), DataType.string(),
-      DataType.intType(), DataType.intType(), DataType.bigint(), DataType.string(), DataType.intType()
+      DataType.bigint(),
+      DataType.intType(),
+      DataType.intType(),
+      DataType.string(),
+      DataType.intType(),
+      DataType.intType(),
+      DataType.bigint(),
+      DataType.string(),
+      DataType.intType()
     };
-    String[] aggregates = {"sum", "product", "max", "min", "last_value", "last_non_null_value",
-        "first_value", "first_non_null_value"};
+    String[] aggregates = {
+      "sum",
+      "product",
+      "max",
+      "min",
+      "last_value",
+      "last_non_null_value",
+      "first_value",
+      "first_non_null_value"
+    };
     for (int config = 0; config < 40; config++) {
       Map<String, String> options = new HashMap<>();
       options.put("merge-engine", "partial-update");
@@ -120,7 +134,8 @@ class MergeFunctionsMatchPaimonTest {
         options.put("fields.c.ignore-retract", "true");
       }
       if (random.nextInt(3) == 0) {
-        options.put("partial-update.remove-record-on-sequence-group", random.nextBoolean() ? "g" : "s2");
+        options.put(
+            "partial-update.remove-record-on-sequence-group", random.nextBoolean() ? "g" : "s2");
       }
       compare(Versions.table(names, types, options), SEQUENCES / 40, 0.3);
     }
@@ -129,8 +144,8 @@ class MergeFunctionsMatchPaimonTest {
   @Test
   void aggregationMatchesPaimonForEveryFunctionAndType() {
     String[] names = {
-      "k", "t", "s", "i", "l", "f", "d", "dec5", "dec20", "dec38", "str", "chr", "vc", "bin", "bool",
-      "day", "ts", "ltz", "nn"
+      "k", "t", "s", "i", "l", "f", "d", "dec5", "dec20", "dec38", "str", "chr", "vc", "bin",
+      "bool", "day", "ts", "ltz", "nn"
     };
     DataType[] types = {
       DataType.bigint(), DataType.tinyint(), DataType.smallint(), DataType.intType(),
@@ -162,8 +177,10 @@ class MergeFunctionsMatchPaimonTest {
         }
         List<String> functions = functionsFor(types[c].root());
         options.put(
-            "fields." + names[c] + ".aggregate-function", functions.get(random.nextInt(functions.size())));
-        boolean retracts = RETRACTING.contains(options.get("fields." + names[c] + ".aggregate-function"));
+            "fields." + names[c] + ".aggregate-function",
+            functions.get(random.nextInt(functions.size())));
+        boolean retracts =
+            RETRACTING.contains(options.get("fields." + names[c] + ".aggregate-function"));
         if (!removeOnDelete && (retractable ? !retracts : random.nextInt(3) == 0)) {
           options.put("fields." + names[c] + ".ignore-retract", "true");
         } else if (removeOnDelete && retractable && !retracts) {
@@ -185,12 +202,15 @@ class MergeFunctionsMatchPaimonTest {
     TableSchema table =
         Versions.table(
             new String[] {"k", "a", "b", "c"},
-            new DataType[] {DataType.bigint(), DataType.string(), DataType.intType(), DataType.bytes()},
+            new DataType[] {
+              DataType.bigint(), DataType.string(), DataType.intType(), DataType.bytes()
+            },
             Map.of("sequence.field", "a,b,c"));
     RowType rowType = table.rowType();
     Comparator<KeyValue> ours = MergeFunctions.sequenceOrder(table);
     UserDefinedSeqComparator paimon =
-        UserDefinedSeqComparator.create(PaimonTypes.toPaimon(rowType), List.of("a", "b", "c"), true);
+        UserDefinedSeqComparator.create(
+            PaimonTypes.toPaimon(rowType), List.of("a", "b", "c"), true);
     PaimonRows rows = new PaimonRows(rowType);
     for (int n = 0; n < SEQUENCES; n++) {
       KeyValue x = randomVersion(rowType, n % 3, 0);
@@ -199,17 +219,20 @@ class MergeFunctionsMatchPaimonTest {
       if (expected == 0) {
         expected = Long.compare(x.sequenceNumber(), y.sequenceNumber());
       }
-      assertEquals(Integer.signum(expected), Integer.signum(ours.compare(x, y)),
+      assertEquals(
+          Integer.signum(expected),
+          Integer.signum(ours.compare(x, y)),
           Versions.show(x) + " vs " + Versions.show(y));
     }
   }
 
   private static List<String> functionsFor(TypeRoot root) {
-    List<String> functions = new ArrayList<>(
-        List.of("last_value", "last_non_null_value", "first_value", "first_non_null_value"));
+    List<String> functions =
+        new ArrayList<>(
+            List.of("last_value", "last_non_null_value", "first_value", "first_non_null_value"));
     switch (root) {
-      case TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL -> functions.addAll(
-          List.of("sum", "product", "min", "max", "sum", "product"));
+      case TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL ->
+          functions.addAll(List.of("sum", "product", "min", "max", "sum", "product"));
       case VARCHAR -> functions.addAll(List.of("listagg", "min", "max", "listagg"));
       case BOOLEAN -> functions.addAll(List.of("bool_and", "bool_or"));
       default -> functions.addAll(List.of("min", "max"));
@@ -220,18 +243,25 @@ class MergeFunctionsMatchPaimonTest {
   private static TableSchema simpleTable(Map<String, String> options) {
     return Versions.table(
         new String[] {"k", "a", "b", "c"},
-        new DataType[] {DataType.bigint(), DataType.intType(), DataType.string(), DataType.decimal(10, 2)},
+        new DataType[] {
+          DataType.bigint(), DataType.intType(), DataType.string(), DataType.decimal(10, 2)
+        },
         options);
   }
 
   /** Merges {@code count} random sequences of versions with both engines and compares. */
   private void compare(TableSchema table, int count, double retractShare) {
     MergeFunction ours = MergeFunctions.create(table);
-    org.apache.paimon.mergetree.compact.MergeFunction<org.apache.paimon.KeyValue> paimon = paimon(table);
+    org.apache.paimon.mergetree.compact.MergeFunction<org.apache.paimon.KeyValue> paimon =
+        paimon(table);
     Comparator<KeyValue> order = MergeFunctions.sequenceOrder(table);
     // Nullable for conversion only: Paimon's aggregates may leave null in a NOT NULL column.
-    PaimonRows rows = new PaimonRows(new RowType(table.rowType().fields().stream()
-        .map(f -> new DataField(f.id(), f.name(), f.type().withNullable(true))).toList()));
+    PaimonRows rows =
+        new PaimonRows(
+            new RowType(
+                table.rowType().fields().stream()
+                    .map(f -> new DataField(f.id(), f.name(), f.type().withNullable(true)))
+                    .toList()));
     for (int n = 0; n < count; n++) {
       int length = 1 + random.nextInt(random.nextInt(4) == 0 ? 12 : 5);
       KeyValue[] versions = new KeyValue[length];
@@ -247,13 +277,21 @@ class MergeFunctionsMatchPaimonTest {
       if (expected.refused()) {
         refused++;
       }
-      String context = table.options() + "\n" + String.join("\n", Arrays.stream(versions).map(Versions::show).toList());
+      String context =
+          table.options()
+              + "\n"
+              + String.join("\n", Arrays.stream(versions).map(Versions::show).toList());
       assertEquals(expected.refused(), actual.refused(), "refused?\n" + context);
       assertEquals(expected.kind(), actual.kind(), context);
       assertEquals(expected.sequenceNumber(), actual.sequenceNumber(), context);
-      assertTrue(Arrays.deepEquals(expected.row(), actual.row()),
-          "Paimon " + Arrays.deepToString(expected.row()) + " ours " + Arrays.deepToString(actual.row())
-              + "\n" + context);
+      assertTrue(
+          Arrays.deepEquals(expected.row(), actual.row()),
+          "Paimon "
+              + Arrays.deepToString(expected.row())
+              + " ours "
+              + Arrays.deepToString(actual.row())
+              + "\n"
+              + context);
     }
   }
 
@@ -266,7 +304,8 @@ class MergeFunctionsMatchPaimonTest {
     }
     return result == null
         ? Outcome.NOTHING
-        : new Outcome(false, result.kind().shortString(), result.sequenceNumber(), result.value().clone());
+        : new Outcome(
+            false, result.kind().shortString(), result.sequenceNumber(), result.value().clone());
   }
 
   private static Outcome mergeWithPaimon(
@@ -277,11 +316,14 @@ class MergeFunctionsMatchPaimonTest {
     try {
       paimon.reset();
       for (KeyValue kv : versions) {
-        paimon.add(new org.apache.paimon.KeyValue()
-            .replace(GenericRow.of(kv.key()), kv.sequenceNumber(),
-                org.apache.paimon.types.RowKind.fromByteValue(kv.kind().toByteValue()),
-                rows.toGenericRow(kv.value()))
-            .setLevel(0));
+        paimon.add(
+            new org.apache.paimon.KeyValue()
+                .replace(
+                    GenericRow.of(kv.key()),
+                    kv.sequenceNumber(),
+                    org.apache.paimon.types.RowKind.fromByteValue(kv.kind().toByteValue()),
+                    rows.toGenericRow(kv.value()))
+                .setLevel(0));
       }
       result = paimon.getResult();
     } catch (IllegalArgumentException | UnsupportedOperationException | ArithmeticException e) {
@@ -289,19 +331,26 @@ class MergeFunctionsMatchPaimonTest {
     }
     return result == null
         ? Outcome.NOTHING
-        : new Outcome(false, result.valueKind().shortString(), result.sequenceNumber(), rows.toJava(result.value()));
+        : new Outcome(
+            false,
+            result.valueKind().shortString(),
+            result.sequenceNumber(),
+            rows.toJava(result.value()));
   }
 
-  private static org.apache.paimon.mergetree.compact.MergeFunction<org.apache.paimon.KeyValue> paimon(
-      TableSchema table) {
+  private static org.apache.paimon.mergetree.compact.MergeFunction<org.apache.paimon.KeyValue>
+      paimon(TableSchema table) {
     Options options = Options.fromMap(table.options().asMap());
     org.apache.paimon.types.RowType rowType = PaimonTypes.toPaimon(table.rowType());
     return switch (table.options().mergeEngine()) {
       case DEDUPLICATE -> DeduplicateMergeFunction.factory(options).create();
       case FIRST_ROW -> FirstRowMergeFunction.factory(options).create();
-      case PARTIAL_UPDATE -> PartialUpdateMergeFunction.factory(options, rowType, table.primaryKeys()).create();
-      case AGGREGATION -> AggregateMergeFunction.factory(
-          options, rowType.getFieldNames(), rowType.getFieldTypes(), table.primaryKeys()).create();
+      case PARTIAL_UPDATE ->
+          PartialUpdateMergeFunction.factory(options, rowType, table.primaryKeys()).create();
+      case AGGREGATION ->
+          AggregateMergeFunction.factory(
+                  options, rowType.getFieldNames(), rowType.getFieldTypes(), table.primaryKeys())
+              .create();
     };
   }
 
@@ -331,8 +380,10 @@ class MergeFunctionsMatchPaimonTest {
       case SMALLINT -> (short) (random.nextBoolean() ? random.nextInt(7) - 3 : random.nextInt());
       case INT -> random.nextBoolean() ? random.nextInt(7) - 3 : random.nextInt();
       case BIGINT -> random.nextBoolean() ? (long) random.nextInt(7) - 3 : random.nextLong();
-      case FLOAT -> random.nextBoolean() ? (float) (random.nextInt(7) - 3) : random.nextFloat() * 100;
-      case DOUBLE -> random.nextBoolean() ? (double) (random.nextInt(7) - 3) : random.nextGaussian();
+      case FLOAT ->
+          random.nextBoolean() ? (float) (random.nextInt(7) - 3) : random.nextFloat() * 100;
+      case DOUBLE ->
+          random.nextBoolean() ? (double) (random.nextInt(7) - 3) : random.nextGaussian();
       case DECIMAL -> randomDecimal(type.precision(), type.scale());
       case CHAR -> TEXT[random.nextInt(3)] + "xy".substring(0, type.length() - 1);
       case VARCHAR -> TEXT[random.nextInt(TEXT.length)];
@@ -349,12 +400,13 @@ class MergeFunctionsMatchPaimonTest {
 
   /** Small values (to divide exactly), zero, and values at the edge of the precision. */
   private BigDecimal randomDecimal(int precision, int scale) {
-    BigInteger unscaled = switch (random.nextInt(4)) {
-      case 0 -> BigInteger.valueOf(random.nextInt(9) - 4).multiply(BigInteger.TEN.pow(scale));
-      case 1 -> BigInteger.ZERO;
-      case 2 -> BigInteger.TEN.pow(precision).subtract(BigInteger.ONE);
-      default -> new BigInteger(precision * 3, random).mod(BigInteger.TEN.pow(precision));
-    };
+    BigInteger unscaled =
+        switch (random.nextInt(4)) {
+          case 0 -> BigInteger.valueOf(random.nextInt(9) - 4).multiply(BigInteger.TEN.pow(scale));
+          case 1 -> BigInteger.ZERO;
+          case 2 -> BigInteger.TEN.pow(precision).subtract(BigInteger.ONE);
+          default -> new BigInteger(precision * 3, random).mod(BigInteger.TEN.pow(precision));
+        };
     return new BigDecimal(random.nextBoolean() ? unscaled : unscaled.negate(), scale);
   }
 }
