@@ -274,7 +274,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
                   target.location(),
                   s.id(),
                   s.commitKind().name(),
-                  new Instant(s.timeMillis()),
+                  Instant.ofEpochMilli(s.timeMillis()),
                   s.commitIdentifier(),
                   s.commitUser())
               .build());

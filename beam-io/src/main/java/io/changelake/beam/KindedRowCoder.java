@@ -56,6 +56,8 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
     out.flush();
   }
 
+  // A timestamp is written as epoch seconds and the nanos of that second: getNano is that part.
+  @SuppressWarnings("JavaLocalDateTimeGetNano")
   private static void writeValue(Object v, DataOutputStream out) throws IOException {
     if (v == null) {
       out.writeByte(NULL);

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -204,7 +203,7 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
 
   /** Emits only these table columns, in this order (metadata fields follow). */
   public ReadChangelog withColumns(String... names) {
-    return toBuilder().setColumns(Arrays.asList(names)).build();
+    return toBuilder().setColumns(List.of(names)).build();
   }
 
   /** Reads only partitions for which {@code filter} holds, given a Row of partition columns. */

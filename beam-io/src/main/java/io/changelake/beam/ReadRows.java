@@ -5,7 +5,6 @@ import io.changelake.store.S3Settings;
 import io.changelake.table.Table;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.beam.sdk.transforms.Impulse;
@@ -97,7 +96,7 @@ public abstract class ReadRows extends PTransform<PBegin, PCollection<Row>> {
 
   /** Emits only these columns, in this order. */
   public ReadRows withColumns(String... names) {
-    return toBuilder().setColumns(Arrays.asList(names)).build();
+    return toBuilder().setColumns(List.of(names)).build();
   }
 
   /**

@@ -50,7 +50,7 @@ final class ResolveStartFn extends DoFn<byte[], Long> {
     ChangelogScan.Start resolved = table.newChangelogScan().start(start.startingPoint());
     if (!resolved.state().isEmpty()) {
       Instant stateTime =
-          new Instant(table.snapshots().read(resolved.nextSnapshot() - 1).timeMillis());
+          Instant.ofEpochMilli(table.snapshots().read(resolved.nextSnapshot() - 1).timeMillis());
       Predicate<SerializedRow> accepts = partitions.bind(table);
       for (ChangelogTask task : resolved.state()) {
         if (accepts.test(task.partition())) {

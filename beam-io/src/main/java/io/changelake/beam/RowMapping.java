@@ -302,11 +302,11 @@ final class RowMapping {
     RowKind kind = RowKind.INSERT;
     if (kindIndex >= 0) {
       Object text = row.getValue(kindIndex);
-      if (!(text instanceof String)) {
+      if (!(text instanceof String shortKind)) {
         throw new IllegalArgumentException(
             "the row-kind field holds " + text + ", not one of +I, -U, +U, -D");
       }
-      kind = RowKind.fromShortString((String) text);
+      kind = RowKind.fromShortString(shortKind);
     }
     Object[] values = new Object[readers.size()];
     for (int i = 0; i < values.length; i++) {

@@ -196,7 +196,7 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
 
   /** Emits the tasks of one snapshot; returns its commit time. */
   private Instant emit(Snapshot snapshot, OutputReceiver<ChangelogTask> out) throws IOException {
-    Instant commitTime = new Instant(snapshot.timeMillis());
+    Instant commitTime = Instant.ofEpochMilli(snapshot.timeMillis());
     for (ChangelogTask task : scan.changes(snapshot)) {
       if (accepts.test(task.partition())) {
         ReadMetrics.READ_TASKS.inc();

@@ -16,6 +16,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +106,7 @@ public final class BucketFiles {
         level,
         List.of(),
         // Paimon records the writer's local wall-clock time as if it were UTC.
-        LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli(),
+        LocalDateTime.now(ZoneId.systemDefault()).toInstant(ZoneOffset.UTC).toEpochMilli(),
         meta.deleteRowCount(),
         source,
         null);

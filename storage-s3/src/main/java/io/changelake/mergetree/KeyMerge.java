@@ -71,6 +71,8 @@ public final class KeyMerge {
     return mergeFunction.result();
   }
 
+  // Identity, not equality: the upper version is one particular record of the key's versions.
+  @SuppressWarnings("ReferenceEquality")
   private static boolean counts(KeyVersions versions, int i, KeyValue upper) {
     return upper == null || versions.level(i) <= 0 || versions.record(i) == upper;
   }

@@ -23,7 +23,7 @@ final class WriteBudget {
   private static final Map<Long, WriteBudget> SHARED = new HashMap<>();
 
   private final long capacity;
-  private final Map<Object, Long> held = new IdentityHashMap<>();
+  private final IdentityHashMap<Object, Long> held = new IdentityHashMap<>();
   private long used;
 
   WriteBudget(long capacity) {

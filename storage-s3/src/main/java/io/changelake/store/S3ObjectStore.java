@@ -116,6 +116,8 @@ public final class S3ObjectStore implements ObjectStore {
    * An S3 client as these settings describe it, with the Apache HTTP client named explicitly;
    * {@code interceptors} see every request and response.
    */
+  // The SDK deprecates ApacheHttpClient in favour of its Apache 5 client, not on the class path.
+  @SuppressWarnings("deprecation")
   static S3Client newClient(S3Settings settings, ExecutionInterceptor... interceptors) {
     // Named, not found on the classpath: with several clients present the SDK's choice depends
     // on classpath order. Built by the SDK, so closing the S3 client closes it.

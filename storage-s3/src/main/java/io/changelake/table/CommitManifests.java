@@ -148,6 +148,6 @@ final class CommitManifests {
   }
 
   private String newFileName(String prefix) {
-    return prefix + "-" + fileIdPrefix + "-" + (fileCounter++);
+    return prefix + "-" + fileIdPrefix + "-" + fileCounter++;
   }
 }

@@ -33,6 +33,8 @@ public final class CommitMessageSerializer {
   }
 
   /**
+   * Reads a message written by {@link #write}.
+   *
    * @throws IOException if the input holds a version this code does not read
    */
   public static CommitMessage read(DataInput in) throws IOException {

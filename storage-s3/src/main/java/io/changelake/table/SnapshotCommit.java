@@ -259,7 +259,7 @@ public final class SnapshotCommit {
             s ->
                 s.commitUser().equals(commitUser)
                     && (s.commitIdentifier() < identifier
-                        || s.commitIdentifier() == identifier && s.commitKind() == kind));
+                        || (s.commitIdentifier() == identifier && s.commitKind() == kind)));
     return thisOrEarlier.filter(s -> s.commitIdentifier() == identifier);
   }
 

@@ -49,22 +49,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic TINYINT =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (byte) ((Byte) a + (Byte) b);
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (byte) ((Byte) a - (Byte) b);
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (byte) ((Byte) a * (Byte) b);
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (byte) ((Byte) a / (Byte) b);
         }
 
+        @Override
         Object negate(Object a) {
           return (byte) -(Byte) a;
         }
@@ -72,22 +77,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic SMALLINT =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (short) ((Short) a + (Short) b);
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (short) ((Short) a - (Short) b);
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (short) ((Short) a * (Short) b);
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (short) ((Short) a / (Short) b);
         }
 
+        @Override
         Object negate(Object a) {
           return (short) -(Short) a;
         }
@@ -95,22 +105,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic INT =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (Integer) a + (Integer) b;
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (Integer) a - (Integer) b;
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (Integer) a * (Integer) b;
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (Integer) a / (Integer) b;
         }
 
+        @Override
         Object negate(Object a) {
           return -(Integer) a;
         }
@@ -118,22 +133,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic BIGINT =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (Long) a + (Long) b;
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (Long) a - (Long) b;
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (Long) a * (Long) b;
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (Long) a / (Long) b;
         }
 
+        @Override
         Object negate(Object a) {
           return -(Long) a;
         }
@@ -141,22 +161,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic FLOAT =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (Float) a + (Float) b;
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (Float) a - (Float) b;
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (Float) a * (Float) b;
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (Float) a / (Float) b;
         }
 
+        @Override
         Object negate(Object a) {
           return -(Float) a;
         }
@@ -164,22 +189,27 @@ abstract class Arithmetic {
 
   private static final Arithmetic DOUBLE =
       new Arithmetic() {
+        @Override
         Object add(Object a, Object b) {
           return (Double) a + (Double) b;
         }
 
+        @Override
         Object subtract(Object a, Object b) {
           return (Double) a - (Double) b;
         }
 
+        @Override
         Object multiply(Object a, Object b) {
           return (Double) a * (Double) b;
         }
 
+        @Override
         Object divide(Object a, Object b) {
           return (Double) a / (Double) b;
         }
 
+        @Override
         Object negate(Object a) {
           return -(Double) a;
         }
@@ -202,22 +232,27 @@ abstract class Arithmetic {
       this.scale = scale;
     }
 
+    @Override
     Object add(Object a, Object b) {
       return fitSum(((BigDecimal) a).add((BigDecimal) b));
     }
 
+    @Override
     Object subtract(Object a, Object b) {
       return fitSum(((BigDecimal) a).subtract((BigDecimal) b));
     }
 
+    @Override
     Object multiply(Object a, Object b) {
       return fit(((BigDecimal) a).multiply((BigDecimal) b));
     }
 
+    @Override
     Object divide(Object a, Object b) {
       return fit(((BigDecimal) a).divide((BigDecimal) b));
     }
 
+    @Override
     Object negate(Object a) {
       return ((BigDecimal) a).negate();
     }

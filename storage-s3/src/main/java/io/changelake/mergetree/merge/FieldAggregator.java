@@ -173,10 +173,12 @@ abstract class FieldAggregator {
       super(column, PRIMARY_KEY);
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       return input;
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       return input;
     }
@@ -191,6 +193,7 @@ abstract class FieldAggregator {
       this.arithmetic = arithmetic;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
@@ -198,6 +201,7 @@ abstract class FieldAggregator {
       return arithmetic.add(accumulator, input);
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null && input != null ? arithmetic.negate(input) : accumulator;
@@ -215,6 +219,7 @@ abstract class FieldAggregator {
       this.arithmetic = arithmetic;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
@@ -222,6 +227,7 @@ abstract class FieldAggregator {
       return arithmetic.multiply(accumulator, input);
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator;
@@ -258,6 +264,7 @@ abstract class FieldAggregator {
       this.max = function.equals("max");
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
@@ -273,10 +280,12 @@ abstract class FieldAggregator {
       super(column, "last_value");
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       return input;
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       return null;
     }
@@ -288,10 +297,12 @@ abstract class FieldAggregator {
       super(column, "last_non_null_value");
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       return input == null ? accumulator : input;
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       return input != null ? null : accumulator;
     }
@@ -310,6 +321,7 @@ abstract class FieldAggregator {
       this.skipNulls = skipNulls;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (taken || (skipNulls && input == null)) {
         return accumulator;
@@ -318,6 +330,7 @@ abstract class FieldAggregator {
       return input;
     }
 
+    @Override
     void reset() {
       taken = false;
     }
@@ -332,6 +345,7 @@ abstract class FieldAggregator {
       this.delimiter = delimiter;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
@@ -349,6 +363,7 @@ abstract class FieldAggregator {
       this.and = and;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       if (accumulator == null || input == null) {
         return accumulator == null ? input : accumulator;
@@ -368,14 +383,17 @@ abstract class FieldAggregator {
       this.aggregator = aggregator;
     }
 
+    @Override
     Object agg(Object accumulator, Object input) {
       return aggregator.agg(accumulator, input);
     }
 
+    @Override
     Object retract(Object accumulator, Object input) {
       return accumulator;
     }
 
+    @Override
     void reset() {
       aggregator.reset();
     }
