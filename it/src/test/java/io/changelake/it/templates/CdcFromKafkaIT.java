@@ -161,7 +161,7 @@ class CdcFromKafkaIT {
   }
 
   @Test
-  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void postgresTopicWithEnvelopeIntoATableThenAnAggregate() throws Exception {
     produce(
         "pg.shop.orders",
@@ -246,7 +246,7 @@ class CdcFromKafkaIT {
   }
 
   @Test
-  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void mysqlTopicDeliveredOutOfOrderAcrossBinlogFilesStillEndsAtTheNewestChange() throws Exception {
     // The newest change first: arrival order (and offsets) says 1, position order says 3.
     produce(
@@ -304,14 +304,16 @@ class CdcFromKafkaIT {
   }
 
   private static void awaitTrue(String what, CheckedCondition condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    // Alone the pipeline lands the rows in under 20 s; on the shared 2-core machine, with other
+    // builds running, a run took more than 120 s: the wait allows for that, not for a bug.
+    long deadline = System.nanoTime() + Duration.ofSeconds(200).toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.holds()) {
         return;
       }
       Thread.sleep(500);
     }
-    assertTrue(condition.holds(), "waited 120 s for " + what);
+    assertTrue(condition.holds(), "waited 200 s for " + what);
   }
 
   /** A condition that may throw. */
