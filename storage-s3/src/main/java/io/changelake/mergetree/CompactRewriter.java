@@ -218,12 +218,18 @@ final class CompactRewriter {
         inputs.add(new RunReader<>(runs.get(i).files(), files::open));
         runLevels[i] = runs.get(i).level();
       }
+      // Paimon's lookup rewrite takes over only a compaction with a level-0 file; any other one
+      // merges with the plain reducer, keeping a lone version as it is.
+      ChangelogMode keyMode =
+          mode == ChangelogMode.LOOKUP && mergedFiles.stream().noneMatch(f -> f.level() == 0)
+              ? ChangelogMode.NONE
+              : mode;
       SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
       KeyVersions versions = new KeyVersions(keyOrder);
       try (RollingFileWriter out = output(outputLevel, false);
           RollingFileWriter changelog = output(outputLevel, true)) {
         while (versions.fill(merged, runLevels)) {
-          KeyValue result = mergeWithChangelog(versions, mode, outputLevel, changelog);
+          KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, changelog);
           if (writeData && result != null && (result.kind().isAdd() || !dropDeletes)) {
             out.write(result);
           }

@@ -22,7 +22,10 @@ import java.io.IOException;
  *
  * <p>A first-row table whose key is found by the lookup keeps nothing of the newer rows: its first
  * row stays above, and its readers do not merge levels (Paimon's FirstRowMergeFunctionWrapper). A
- * key the compaction takes from above level 0 only is merged as any compaction merges.
+ * key the compaction takes from above level 0 only emits nothing, but still goes through the merge
+ * engine, even a lone version (Paimon's LookupMergeFunction): a partial-update or aggregation row
+ * stored as +U is rewritten as +I. The rule applies only to a compaction that takes a level-0 file;
+ * one that does not merges as any compaction merges ({@code CompactRewriter}).
  */
 final class LookupChangelogRule {
 
@@ -71,7 +74,9 @@ final class LookupChangelogRule {
   KeyValue merge(KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
       throws IOException {
     if (versions.minLevel() > 0) {
-      return keyMerge.reduce(versions);
+      // Paimon's lookup merge runs the engine over every key of the compaction, so a lone upper
+      // version is rewritten too: partial-update and aggregation store it as +I.
+      return keyMerge.merge(versions, null);
     }
     KeyValue before = versions.newestUpperLevel();
     KeyValue lookedUp = null;

@@ -61,6 +61,11 @@
  *   <li>A lone version is kept as it is (a lone retraction stays a retraction); in a lookup table
  *       only the newest version above level 0 counts with the level-0 versions, older upper
  *       versions being superseded.
+ *   <li>Except in a compaction of a lookup-producer or first-row table that takes a level-0 file
+ *       (Paimon's lookup rewrite): there every key it takes goes through the merge engine, a lone
+ *       one too, whether it comes from level 0 or not, so partial-update and aggregation rows come
+ *       out +I (or a retraction). A level-0 file moved up unchanged, or a compaction without one,
+ *       keeps every kind.
  * </ul>
  *
  * <h2>Where compactions write, and when deletes go</h2>

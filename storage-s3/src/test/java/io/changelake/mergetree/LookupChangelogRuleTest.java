@@ -4,7 +4,6 @@ import static io.changelake.mergetree.Bucket.row;
 import static io.changelake.mergetree.KeyMergeTest.versions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.changelake.schema.TableOptions;
 import io.changelake.types.DataType;
@@ -100,12 +99,16 @@ class LookupChangelogRuleTest {
   }
 
   @Test
-  void aKeyTakenOnlyFromAboveLevelZeroIsMergedAsAnyCompactionMergesIt() throws IOException {
-    KeyValue upper = row(1, 3, RowKind.INSERT, 0);
+  void aKeyTakenOnlyFromAboveLevelZeroGoesThroughTheEngineEvenAloneAndEmitsNothing()
+      throws IOException {
+    KeyValue upper = row(1, 3, RowKind.UPDATE_AFTER, 0);
     KeyVersions versions =
         versions(new int[] {1, 3}, List.of(upper), List.of(row(1, 2, RowKind.INSERT, 0)));
 
-    assertSame(upper, rule(true, false).merge(versions, 4, MAX_LEVEL, this::emit));
+    KeyValue after = rule(true, false).merge(versions, 4, MAX_LEVEL, this::emit);
+
+    assertEquals(List.of(3L), after.value()[0]);
+    assertEquals(RowKind.INSERT, after.kind());
     assertEquals(List.of(), lookups);
     assertEquals(List.of(), changelog);
   }
