@@ -16,51 +16,39 @@ import java.util.List;
  * @param partition the partition values, serialized
  * @param bucket the bucket
  * @param totalBuckets the table's bucket count the writer used
- * @param newFiles level-0 files written by a flush
- * @param changelogFiles changelog written with the flush ({@code input} producer)
- * @param compactBefore files a compaction replaced (or moved to another level)
- * @param compactAfter files a compaction wrote (or moved)
- * @param compactChangelog changelog written by the compaction ({@code lookup}, {@code
- *     full-compaction})
+ * @param increment what the bucket's merge tree changed: flushed files, compacted files, and the
+ *     changelog of each
  */
 public record CommitMessage(
-    SerializedRow partition,
-    int bucket,
-    int totalBuckets,
-    List<DataFileMeta> newFiles,
-    List<DataFileMeta> changelogFiles,
-    List<DataFileMeta> compactBefore,
-    List<DataFileMeta> compactAfter,
-    List<DataFileMeta> compactChangelog) {
+    SerializedRow partition, int bucket, int totalBuckets, BucketIncrement increment) {
 
-  public CommitMessage {
-    newFiles = List.copyOf(newFiles);
-    changelogFiles = List.copyOf(changelogFiles);
-    compactBefore = List.copyOf(compactBefore);
-    compactAfter = List.copyOf(compactAfter);
-    compactChangelog = List.copyOf(compactChangelog);
+  /** Level-0 files written by a flush. */
+  public List<DataFileMeta> newFiles() {
+    return increment.newFiles();
   }
 
-  /** The message that records what one bucket's merge tree changed. */
-  public static CommitMessage of(
-      SerializedRow partition, int bucket, int totalBuckets, BucketIncrement increment) {
-    return new CommitMessage(
-        partition,
-        bucket,
-        totalBuckets,
-        increment.newFiles(),
-        increment.changelogFiles(),
-        increment.compactBefore(),
-        increment.compactAfter(),
-        increment.compactChangelog());
+  /** Changelog written with the flush ({@code input} producer). */
+  public List<DataFileMeta> changelogFiles() {
+    return increment.changelogFiles();
+  }
+
+  /** Files a compaction replaced (or moved to another level). */
+  public List<DataFileMeta> compactBefore() {
+    return increment.compactBefore();
+  }
+
+  /** Files a compaction wrote (or moved). */
+  public List<DataFileMeta> compactAfter() {
+    return increment.compactAfter();
+  }
+
+  /** Changelog written by the compaction ({@code lookup}, {@code full-compaction}). */
+  public List<DataFileMeta> compactChangelog() {
+    return increment.compactChangelog();
   }
 
   /** Whether the message holds nothing to commit. */
   public boolean isEmpty() {
-    return newFiles.isEmpty()
-        && changelogFiles.isEmpty()
-        && compactBefore.isEmpty()
-        && compactAfter.isEmpty()
-        && compactChangelog.isEmpty();
+    return increment.isEmpty();
   }
 }

@@ -1,6 +1,7 @@
 package io.changelake.table;
 
 import io.changelake.format.DataFileMetaSerializer;
+import io.changelake.mergetree.BucketIncrement;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -51,10 +52,11 @@ public final class CommitMessageSerializer {
         DataFileMetaSerializer.readRow(in),
         in.readInt(),
         in.readInt(),
-        DataFileMetaSerializer.readAll(in),
-        DataFileMetaSerializer.readAll(in),
-        DataFileMetaSerializer.readAll(in),
-        DataFileMetaSerializer.readAll(in),
-        DataFileMetaSerializer.readAll(in));
+        new BucketIncrement(
+            DataFileMetaSerializer.readAll(in),
+            DataFileMetaSerializer.readAll(in),
+            DataFileMetaSerializer.readAll(in),
+            DataFileMetaSerializer.readAll(in),
+            DataFileMetaSerializer.readAll(in)));
   }
 }

@@ -193,7 +193,7 @@ public final class TableWriter implements AutoCloseable {
       BucketIncrement increment = e.getValue().prepareCommit(request, commitIdentifier);
       if (!increment.isEmpty()) {
         BucketId id = e.getKey();
-        messages.add(CommitMessage.of(id.partition(), id.bucket(), assigner.buckets(), increment));
+        messages.add(new CommitMessage(id.partition(), id.bucket(), assigner.buckets(), increment));
       }
     }
     return messages;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.ManifestEntry;
+import io.changelake.mergetree.BucketIncrement;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
 import io.changelake.types.RowKind;
@@ -72,11 +73,12 @@ class SnapshotCommitTest {
               second.partition(),
               second.bucket(),
               second.totalBuckets(),
-              second.newFiles(),
-              List.of(),
-              List.of(flushed),
-              List.of(flushed.upgrade(5)),
-              List.of());
+              new BucketIncrement(
+                  second.newFiles(),
+                  List.of(),
+                  List.of(flushed),
+                  List.of(flushed.upgrade(5)),
+                  List.of()));
       List<Snapshot> snapshots = table.newCommit("job").commit(2, List.of(both));
       assertEquals(
           List.of(CommitKind.APPEND, CommitKind.COMPACT),
@@ -101,11 +103,8 @@ class SnapshotCommitTest {
               flush.partition(),
               flush.bucket(),
               flush.totalBuckets(),
-              List.of(),
-              List.of(),
-              List.of(file),
-              List.of(file.upgrade(1)),
-              List.of());
+              new BucketIncrement(
+                  List.of(), List.of(), List.of(file), List.of(file.upgrade(1)), List.of()));
       table.newCommit("writer-a").commit(1, List.of(compaction));
       CommitConflictException e =
           assertThrows(
@@ -143,11 +142,8 @@ class SnapshotCommitTest {
         m.partition(),
         m.bucket(),
         m.totalBuckets(),
-        List.of(),
-        List.of(),
-        List.of(file),
-        List.of(file.upgrade(level)),
-        List.of());
+        new BucketIncrement(
+            List.of(), List.of(), List.of(file), List.of(file.upgrade(level)), List.of()));
   }
 
   @Test
