@@ -137,4 +137,28 @@ class KafkaSourceTest {
         assertThrows(IllegalArgumentException.class, () -> KafkaSource.of(options(kafka)));
     assertTrue(e.getMessage().startsWith(message), e.getMessage());
   }
+
+  /**
+   * The runner encodes KafkaIO's checkpoint marks whenever it checkpoints the read (Dataflow
+   * always, the DirectRunner when it resumes a reader): with the Avro on our class path their coder
+   * must work. Avro 1.12.2 refuses the mark's class as "not trusted", which failed the CDC
+   * templates.
+   */
+  @Test
+  void kafkaCheckpointMarksSurviveTheirCoder() throws Exception {
+    // The coder KafkaIO's unbounded source gives its marks (KafkaUnboundedSource).
+    org.apache.beam.sdk.coders.Coder<org.apache.beam.sdk.io.kafka.KafkaCheckpointMark> coder =
+        org.apache.beam.sdk.extensions.avro.coders.AvroCoder.of(
+            org.apache.beam.sdk.io.kafka.KafkaCheckpointMark.class);
+    org.apache.beam.sdk.io.kafka.KafkaCheckpointMark mark =
+        new org.apache.beam.sdk.io.kafka.KafkaCheckpointMark(
+            List.of(
+                new org.apache.beam.sdk.io.kafka.KafkaCheckpointMark.PartitionMark(
+                    "pg.shop.orders", 1, 42L, 1_764_596_700_000L)),
+            java.util.Optional.empty());
+    org.apache.beam.sdk.io.kafka.KafkaCheckpointMark copy =
+        org.apache.beam.sdk.util.CoderUtils.clone(coder, mark);
+    assertEquals(42L, copy.getPartitions().get(0).getNextOffset());
+    assertEquals(1, copy.getPartitions().get(0).getPartition());
+  }
 }

@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import kafka.testkit.KafkaClusterTestKit;
 import kafka.testkit.TestKitNodes;
-import org.apache.beam.sdk.PipelineResult;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -179,8 +179,8 @@ class CdcFromKafkaIT {
         properties, "security.protocol=PLAINTEXT\nssl.truststore.password=never-shown-4711\n");
     String warehouse = local.resolve("lake").toString();
     Path deadLetters = local.resolve("dead");
-    PipelineResult pipeline =
-        TemplateRun.start(
+    TemplateRun.Running pipeline =
+        TemplateRun.startWatched(
             TemplateCatalog.CDC_TO_AGGREGATE,
             List.of(
                 "--bootstrapServers=" + kafka.bootstrapServers(),
@@ -199,14 +199,16 @@ class CdcFromKafkaIT {
                 "--aggregateTable=store_totals",
                 "--deadLetterDir=" + deadLetters,
                 "--blockOnRun=false"));
-    try (ObjectStore store = ObjectStores.open(warehouse)) {
-      awaitRows(store, "store_totals", List.of("[10, 80, 1]", "[20, 70, 1]"));
+    try (pipeline;
+        ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitRows(pipeline, store, "store_totals", List.of("[10, 80, 1]", "[20, 70, 1]"));
       assertEquals(
           List.of(
               "[1001, 10, 80, 80.05, 2025-12-01T13:45, 1p:00000000000000c8:1]",
               "[1003, 20, 70, 70.05, 2025-12-01T13:45, 1p:0000000000000136:1]"),
           withSequence(store, "orders"));
       awaitTrue(
+          pipeline,
           "a dead letter for the unparsable event",
           () -> {
             try {
@@ -215,9 +217,8 @@ class CdcFromKafkaIT {
             } catch (java.io.IOException e) {
               return false;
             }
-          });
-    } finally {
-      pipeline.cancel();
+          },
+          () -> "");
     }
     assertFalse(pipeline.toString().contains("never-shown-4711"));
   }
@@ -257,27 +258,25 @@ class CdcFromKafkaIT {
             mysql("u", 2001, 1, 2, "mysql-bin.000009", 999_999),
             mysql("c", 2001, 0, 1, "mysql-bin.000009", 120)));
     String warehouse = local.resolve("lake").toString();
-    PipelineResult pipeline =
-        TemplateRun.start(
-            TemplateCatalog.CDC_TO_TABLE,
-            List.of(
-                "--bootstrapServers=" + kafka.bootstrapServers(),
-                "--topicPattern=mysql\\..*",
-                "--consumerGroup=changelake-mysql",
-                "--startingOffsets=earliest",
-                "--kafkaProperties=security.protocol=PLAINTEXT;sasl.jaas.config=secret-jaas-42",
-                "--warehouse=" + warehouse,
-                "--database=shop",
-                "--table=mysql_orders",
-                "--columns=order_id:BIGINT,amount:BIGINT",
-                "--primaryKeys=order_id",
-                "--commitIntervalSeconds=2",
-                "--deadLetterDir=" + local.resolve("dead"),
-                "--blockOnRun=false"));
-    try (ObjectStore store = ObjectStores.open(warehouse)) {
-      awaitRows(store, "mysql_orders", List.of("[2001, 3]"));
-    } finally {
-      pipeline.cancel();
+    try (TemplateRun.Running pipeline =
+            TemplateRun.startWatched(
+                TemplateCatalog.CDC_TO_TABLE,
+                List.of(
+                    "--bootstrapServers=" + kafka.bootstrapServers(),
+                    "--topicPattern=mysql\\..*",
+                    "--consumerGroup=changelake-mysql",
+                    "--startingOffsets=earliest",
+                    "--kafkaProperties=security.protocol=PLAINTEXT;sasl.jaas.config=secret-jaas-42",
+                    "--warehouse=" + warehouse,
+                    "--database=shop",
+                    "--table=mysql_orders",
+                    "--columns=order_id:BIGINT,amount:BIGINT",
+                    "--primaryKeys=order_id",
+                    "--commitIntervalSeconds=2",
+                    "--deadLetterDir=" + local.resolve("dead"),
+                    "--blockOnRun=false"));
+        ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitRows(pipeline, store, "mysql_orders", List.of("[2001, 3]"));
     }
   }
 
@@ -289,31 +288,44 @@ class CdcFromKafkaIT {
     return rows.stream().sorted().toList();
   }
 
-  private static void awaitRows(ObjectStore store, String table, List<String> expected)
+  private static void awaitRows(
+      TemplateRun.Running pipeline, ObjectStore store, String table, List<String> expected)
       throws Exception {
+    List<String> seen = new ArrayList<>();
     awaitTrue(
+        pipeline,
         table + " to hold " + expected,
         () -> {
+          seen.clear();
           try {
-            return TemplateRun.rows(store, table).equals(expected);
+            seen.addAll(TemplateRun.rows(store, table));
           } catch (java.io.IOException notYet) {
             // TableNotFoundException among them: the table is created by the first batch.
-            return false;
+            seen.add(notYet.getMessage());
           }
-        });
+          return seen.equals(expected);
+        },
+        () -> "; it holds " + seen);
   }
 
-  private static void awaitTrue(String what, CheckedCondition condition) throws Exception {
-    // Alone the pipeline lands the rows in under 20 s; on the shared 2-core machine, with other
-    // builds running, a run took more than 120 s: the wait allows for that, not for a bug.
-    long deadline = System.nanoTime() + Duration.ofSeconds(200).toNanos();
+  /**
+   * Waits until the condition holds; fails at once, with the pipeline's own failure, if the
+   * pipeline ends first, and after the wait with {@code seen}: what the condition last saw.
+   */
+  private static void awaitTrue(
+      TemplateRun.Running pipeline, String what, CheckedCondition condition, Supplier<String> seen)
+      throws Exception {
+    // Alone the pipeline lands the rows in under 20 s; the shared 2-core machine, with other
+    // builds running, takes several times that.
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (System.nanoTime() < deadline) {
       if (condition.holds()) {
         return;
       }
+      pipeline.assertRunning(what + seen.get());
       Thread.sleep(500);
     }
-    assertTrue(condition.holds(), "waited 200 s for " + what);
+    assertTrue(condition.holds(), "waited 120 s for " + what + seen.get());
   }
 
   /** A condition that may throw. */

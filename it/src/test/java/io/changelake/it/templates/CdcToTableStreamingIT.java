@@ -2,7 +2,6 @@ package io.changelake.it.templates;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.changelake.store.ObjectStore;
 import io.changelake.store.S3ProxyServer;
@@ -95,9 +94,9 @@ class CdcToTableStreamingIT {
               "--filePollIntervalSeconds=1",
               "--commitIntervalSeconds=1",
               "--blockOnRun=false"));
-      PipelineResult pipeline = TemplateRun.start(TemplateCatalog.CDC_TO_TABLE, args);
       List<String> changesSoFar = new ArrayList<>();
-      try {
+      try (TemplateRun.Running pipeline =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_TABLE, args)) {
         for (int w = 0; w < waves.size(); w++) {
           Wave wave = waves.get(w);
           land(wave.events(), input.resolve("wave-" + (w + 1) + ".json"));
@@ -105,9 +104,7 @@ class CdcToTableStreamingIT {
           awaitTable(pipeline, store, w + 1, wave.rows(), sorted(changesSoFar));
         }
         // Still running after every file was read: it keeps watching until cancelled.
-        assertEquals(PipelineResult.State.RUNNING, pipeline.getState());
-      } finally {
-        pipeline.cancel();
+        assertEquals(PipelineResult.State.RUNNING, pipeline.state());
       }
 
       assertEquals(waves.get(waves.size() - 1).rows(), TemplateRun.rows(store, "orders"));
@@ -158,23 +155,20 @@ class CdcToTableStreamingIT {
   /**
    * Polls the table until it holds {@code rows} and its changelog {@code changes} (sorted), or
    * {@link #WAVE_TIMEOUT} passes; then asserts it. A pipeline that ends meanwhile fails the test
-   * with its own error, or with its state if it has none.
+   * with its own error.
    */
   private static void awaitTable(
-      PipelineResult pipeline, ObjectStore store, int wave, List<String> rows, List<String> changes)
+      TemplateRun.Running pipeline,
+      ObjectStore store,
+      int wave,
+      List<String> rows,
+      List<String> changes)
       throws Exception {
     long deadline = System.nanoTime() + WAVE_TIMEOUT.toNanos();
     List<String> seenRows = List.of();
     List<String> seenChanges = List.of();
     while (System.nanoTime() < deadline) {
-      if (pipeline.getState().isTerminal()) {
-        fail(
-            "the pipeline ended ("
-                + pipeline.waitUntilFinish()
-                + ") before wave "
-                + wave
-                + " showed in the table");
-      }
+      pipeline.assertRunning("wave " + wave + " showed in the table");
       try {
         seenRows = TemplateRun.rows(store, "orders");
         seenChanges = sorted(changelog(store).stream().map(Change::change).toList());

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.PipelineResult;
 
@@ -35,6 +37,72 @@ final class TemplateRun {
         List.of(
             "--runner=DirectRunner", "--enforceImmutability=false", "--enforceEncodability=false"));
     return template.run(all.toArray(String[]::new));
+  }
+
+  /**
+   * A template started with {@code --blockOnRun=false}, watched: a thread of its own waits for the
+   * pipeline's end from the start, since the DirectRunner hands a pipeline's failure only to a
+   * {@code waitUntilFinish} that is waiting when it happens (a later one sees the state FAILED and
+   * no cause).
+   */
+  static final class Running implements AutoCloseable {
+    private final PipelineResult result;
+    private final CompletableFuture<PipelineResult.State> end = new CompletableFuture<>();
+
+    private Running(PipelineResult result) {
+      this.result = result;
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  end.complete(result.waitUntilFinish());
+                } catch (RuntimeException | Error failure) {
+                  end.completeExceptionally(failure);
+                }
+              },
+              "await-pipeline-end");
+      waiter.setDaemon(true);
+      waiter.start();
+    }
+
+    PipelineResult.State state() {
+      return result.getState();
+    }
+
+    /**
+     * Fails the test if the pipeline has ended, with what it was still expected to do and the
+     * pipeline's own failure as the cause.
+     */
+    void assertRunning(String before) {
+      if (!end.isDone()) {
+        return;
+      }
+      Throwable cause = null;
+      try {
+        end.get();
+      } catch (ExecutionException failure) {
+        cause = failure.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      throw new AssertionError(
+          "the pipeline ended " + result.getState() + " before " + before, cause);
+    }
+
+    @Override
+    public void close() throws IOException {
+      result.cancel();
+    }
+
+    @Override
+    public String toString() {
+      return result.toString();
+    }
+  }
+
+  /** {@link #start}, watched: see {@link Running}. */
+  static Running startWatched(TemplateCatalog template, List<String> args) {
+    return new Running(start(template, args));
   }
 
   /**
