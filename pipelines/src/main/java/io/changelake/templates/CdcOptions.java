@@ -48,8 +48,9 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   void setColumns(String value);
 
   @Description(
-      "Primary-key columns of the table, comma-separated. Required (Debezium keys its Kafka"
-          + " records by the primary key; name the same columns).")
+      "Primary-key columns of the table, comma-separated. Required for files; from Kafka it may"
+          + " be left out, and then the first record's key gives the columns (Debezium keys each"
+          + " record by the source table's primary key).")
   String getPrimaryKeys();
 
   void setPrimaryKeys(String value);

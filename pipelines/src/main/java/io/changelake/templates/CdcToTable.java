@@ -31,10 +31,10 @@ import org.joda.time.Duration;
  * {@code --topics} ({@link KafkaSource}), turns each event into change rows ({@code c}/{@code r} to
  * +I, {@code u} to -U(before) and +U(after), or +U(after) without a before-image, {@code d} to
  * -D(before)) and writes them into {@code --table}, created with {@code --columns} (or the columns
- * of the first event's schema envelope), {@code --primaryKeys}, {@code --buckets}, the changelog
- * producer {@code --producer} and the column {@code _sequence} as its {@code sequence.field}. Bad
- * events (unparsable JSON, no key, wrong types) and rows the table refuses go to {@code
- * --deadLetterDir}; the pipeline goes on.
+ * of the first event's schema envelope), {@code --primaryKeys} (or, from Kafka, the columns of the
+ * first record's key), {@code --buckets}, the changelog producer {@code --producer} and the column
+ * {@code _sequence} as its {@code sequence.field}. Bad events (unparsable JSON, no key, wrong
+ * types) and rows the table refuses go to {@code --deadLetterDir}; the pipeline goes on.
  *
  * <pre>
  * ./changelake run cdc-to-table --inputFilePattern='/data/orders/*.json' \
@@ -111,7 +111,7 @@ public final class CdcToTable {
             "WriteTable",
             ChangelakeIO.write()
                 .to(options.getWarehouse(), options.getDatabase(), options.getTable())
-                .withPrimaryKeys(OptionChecks.primaryKeys(options))
+                .withPrimaryKeys(cdc.primaryKeys())
                 .withBuckets(options.getBuckets())
                 .withTableOptions(OptionChecks.tableOptions(options))
                 .withRowKindField(TableColumns.ROW_KIND)

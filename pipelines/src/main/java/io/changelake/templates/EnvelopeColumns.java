@@ -7,6 +7,7 @@ import io.changelake.templates.ColumnType.Kind;
 import io.changelake.templates.TableColumns.Column;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The columns of a table read from a Debezium event's schema envelope ({@code {"schema": ...,
@@ -28,6 +29,9 @@ import java.util.List;
  *       connect.decimal.precision}, else 38; s from {@code scale})</td></tr>
  *   <tr><td>struct {@code io.debezium.data.VariableScaleDecimal}</td><td>DECIMAL(38, 18)</td></tr>
  * </table>
+ *
+ * <p>The primary key comes the same way from the record key ({@link #keyOf}), so that neither
+ * {@code --columns} nor {@code --primaryKeys} is needed for a Kafka topic.
  *
  * <p>Other types (arrays, maps, other structs) are refused, naming the field: give {@code
  * --columns} without them.
@@ -66,6 +70,45 @@ final class EnvelopeColumns {
       columns.add(new Column(name, typeOf(name, field), primaryKeys.contains(name)));
     }
     return TableColumns.of(columns, primaryKeys);
+  }
+
+  /**
+   * The primary-key columns of a Debezium record key, in key order: the fields of its schema
+   * envelope's struct ({@code {"schema": {"fields": [...]}, "payload": {...}}}), else the fields of
+   * its payload, else, without an envelope ({@code {"order_id": 1001}}), the key object's fields.
+   *
+   * @throws IllegalArgumentException if the record has no key, or the key is no JSON object with
+   *     fields
+   */
+  static List<String> keyOf(String key) {
+    if (key == null) {
+      throw new IllegalArgumentException("the record has no key");
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(key);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("the key is not JSON: " + e.getOriginalMessage());
+    }
+    List<String> columns = new ArrayList<>();
+    for (JsonNode field : root.path("schema").path("fields")) {
+      columns.add(field.path("field").asText());
+    }
+    if (columns.isEmpty()) {
+      JsonNode fields = root.has("schema") && root.has("payload") ? root.get("payload") : root;
+      if (fields.isObject()) {
+        fields.fieldNames().forEachRemaining(columns::add);
+      }
+    }
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("the key " + shape(root) + " names no column");
+    }
+    return columns;
+  }
+
+  /** What a key is, without its values (they are data, which messages do not repeat). */
+  private static String shape(JsonNode node) {
+    return node.isObject() ? "object" : node.getNodeType().toString().toLowerCase(Locale.ROOT);
   }
 
   private static ColumnType typeOf(String column, JsonNode field) {

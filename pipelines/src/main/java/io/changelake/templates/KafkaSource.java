@@ -356,13 +356,17 @@ final class KafkaSource implements Serializable {
     }
   }
 
+  /** A record's key (null if it has none) and value, as the topic holds them. */
+  record FirstRecord(String key, String value) {}
+
   /**
    * The first event of the topics (from their beginning), for reading the columns from its schema
-   * envelope at launch; no group is joined and nothing is committed.
+   * envelope and the primary key from its record key at launch; no group is joined and nothing is
+   * committed.
    *
    * @throws IllegalArgumentException if no event comes within {@code timeout}
    */
-  String firstEvent(Duration timeout) {
+  FirstRecord firstRecord(Duration timeout) {
     Map<String, Object> config = new HashMap<>(properties);
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -385,15 +389,15 @@ final class KafkaSource implements Serializable {
       while (System.nanoTime() < deadline) {
         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
           if (record.value() != null) {
-            return record.value();
+            return new FirstRecord(record.key(), record.value());
           }
         }
       }
     }
     throw new IllegalArgumentException(
-        "--columns is missing and no event came from the topics within "
+        "no event came from the topics within "
             + timeout.toSeconds()
-            + " s to read them from: give --columns");
+            + " s to read the columns and the key from");
   }
 
   @Override

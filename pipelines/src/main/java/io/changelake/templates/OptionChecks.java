@@ -52,12 +52,21 @@ final class OptionChecks {
     }
   }
 
-  /** Checked options of reading change events: the table's columns and where the events are. */
-  record Cdc(TableColumns columns, KafkaSource kafka, ColumnType.Unit timeUnit) {}
+  /**
+   * Checked options of reading change events: the table's columns, its primary key in key order,
+   * and where the events are.
+   */
+  record Cdc(
+      TableColumns columns,
+      List<String> primaryKeys,
+      KafkaSource kafka,
+      ColumnType.Unit timeUnit) {}
 
   /**
    * Checks the options of reading change events into a table. Without {@code --columns} the columns
-   * come from the first event's schema envelope, read here, at launch.
+   * come from the first event's schema envelope; without {@code --primaryKeys}, from Kafka, the
+   * primary key comes from the first record's key (Debezium keys each record by the source table's
+   * primary key). Both are read here, at launch.
    */
   static Cdc checkCdc(CdcOptions options) {
     checkTemplate(options);
@@ -69,7 +78,13 @@ final class OptionChecks {
           "/data/orders/*.json (or --bootstrapServers to read Kafka)");
     }
     required("table", options.getTable(), "orders");
-    required("primaryKeys", options.getPrimaryKeys(), "order_id");
+    boolean noColumns = options.getColumns() == null || options.getColumns().isBlank();
+    boolean noKeys = options.getPrimaryKeys() == null || options.getPrimaryKeys().isBlank();
+    if (noKeys && kafka == null) {
+      throw new IllegalArgumentException(
+          "--primaryKeys is missing: give it, for example --primaryKeys=order_id (read from"
+              + " Kafka, the record keys give it)");
+    }
     ColumnType.Unit timeUnit;
     try {
       timeUnit =
@@ -84,13 +99,32 @@ final class OptionChecks {
     positive("buckets", options.getBuckets());
     positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
     tableOptions(options);
-    if (options.getColumns() == null || options.getColumns().isBlank()) {
-      String first =
-          kafka != null
-              ? kafka.firstEvent(Duration.ofSeconds(30))
-              : firstLine(options.getInputFilePattern());
+    KafkaSource.FirstRecord first = null;
+    if (kafka != null && (noColumns || noKeys)) {
       try {
-        return new Cdc(EnvelopeColumns.of(first, primaryKeys(options)), kafka, timeUnit);
+        first = kafka.firstRecord(Duration.ofSeconds(30));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            missing(noColumns, noKeys) + " and " + e.getMessage() + ": give them");
+      }
+    }
+    List<String> primaryKeys;
+    if (noKeys) {
+      try {
+        primaryKeys = EnvelopeColumns.keyOf(first.key());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "--primaryKeys is missing and the first record's key cannot give it: "
+                + e.getMessage()
+                + "; give --primaryKeys");
+      }
+    } else {
+      primaryKeys = Arrays.stream(options.getPrimaryKeys().split(",")).map(String::trim).toList();
+    }
+    if (noColumns) {
+      String event = first != null ? first.value() : firstLine(options.getInputFilePattern());
+      try {
+        return new Cdc(EnvelopeColumns.of(event, primaryKeys), primaryKeys, kafka, timeUnit);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "--columns is missing and the first event cannot give them: "
@@ -100,16 +134,23 @@ final class OptionChecks {
     }
     try {
       return new Cdc(
-          TableColumns.parse(options.getColumns(), primaryKeys(options)), kafka, timeUnit);
+          TableColumns.parse(options.getColumns(), primaryKeys), primaryKeys, kafka, timeUnit);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "--columns="
               + options.getColumns()
-              + " with --primaryKeys="
-              + options.getPrimaryKeys()
+              + (noKeys ? " with the record key's columns " : " with --primaryKeys=")
+              + String.join(",", primaryKeys)
               + ": "
               + e.getMessage());
     }
+  }
+
+  private static String missing(boolean noColumns, boolean noKeys) {
+    if (noColumns && noKeys) {
+      return "--columns and --primaryKeys are missing";
+    }
+    return noColumns ? "--columns is missing" : "--primaryKeys is missing";
   }
 
   /** The first non-blank line of the first file the pattern matches. */
@@ -169,10 +210,6 @@ final class OptionChecks {
       throw invalid(
           "valueColumn", options.getValueColumn(), "name an INT, BIGINT or DOUBLE column");
     }
-  }
-
-  static List<String> primaryKeys(CdcOptions options) {
-    return Arrays.stream(options.getPrimaryKeys().split(",")).map(String::trim).toList();
   }
 
   /** The options of the table to create: {@code --producer} and {@code --tableOptions}. */

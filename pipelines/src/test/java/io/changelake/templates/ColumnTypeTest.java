@@ -98,4 +98,35 @@ class ColumnTypeTest {
             + "blob:BYTES,ok:BOOLEAN",
         EnvelopeColumns.of(event, java.util.List.of("order_id")).toString());
   }
+
+  @Test
+  void thePrimaryKeyComesFromTheRecordKeyInKeyOrder() {
+    assertEquals(
+        java.util.List.of("region", "order_id"),
+        EnvelopeColumns.keyOf(
+            "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"type\":\"string\",\"field\":\"region\"},"
+                + "{\"type\":\"int64\",\"field\":\"order_id\"}]},"
+                + "\"payload\":{\"order_id\":1,\"region\":\"eu\"}}"));
+    // An envelope whose schema lists no fields: the payload's fields.
+    assertEquals(
+        java.util.List.of("order_id"),
+        EnvelopeColumns.keyOf("{\"schema\":{},\"payload\":{\"order_id\":1001}}"));
+    // No envelope (schemas.enable=false): the key object's fields.
+    assertEquals(
+        java.util.List.of("order_id", "line"),
+        EnvelopeColumns.keyOf("{\"order_id\":2001,\"line\":3}"));
+  }
+
+  @Test
+  void aKeyThatNamesNoColumnIsRefusedWithoutItsValue() {
+    assertEquals(
+        "the record has no key",
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> EnvelopeColumns.keyOf(null))
+            .getMessage());
+    IllegalArgumentException plain =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> EnvelopeColumns.keyOf("\"secret-1001\""));
+    assertEquals("the key string names no column", plain.getMessage());
+  }
 }

@@ -90,6 +90,16 @@ class TemplateOptionsTest {
   }
 
   @Test
+  void filesWithoutPrimaryKeysAreRefusedNamingTheOption() {
+    List<String> args = new ArrayList<>(cdcToAggregate());
+    args.removeIf(a -> a.startsWith("--primaryKeys="));
+    assertRefused(
+        TemplateCatalog.CDC_TO_AGGREGATE,
+        args,
+        "--primaryKeys is missing: give it, for example --primaryKeys=order_id");
+  }
+
+  @Test
   void endBeforeStartIsRefused() {
     assertRefused(
         TemplateCatalog.CHANGELOG_TO_AGGREGATE,

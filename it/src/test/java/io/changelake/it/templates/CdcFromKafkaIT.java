@@ -36,9 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CDC templates reading Debezium topics from a real Kafka broker (KRaft, started in-process by
- * the test): events of a PostgreSQL-like source with the schema envelope (no {@code --columns})
- * into a table and on into an aggregate, and events of a MySQL-like source without an envelope,
- * delivered in the wrong order across two binlog files, into a table that still ends right.
+ * the test): events of a PostgreSQL-like source with the schema envelope (no {@code --columns}, no
+ * {@code --primaryKeys}: the envelope gives the columns, the record key the primary key) into a
+ * table and on into an aggregate, and events of a MySQL-like source without an envelope, delivered
+ * in the wrong order across two binlog files, into a table that still ends right.
  *
  * <p>Not checked here: the consumer group's committed offsets. KafkaIO commits them when the runner
  * finalizes its checkpoint; on the DirectRunner none showed within 120 s.
@@ -190,7 +191,7 @@ class CdcFromKafkaIT {
                 "--warehouse=" + warehouse,
                 "--database=shop",
                 "--table=orders",
-                "--primaryKeys=order_id",
+                // No --columns and no --primaryKeys: the envelope and the record key give them.
                 "--producer=lookup",
                 "--buckets=2",
                 "--commitIntervalSeconds=2",
