@@ -18,7 +18,8 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "run",
     description = {
-      "Runs a template: cdc-to-table, changelog-to-aggregate or cdc-to-aggregate. Options are the"
+      "Runs a template: cdc-to-table, changelog-to-aggregate, cdc-to-aggregate or compact-table."
+          + " Options are the"
           + " template's pipeline options, --name=value; the runner is the DirectRunner unless"
           + " --runner names another on the class path.",
       "`run TEMPLATE --help` lists the template's options."
@@ -31,7 +32,7 @@ final class RunTemplateCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "TEMPLATE",
-      description = "cdc-to-table, changelog-to-aggregate or cdc-to-aggregate.")
+      description = "cdc-to-table, changelog-to-aggregate, cdc-to-aggregate or compact-table.")
   String template;
 
   @Option(

@@ -29,10 +29,15 @@ final class OptionChecks {
 
   /** Checks the options every template has. */
   static void checkTemplate(TemplateOptions options) {
-    required("warehouse", options.getWarehouse(), "s3://bucket/prefix or /tmp/lake");
-    required("database", options.getDatabase(), "default");
+    checkWarehouse(options);
     required("deadLetterDir", options.getDeadLetterDir(), "/tmp/lake-dead-letters");
     positive("commitIntervalSeconds", options.getCommitIntervalSeconds());
+  }
+
+  /** Checks where the warehouse is and how to reach it. */
+  static void checkWarehouse(WarehouseOptions options) {
+    required("warehouse", options.getWarehouse(), "s3://bucket/prefix or /tmp/lake");
+    required("database", options.getDatabase(), "default");
     if (options.getS3Endpoint() != null) {
       try {
         URI endpoint = new URI(options.getS3Endpoint());
@@ -245,7 +250,7 @@ final class OptionChecks {
   }
 
   /** How to reach S3, from the {@code --s3*} options. */
-  static S3Settings s3Settings(TemplateOptions options) {
+  static S3Settings s3Settings(WarehouseOptions options) {
     S3Settings.Builder s3 = S3Settings.builder();
     if (options.getS3Endpoint() != null) {
       s3.endpoint(URI.create(options.getS3Endpoint()));
@@ -260,7 +265,7 @@ final class OptionChecks {
     return s3.build();
   }
 
-  private static void required(String option, String value, String example) {
+  static void required(String option, String value, String example) {
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(
           "--" + option + " is missing: give it, for example --" + option + "=" + example);

@@ -22,7 +22,11 @@ public enum TemplateCatalog {
   CDC_TO_AGGREGATE(
       "cdc-to-aggregate",
       CdcToAggregate.Options.class,
-      o -> CdcToAggregate.run((CdcToAggregate.Options) o));
+      o -> CdcToAggregate.run((CdcToAggregate.Options) o)),
+  COMPACT_TABLE(
+      "compact-table",
+      CompactionJob.Options.class,
+      o -> CompactionJob.run((CompactionJob.Options) o));
 
   private final String templateName;
   private final Class<? extends PipelineOptions> optionsType;
