@@ -107,7 +107,6 @@ public final class OptionRules {
     fixed("consumer.ignore-progress", "false", "consumers that ignore their progress");
     fixed("consumer.mode", "exactly-once", "at-least-once consumers");
     fixed("lookup-compact", "radical", "gentle lookup compaction");
-    fixed("tag.automatic-creation", "none", "automatic tags");
     fixed("compaction.offpeak.start.hour", "-1", "off-peak compaction");
     fixed("compaction.offpeak.end.hour", "-1", "off-peak compaction");
     fixed("compaction.offpeak-ratio", "0", "off-peak compaction");
@@ -255,10 +254,9 @@ public final class OptionRules {
       harmless(key, "where a Paimon reader starts by default; a changelake read names its own");
     }
     prefix("log.", "Flink's external log system, which changelake does not use");
-    prefix(
-        "tag.",
-        "tag creation and retention details; automatic tags are refused and keeping"
-            + " more tags never loses a file");
+    refused("tag.default-time-retained", "tags that expire by age");
+    fixed("tag.create-success-file", "false", "success files of tags");
+    harmless("tag.batch.customized-name", "used only with batch tags, which are refused");
     prefix("clustering.", "clustering details; clustering.columns is refused");
     for (String key :
         List.of(

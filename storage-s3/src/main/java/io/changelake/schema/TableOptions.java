@@ -375,6 +375,41 @@ public final class TableOptions {
     return value(ImplementedOptions.SNAPSHOT_TIME_RETAINED);
   }
 
+  /** Whether commits create tags by process time: {@code tag.automatic-creation}. */
+  public boolean tagsByProcessTime() {
+    return value(ImplementedOptions.TAG_AUTOMATIC_CREATION).equals("process-time");
+  }
+
+  /** {@code tag.creation-period}: daily, hourly or two-hours. */
+  public String tagCreationPeriod() {
+    return value(ImplementedOptions.TAG_CREATION_PERIOD);
+  }
+
+  /** {@code tag.creation-period-duration}, or null when the named period applies. */
+  public Duration tagCreationPeriodDuration() {
+    return value(ImplementedOptions.TAG_CREATION_PERIOD_DURATION);
+  }
+
+  /** {@code tag.creation-delay}. */
+  public Duration tagCreationDelay() {
+    return value(ImplementedOptions.TAG_CREATION_DELAY);
+  }
+
+  /** {@code tag.period-formatter}. */
+  public String tagPeriodFormatter() {
+    return value(ImplementedOptions.TAG_PERIOD_FORMATTER);
+  }
+
+  /** {@code tag.num-retained-max}, or null for no limit. */
+  public Integer tagNumRetainedMax() {
+    return value(ImplementedOptions.TAG_NUM_RETAINED_MAX);
+  }
+
+  /** {@code tag.automatic-completion}. */
+  public boolean tagAutomaticCompletion() {
+    return value(ImplementedOptions.TAG_AUTOMATIC_COMPLETION);
+  }
+
   /** The most snapshots one expiry run removes: {@code snapshot.expire.limit}, Paimon's 50. */
   public int snapshotExpireLimit() {
     return value(ImplementedOptions.SNAPSHOT_EXPIRE_LIMIT);

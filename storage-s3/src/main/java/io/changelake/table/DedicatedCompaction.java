@@ -56,7 +56,10 @@ public final class DedicatedCompaction {
               writer.prepareCommit(
                   identifier, full ? CompactionRequest.FULL : CompactionRequest.NORMAL));
     }
-    // A write-only table's commits skip expiry: the compaction job runs it, as in Paimon.
-    return new Compacted(buckets, made, table.newSnapshotExpiry().expire());
+    // A write-only table's commits skip expiry and automatic tags: the compaction job runs them,
+    // as in Paimon.
+    SnapshotExpiry.Expired expired = table.newSnapshotExpiry().expire();
+    commit.tagAutomatically();
+    return new Compacted(buckets, made, expired);
   }
 }

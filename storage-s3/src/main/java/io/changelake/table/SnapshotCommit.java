@@ -61,6 +61,11 @@ public final class SnapshotCommit {
 
   private long failedExpiries;
 
+  private long failedAutoTags;
+
+  /** Created at the first commit of a table with automatic tags; null before, or without them. */
+  private AutoTags autoTags;
+
   /**
    * A committer of the table at {@code path} with schema {@code schema}.
    *
@@ -158,6 +163,7 @@ public final class SnapshotCommit {
     }
     if (!created.isEmpty() && !schema.options().writeOnly()) {
       expire();
+      tagAutomatically();
     }
     return created;
   }
@@ -178,6 +184,37 @@ public final class SnapshotCommit {
           failedExpiries,
           e);
     }
+  }
+
+  /**
+   * Automatic tags after a commit ({@link AutoTags}, {@code tag.automatic-creation}), as Paimon
+   * creates them after its expiry. Like expiry, a failure never fails the commit: it is logged and
+   * counted, and the next commit tries again. A write-only table's dedicated compaction runs it.
+   */
+  void tagAutomatically() {
+    try {
+      if (autoTags == null) {
+        autoTags = AutoTags.of(new Table(store, path, schema));
+      }
+      if (autoTags != null) {
+        autoTags.run();
+      }
+    } catch (IOException | RuntimeException e) {
+      failedAutoTags++;
+      LOG.warn(
+          "automatic tags after a commit to {}{} failed ({} so far); the next commit retries them",
+          store.root(),
+          path.root(),
+          failedAutoTags,
+          e);
+    }
+  }
+
+  /**
+   * How many automatic-tag runs after this committer's commits failed (each retried by the next).
+   */
+  public synchronized long failedAutoTags() {
+    return failedAutoTags;
   }
 
   /** How many expiry runs after this committer's commits failed (each was retried by the next). */

@@ -38,7 +38,13 @@ public final class Tags {
 
   /** The path of a tag's file, relative to the store root. */
   public String path(String name) {
-    checkName(name);
+    if (name == null || name.isBlank() || name.contains("/") || name.startsWith(".")) {
+      throw new IllegalArgumentException(
+          "tag name '"
+              + name
+              + "' is not usable: use a non-empty name without '/', not starting"
+              + " with '.'");
+    }
     return folder + PREFIX + name;
   }
 
@@ -49,6 +55,20 @@ public final class Tags {
    * @throws SnapshotNotFoundException if the snapshot does not exist (never made, or expired)
    */
   public void create(String name, long snapshotId) throws IOException {
+    checkName(name);
+    write(name, snapshotId);
+  }
+
+  /**
+   * Tags a snapshot with an automatic tag's name ({@link AutoTags}), which may be only digits
+   * ({@code 20261201}): Paimon makes such names, where a name given by hand could be mistaken for a
+   * snapshot id.
+   */
+  void createAutomatic(String name, long snapshotId) throws IOException {
+    write(name, snapshotId);
+  }
+
+  private void write(String name, long snapshotId) throws IOException {
     String file = path(name);
     if (!snapshots.exists(snapshotId)) {
       throw new SnapshotNotFoundException(
