@@ -1,12 +1,14 @@
 package io.changelake.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.store.LocalObjectStore;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +16,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -50,8 +54,12 @@ class KeyValueFileSizeMatchesPaimonTest {
 
   @TempDir Path dir;
 
-  /** A row set: how many keys, how many versions of each, and how long the notes are. */
-  record Rows(String name, int keys, boolean updatePairs, int noteLength) {
+  /**
+   * A row set: how many keys, how many versions of each, how long the notes are, and how many pages
+   * a column of the file (0 the key, 6 the notes) takes at least.
+   */
+  record Rows(
+      String name, int keys, boolean updatePairs, int noteLength, int column, int minPages) {
     @Override
     public String toString() {
       return name;
@@ -60,15 +68,15 @@ class KeyValueFileSizeMatchesPaimonTest {
 
   static Stream<Arguments> rowSets() {
     return Stream.of(
-            new Rows("one row", 1, false, 8),
-            new Rows("a few rows", 5, false, 8),
-            new Rows("a hundred rows", 100, false, 8),
+            new Rows("one row", 1, false, 8, 0, 1),
+            new Rows("a few rows", 5, false, 8, 0, 1),
+            new Rows("a hundred rows", 100, false, 8, 0, 1),
             // Past Parquet's 20,000 rows a page, and past one page's dictionary check.
-            new Rows("several pages by row count", 45_000, false, 8),
+            new Rows("several pages by row count", 45_000, false, 8, 0, 3),
             // Pages of 1 MiB by bytes, and a STRING dictionary past its 1 MiB that falls back.
-            new Rows("several pages by bytes", 6_000, false, 700),
+            new Rows("several pages by bytes", 6_000, false, 700, 6, 3),
             // A changelog file: -U and +U of every key, so keys repeat within the file.
-            new Rows("changelog with repeated keys", 3_000, true, 8))
+            new Rows("changelog with repeated keys", 3_000, true, 8, 0, 1))
         .map(Arguments::of);
   }
 
@@ -90,11 +98,27 @@ class KeyValueFileSizeMatchesPaimonTest {
         KeyValueFiles.write(
             store, "data.parquet", KEY_TYPE, VALUE_TYPE, rows, ParquetFileOptions.DEFAULTS);
 
-    assertSameLayout(
-        KeyValueFiles.footer(theirs), KeyValueFiles.footer(dir.resolve("ours/data.parquet")));
+    Path our = dir.resolve("ours/data.parquet");
+    assertSameLayout(KeyValueFiles.footer(theirs), KeyValueFiles.footer(our));
+    int columns = VALUE_TYPE.size() + 3;
+    for (int c = 0; c < columns; c++) {
+      assertEquals(pages(theirs, c), pages(our, c), "pages of column " + c);
+    }
+    assertTrue(pages(our, set.column()) >= set.minPages(), "pages of column " + set.column());
     assertEquals(Files.size(theirs), ours.fileSize(), "file size");
     if (!set.updatePairs()) {
       assertEquals(data.meta().fileSize(), ours.fileSize(), "file size in the metadata");
+    }
+  }
+
+  /** The pages of a column over all row groups of a file. */
+  private static int pages(Path file, int column) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      int pages = 0;
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        pages += reader.readOffsetIndex(block.getColumns().get(column)).getPageCount();
+      }
+      return pages;
     }
   }
 
