@@ -302,9 +302,9 @@ final class ColumnCodec {
       builder.length(fixedLength);
     }
     if (physical == PrimitiveTypeName.FLOAT || physical == PrimitiveTypeName.DOUBLE) {
-      // Parquet 1.18 orders floats by IEEE 754 total order unless told otherwise; Paimon's Parquet
-      // (1.15) writes, and only understands, the type-defined order: without it Paimon would
-      // distrust these columns' statistics.
+      // Paimon's Parquet (1.15) writes, and only understands, the type-defined order. It is our
+      // Parquet's default too, but named here because later Parquet versions order floats by
+      // IEEE 754 total order unless told otherwise, and Paimon would distrust those statistics.
       builder.columnOrder(ColumnOrder.typeDefined());
     }
     return builder.id(id).named(name);

@@ -81,11 +81,13 @@ public final class KeyValueFileWriter implements Closeable {
     this.file = new ObjectOutputFile(store, path);
     KeyValueWriteSupport support = new KeyValueWriteSupport(keyType, valueType);
     this.schema = support.schema();
-    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon,
-    // except that columns whose values are unique within a file (the key, wherever it stands, and
-    // the sequence number) get no dictionary: it never pays there, and filling one costs a hash
-    // lookup per value before Parquet gives up on it.
-    Builder builder =
+    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon
+    // (with Parquet at Paimon's version, see the pom), so that a file takes Paimon's bytes for
+    // the same rows: universal compaction picks runs by their file sizes. The one difference is
+    // the row group size (ParquetFileOptions), which shows only in files of more than a row
+    // group. Key columns keep their dictionary too: Parquet drops it after the first page where
+    // the keys are unique, and a changelog file (-U and +U of a key) is smaller with it.
+    this.writer =
         new Builder(file, support)
             .withConf(new Configuration(false))
             .config("parquet.compression.codec.zstd.level", Integer.toString(options.zstdLevel()))
@@ -93,14 +95,7 @@ public final class KeyValueFileWriter implements Closeable {
             .withRowGroupSize(options.rowGroupSize())
             .withPageSize(options.pageSize())
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withDictionaryEncoding("_SEQUENCE_NUMBER", false);
-    for (String key : keyType.names()) {
-      builder =
-          builder
-              .withDictionaryEncoding(KeyValueFileSchema.KEY_PREFIX + key, false)
-              .withDictionaryEncoding(key, false);
-    }
-    this.writer = builder.build();
+            .build();
   }
 
   /**
@@ -254,7 +249,7 @@ public final class KeyValueFileWriter implements Closeable {
       return this;
     }
 
-    // Parquet 1.18 deprecates this overload yet still declares it abstract: it must be written.
+    // Parquet deprecates this overload yet still declares it abstract: it must be written.
     @SuppressWarnings("deprecation")
     @Override
     protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {

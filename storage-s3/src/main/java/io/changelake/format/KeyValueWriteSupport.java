@@ -42,7 +42,7 @@ final class KeyValueWriteSupport extends WriteSupport<KeyValue> {
     return schema;
   }
 
-  // Parquet 1.18 deprecates this overload yet still declares it abstract: it must be written.
+  // Parquet deprecates this overload yet still declares it abstract: it must be written.
   @SuppressWarnings("deprecation")
   @Override
   public WriteContext init(Configuration configuration) {

@@ -83,6 +83,7 @@ class KeyValueFileWriterTest {
     assertEquals(theirs.deleteRowCount().orElseThrow(), ours.deleteRowCount());
     assertTrue(ours.deleteRowCount() > 0, "the rows hold -U and -D");
     assertEquals(Files.size(dir.resolve("ours/data.parquet")), ours.fileSize());
+    assertEquals(theirs.fileSize(), ours.fileSize(), "every column type takes Paimon's bytes");
 
     assertEquals(
         PaimonReference.stats(

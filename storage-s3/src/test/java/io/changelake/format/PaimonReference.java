@@ -104,6 +104,19 @@ final class PaimonReference {
     return new WrittenFile(tableDir.resolve("bucket-0").resolve(meta.fileName()), meta);
   }
 
+  /** The one changelog file of bucket 0 of a Paimon table (changelog producer {@code input}). */
+  static Path changelogFile(Path tableDir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> files =
+        java.nio.file.Files.list(tableDir.resolve("bucket-0"))) {
+      List<Path> changelogs =
+          files.filter(f -> f.getFileName().toString().startsWith("changelog-")).toList();
+      if (changelogs.size() != 1) {
+        throw new IllegalStateException("expected one changelog file, Paimon wrote " + changelogs);
+      }
+      return changelogs.get(0);
+    }
+  }
+
   static GenericRow toPaimonRow(RowType type, RowKind kind, Object[] values) {
     GenericRow row =
         new GenericRow(
