@@ -1,7 +1,15 @@
 package io.changelake.beam;
 
 import com.google.auto.value.AutoValue;
+import io.changelake.schema.SchemaChange;
 import io.changelake.store.S3Settings;
+import io.changelake.table.SchemaConflictException;
+import io.changelake.table.TableNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +35,8 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.joda.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The write transform of {@link ChangelakeIO#write()}: Beam rows into a changelake table. Its
@@ -35,6 +45,8 @@ import org.joda.time.Duration;
  */
 @AutoValue
 public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChangelakeWrite.class);
   private static final long serialVersionUID = 1L;
 
   static final Duration DEFAULT_COMMIT_INTERVAL = Duration.standardSeconds(10);
@@ -73,6 +85,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   abstract @Nullable List<String> getSequenceFields();
 
   abstract boolean getArrivalOrder();
+
+  abstract boolean getSchemaEvolution();
 
   abstract @Nullable ErrorHandler<BadRecord, ?> getErrorHandler();
 
@@ -114,6 +128,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
     abstract Builder setArrivalOrder(boolean arrivalOrder);
 
+    abstract Builder setSchemaEvolution(boolean evolve);
+
     abstract Builder setErrorHandler(ErrorHandler<BadRecord, ?> handler);
 
     abstract Builder setFaults(FaultInjection faults);
@@ -132,6 +148,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
         .setCommitInterval(DEFAULT_COMMIT_INTERVAL)
         .setMaxBatchRows(DEFAULT_MAX_BATCH_ROWS)
         .setArrivalOrder(false)
+        .setSchemaEvolution(false)
         .setFaults(FaultInjection.NONE)
         .setIdleWriterTimeout(Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS))
         .setBucketStage(WriteBucketFn::new)
@@ -215,6 +232,18 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
    */
   public ChangelakeWrite withArrivalOrder() {
     return toBuilder().setArrivalOrder(true).build();
+  }
+
+  /**
+   * Lets the input schema change an existing table when the pipeline is built: an input field the
+   * table lacks becomes a new nullable column, and a column whose type widens to the input field's
+   * (INT to BIGINT, FLOAT to DOUBLE, ...) is widened, as {@code Table.alter} does, before any row
+   * is written. Without it, an input that differs so fails at {@code expand}, naming the columns.
+   * Either way, a field that would narrow a column or change its kind, a key column the input lacks
+   * or retypes, and a NOT NULL column the input lacks are refused at {@code expand}.
+   */
+  public ChangelakeWrite withSchemaEvolution() {
+    return toBuilder().setSchemaEvolution(true).build();
   }
 
   /** Also sends the dead letters to this error handler. */
@@ -344,7 +373,60 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     }
     TableReference.Creation creation = creation(schema);
     checkOrdered(input, creation);
+    fitExistingTable(table, schema);
     return table.withCreation(creation);
+  }
+
+  /**
+   * Checks the input against the table if it exists already (a table the write creates fits by
+   * construction), and evolves the table under {@link #withSchemaEvolution()}. A warehouse the
+   * launcher cannot reach is left to the workers, which check again when they open the table.
+   */
+  private void fitExistingTable(TableReference table, Schema schema) {
+    String warehouse = table.warehouse();
+    if (!warehouse.startsWith("s3://")
+        && !Files.isDirectory(
+            warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse))) {
+      // No local warehouse yet, so no table: opening it would create the folder.
+      return;
+    }
+    for (int attempt = 1; ; attempt++) {
+      try (TableReference.Opened opened = table.open()) {
+        SchemaFit fit =
+            SchemaFit.of(schema, getRowKindField(), opened.table().schema(), table.location());
+        if (!fit.refusals().isEmpty()) {
+          throw invalid(
+              "the input does not fit table " + table + ": " + String.join("; ", fit.refusals()));
+        }
+        if (fit.changes().isEmpty()) {
+          return;
+        }
+        if (!getSchemaEvolution()) {
+          throw invalid(
+              "the input differs from table "
+                  + table
+                  + ": it would need "
+                  + fit.changes().stream().map(SchemaChange::describe).toList()
+                  + "; call withSchemaEvolution() to apply them, or change the input to the"
+                  + " table's columns");
+        }
+        opened.table().alter(fit.changes());
+        return;
+      } catch (TableNotFoundException absent) {
+        return;
+      } catch (SchemaConflictException raced) {
+        if (attempt >= 3) {
+          throw invalid(
+              "the table's schema kept changing while evolving it: " + raced.getMessage());
+        }
+      } catch (IOException | UncheckedIOException unreachable) {
+        LOG.warn(
+            "cannot check the input against table {} while building the pipeline: {}",
+            table,
+            unreachable.getMessage());
+        return;
+      }
+    }
   }
 
   private void checkSequenceFields(Schema schema) {

@@ -175,6 +175,16 @@ final class RowMapping {
     return new RowMapping(readers, rowKindField == null ? -1 : input.indexOf(rowKindField));
   }
 
+  /** Whether values of Beam type {@code from} can fill {@code column} as they are. */
+  static boolean fills(DataField column, FieldType from, String table) {
+    try {
+      converter(column, from, table);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   private static Function<Object, Object> converter(
       DataField column, FieldType from, String table) {
     TypeRoot to = column.type().root();

@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
       CleanOrphansCommand.class,
       TagCommand.class,
       RollbackCommand.class,
-      CompactCommand.class
+      CompactCommand.class,
+      AlterCommand.class
     })
 public final class Changelake implements Runnable {
 
@@ -47,7 +48,8 @@ public final class Changelake implements Runnable {
         (e, cmd, parsed) -> {
           if (e instanceof IllegalArgumentException
               || e instanceof java.io.FileNotFoundException
-              || e instanceof io.changelake.schema.UnsupportedTableException) {
+              || e instanceof io.changelake.schema.UnsupportedTableException
+              || e instanceof io.changelake.table.SchemaConflictException) {
             cmd.getErr().println("error: " + e.getMessage());
             return 2;
           }

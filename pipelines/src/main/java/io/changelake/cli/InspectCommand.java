@@ -3,6 +3,8 @@ package io.changelake.cli;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
+import io.changelake.schema.SchemaChange;
+import io.changelake.schema.SchemaEvolution;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +29,8 @@ import picocli.CommandLine.Option;
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints a table's schema and options, its newest snapshots (kind, commit, time, record"
+      "Prints a table's schema and options, its schema history (every version, what changed),"
+          + " its newest snapshots (kind, commit, time, record"
           + " counts), the live files of the latest snapshot per partition, bucket and level,"
           + " and its consumers."
     })
@@ -69,11 +73,39 @@ final class InspectCommand implements Callable<Integer> {
               + ", merge-engine "
               + schema.options().mergeEngine()
               + " in effect)");
+      printSchemaHistory(table, out);
       printSnapshots(table, out);
       printFiles(table, out);
       printConsumers(table, out);
     }
     return 0;
+  }
+
+  /** Every schema version: id, when, its columns, and what changed from the one before. */
+  private static void printSchemaHistory(Table table, PrintStream out) throws Exception {
+    long latest = table.schema().id();
+    out.println("schema history " + (latest + 1) + " version" + (latest == 0 ? "" : "s"));
+    TableSchema before = null;
+    for (long id = 0; id <= latest; id++) {
+      TableSchema schema = table.schemas().read(id);
+      out.println(
+          "  "
+              + id
+              + "  "
+              + Instant.ofEpochMilli(schema.timeMillis())
+              + "  "
+              + schema.rowType().fields().stream()
+                  .map(f -> f.name() + " " + f.type())
+                  .collect(Collectors.joining(", ")));
+      if (before == null) {
+        out.println("     created");
+      } else {
+        for (SchemaChange change : SchemaEvolution.changesBetween(before, schema)) {
+          out.println("     " + change.describe());
+        }
+      }
+      before = schema;
+    }
   }
 
   private void printSnapshots(Table table, PrintStream out) throws Exception {

@@ -4,9 +4,11 @@ import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
 import io.changelake.types.DataField;
+import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import io.changelake.types.TypeWidening;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.stream.IntStream;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -30,10 +33,12 @@ import org.apache.parquet.schema.Type;
  * Reads the key-values of one data or changelog file in Paimon's layout (see {@link
  * KeyValueFileSchema}), whoever wrote it: this writer, Paimon, Flink or Spark.
  *
- * <p>Columns are found by name. Only the columns asked for are fetched from the store: with a value
- * projection, each returned {@link KeyValue#value()} holds the projected table columns, in
- * projection order. Values are decoded column by column from Parquet's pages, with no record
- * assembly in between.
+ * <p>Columns are found by name, the names the file's schema gives them: a file written under an
+ * older schema reads through a {@link ColumnMapping} as the current schema's columns (added ones
+ * null, renamed ones by field id, widened ones converted). Only the columns asked for are fetched
+ * from the store: with a value projection, each returned {@link KeyValue#value()} holds the
+ * projected table columns, in projection order. Values are decoded column by column from Parquet's
+ * pages, with no record assembly in between.
  *
  * <pre>{@code
  * try (KeyValueFileReader reader = KeyValueFileReader.open(store, path, keyType, valueType)) {
@@ -61,7 +66,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final MessageType requested;
   private final String createdBy;
   private final ColumnCodec[] keyCodecs;
+
+  /** Per value column, its codec under the file's type, or null if the file lacks the column. */
   private final ColumnCodec[] valueCodecs;
+
+  /** Per value column, the type to convert the file's value to, or null to keep it. */
+  private final DataType[] valueConversions;
+
   private final ColumnDescriptor[] descriptors;
 
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
@@ -71,29 +82,45 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private long rowsLeftInGroup;
 
   private KeyValueFileReader(
-      String path, ParquetFileReader file, RowType keyType, RowType valueColumns) {
+      String path,
+      ParquetFileReader file,
+      RowType keyType,
+      ColumnMapping mapping,
+      int[] valueProjection) {
     this.path = path;
     this.file = file;
     this.createdBy = file.getFooter().getFileMetaData().getCreatedBy();
     MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
+    RowType tableType = mapping.tableType();
+    int[] positions =
+        valueProjection == null ? IntStream.range(0, tableType.size()).toArray() : valueProjection;
+    RowType valueColumns = tableType.project(positions);
     // The key columns repeat table columns; when those are read anyway, the key is taken from
     // them and the _KEY_ columns are never decoded.
     this.keyInValue = positionsIn(valueColumns, keyType);
     List<Type> columns = new ArrayList<>();
     if (keyInValue == null) {
       for (DataField key : keyType.fields()) {
-        columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + key.name()));
+        // A key column may have been renamed since the file was written, never retyped.
+        String name = mapping.fileName(tableType.indexOf(key.name()));
+        columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + name));
       }
     }
     columns.add(column(fileSchema, KeyValueFileSchema.SEQUENCE_NUMBER));
     columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
-    for (DataField value : valueColumns.fields()) {
-      columns.add(column(fileSchema, value.name()));
+    this.valueCodecs = new ColumnCodec[positions.length];
+    this.valueConversions = new DataType[positions.length];
+    for (int i = 0; i < positions.length; i++) {
+      DataField inFile = mapping.fileField(positions[i]);
+      if (inFile != null) {
+        columns.add(column(fileSchema, inFile.name()));
+        valueCodecs[i] = ColumnCodec.of(inFile.type());
+        valueConversions[i] = mapping.converts(positions[i]) ? valueColumns.type(i) : null;
+      }
     }
     this.requested = new MessageType(fileSchema.getName(), columns);
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
     this.keyCodecs = KeyValueFileSchema.codecs(keyType);
-    this.valueCodecs = KeyValueFileSchema.codecs(valueColumns);
     file.setRequestedSchema(requested);
   }
 
@@ -123,8 +150,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   }
 
   /**
-   * Opens a file to read the table columns at {@code valueProjection} (positions in {@code
-   * valueType}), or every table column if it is null.
+   * Opens a file written under the current schema to read the table columns at {@code
+   * valueProjection} (positions in {@code valueType}), or every table column if it is null.
    *
    * @throws ObjectNotFoundException if there is no object at {@code path}
    * @throws IllegalArgumentException if the file lacks a column asked for
@@ -132,15 +159,27 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   public static KeyValueFileReader open(
       ObjectStore store, String path, RowType keyType, RowType valueType, int[] valueProjection)
       throws IOException {
+    return open(store, path, keyType, ColumnMapping.identity(valueType), valueProjection);
+  }
+
+  /**
+   * Opens a file whose table columns {@code mapping} maps to the current schema's, to read the
+   * current columns at {@code valueProjection}, or every current column if it is null.
+   *
+   * @throws ObjectNotFoundException if there is no object at {@code path}
+   * @throws IllegalArgumentException if the file lacks a column its schema says it holds
+   */
+  public static KeyValueFileReader open(
+      ObjectStore store, String path, RowType keyType, ColumnMapping mapping, int[] valueProjection)
+      throws IOException {
     ObjectInfo info =
         store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
-    RowType valueColumns = valueProjection == null ? valueType : valueType.project(valueProjection);
     ParquetFileReader file =
         ParquetFileReader.open(
             new ObjectInputFile(store, path, info.size(), READ_AHEAD),
             ParquetReadOptions.builder().build());
     try {
-      return new KeyValueFileReader(path, file, keyType, valueColumns);
+      return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
     } catch (RuntimeException e) {
       file.close();
       throw e;
@@ -196,7 +235,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     kindReader.consume();
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
-      value[i] = read(column++, valueCodecs[i]);
+      if (valueCodecs[i] != null) {
+        Object stored = read(column++, valueCodecs[i]);
+        value[i] =
+            valueConversions[i] == null
+                ? stored
+                : TypeWidening.convert(stored, valueConversions[i]);
+      }
     }
     if (keyInValue != null) {
       for (int i = 0; i < key.length; i++) {

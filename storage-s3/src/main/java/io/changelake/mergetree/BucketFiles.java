@@ -38,6 +38,7 @@ public final class BucketFiles {
   private final ObjectStore store;
   private final String folder;
   private final long schemaId;
+  private final FileSchemas schemas;
   private final RowType keyType;
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
@@ -47,13 +48,27 @@ public final class BucketFiles {
   private final AtomicInteger counter = new AtomicInteger();
 
   /**
+   * Files of a bucket whose files all have the one schema {@code schema}.
+   *
    * @param store the table's object store
    * @param folder the bucket's folder, relative to the store root, ending in {@code /}
    * @param schema the schema new files are written with (its id goes into each file's metadata)
    */
   public BucketFiles(ObjectStore store, String folder, TableSchema schema) {
+    this(store, folder, FileSchemas.only(schema));
+  }
+
+  /**
+   * @param store the table's object store
+   * @param folder the bucket's folder, relative to the store root, ending in {@code /}
+   * @param schemas the table's schemas: new files are written with the current one (its id goes
+   *     into each file's metadata), files of older ones are read as the current one
+   */
+  public BucketFiles(ObjectStore store, String folder, FileSchemas schemas) {
+    TableSchema schema = schemas.current();
     this.store = store;
     this.folder = folder;
+    this.schemas = schemas;
     this.schemaId = schema.id();
     this.keyType = schema.keyType();
     this.valueType = schema.rowType();
@@ -131,8 +146,12 @@ public final class BucketFiles {
     store.delete(folder + file.fileName());
   }
 
-  /** Opens one of this bucket's files for reading, every column. */
+  /**
+   * Opens one of this bucket's files for reading, every column of the current schema, whatever
+   * schema the file was written with.
+   */
   public KeyValueFileReader open(DataFileMeta file) throws IOException {
-    return KeyValueFileReader.open(store, folder + file.fileName(), keyType, valueType);
+    return KeyValueFileReader.open(
+        store, folder + file.fileName(), keyType, schemas.mapping(file), null);
   }
 }

@@ -37,7 +37,9 @@
  *     level 0</td><td>the changelog merge function wrappers</td></tr>
  *   <tr><td>{@code RollingFileWriter}, {@link io.changelake.mergetree.BucketFiles}</td><td>write
  *     the data and changelog files, a new one at {@code target-file-size}, encoding on a
- *     single-thread executor</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr>
+ *     single-thread executor</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr> *   <tr><td>{@link io.changelake.mergetree.FileSchemas}</td><td>read a file of an older schema
+ *     as the current one, by field id, for every reader of the bucket</td>
+ *     <td>SchemaEvolutionUtil, the data file readers' index and cast mappings</td></tr>
  *   <tr><td>{@code PendingIncrement}, {@link io.changelake.mergetree.BucketIncrement}</td><td>what
  *     the next commit records</td><td>CommitIncrement</td></tr>
  *   <tr><td>{@code lookup/}</td><td>the current value of a key in the levels above 0, on local

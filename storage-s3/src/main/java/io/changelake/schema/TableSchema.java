@@ -20,6 +20,8 @@ import java.util.Set;
  *
  * @param id the schema id, 0 for the first
  * @param rowType the columns
+ * @param highestFieldId the largest field id the table ever gave a column, dropped ones included:
+ *     an added column gets the next, so an id is never reused
  * @param partitionKeys the partition columns, in order
  * @param primaryKeys the primary-key columns, in order; they include the partition columns
  * @param options the table options
@@ -29,6 +31,7 @@ import java.util.Set;
 public record TableSchema(
     long id,
     RowType rowType,
+    int highestFieldId,
     List<String> partitionKeys,
     List<String> primaryKeys,
     TableOptions options,
@@ -41,6 +44,22 @@ public record TableSchema(
   public TableSchema {
     partitionKeys = List.copyOf(partitionKeys);
     primaryKeys = List.copyOf(primaryKeys);
+  }
+
+  /** A schema whose highest field id is that of its columns: one no column was dropped from. */
+  public TableSchema(
+      long id,
+      RowType rowType,
+      List<String> partitionKeys,
+      List<String> primaryKeys,
+      TableOptions options,
+      String comment,
+      long timeMillis) {
+    this(id, rowType, highestId(rowType), partitionKeys, primaryKeys, options, comment, timeMillis);
+  }
+
+  private static int highestId(RowType rowType) {
+    return rowType.fields().stream().mapToInt(DataField::id).max().orElse(-1);
   }
 
   /**
@@ -102,7 +121,7 @@ public record TableSchema(
     List<DataField> fields = new ArrayList<>();
     for (DataField f : rowType.fields()) {
       DataType type = primaryKeys.contains(f.name()) ? f.type().notNull() : f.type();
-      fields.add(new DataField(f.id(), f.name(), type));
+      fields.add(f.withType(type));
     }
     RowType keyed = new RowType(fields);
     Map<String, String> withBucket = new LinkedHashMap<>(options);
@@ -161,7 +180,7 @@ public record TableSchema(
 
   /**
    * A schema file as Jackson binds it: Paimon's fields in Paimon's order. Fields Paimon may add
-   * that changelake does not use (a column's {@code description}) are ignored on reading.
+   * that changelake does not use (a column's {@code defaultValue}) are ignored on reading.
    */
   @JsonPropertyOrder({
     "version",
@@ -190,27 +209,26 @@ public record TableSchema(
    * A column of a schema file. Its type is Paimon's type string, or for nested types (which
    * changelake does not support) a JSON object, read here only to be refused by name.
    */
-  @JsonPropertyOrder({"id", "name", "type"})
+  @JsonPropertyOrder({"id", "name", "type", "description"})
   @JsonIgnoreProperties(ignoreUnknown = true)
   record FieldFile(
       @JsonProperty(required = true) int id,
       @JsonProperty(required = true) String name,
-      @JsonProperty(required = true) Object type) {}
+      @JsonProperty(required = true) Object type,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String description) {}
 
   /** The JSON Paimon writes, field for field. */
   public byte[] toJson() {
     List<FieldFile> fields = new ArrayList<>();
-    int highest = -1;
     for (DataField f : rowType.fields()) {
-      fields.add(new FieldFile(f.id(), f.name(), f.type().toString()));
-      highest = Math.max(highest, f.id());
+      fields.add(new FieldFile(f.id(), f.name(), f.type().toString(), f.description()));
     }
     return Json.write(
         new SchemaFile(
             VERSION,
             id,
             fields,
-            highest,
+            highestFieldId,
             partitionKeys,
             primaryKeys,
             options.asMap(),
@@ -237,14 +255,16 @@ public record TableSchema(
                 + " does not support");
       }
       try {
-        fields.add(new DataField(f.id(), f.name(), DataType.parse(type)));
+        fields.add(new DataField(f.id(), f.name(), DataType.parse(type), f.description()));
       } catch (IllegalArgumentException e) {
         throw new IOException(file + ": " + e.getMessage(), e);
       }
     }
+    RowType rowType = new RowType(fields);
     return new TableSchema(
         json.id(),
-        new RowType(fields),
+        rowType,
+        Math.max(json.highestFieldId(), highestId(rowType)),
         orEmpty(json.partitionKeys()),
         orEmpty(json.primaryKeys()),
         TableOptions.of(json.options() == null ? Map.of() : json.options()),

@@ -2,7 +2,10 @@ package io.changelake.table;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.FileSchemas;
 import io.changelake.mergetree.merge.MergeFunctions;
+import io.changelake.schema.SchemaChange;
+import io.changelake.schema.SchemaEvolution;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
@@ -32,11 +35,14 @@ public final class Table {
   private final ObjectStore store;
   private final TablePath path;
   private final TableSchema schema;
+  private final FileSchemas fileSchemas;
 
   Table(ObjectStore store, TablePath path, TableSchema schema) {
     this.store = store;
     this.path = path;
     this.schema = schema;
+    SchemaLog log = new SchemaLog(store, path);
+    this.fileSchemas = new FileSchemas(schema, log::read);
   }
 
   /**
@@ -129,6 +135,47 @@ public final class Table {
 
   public TableOptions options() {
     return schema.options();
+  }
+
+  /**
+   * The table's schema versions: ids 0 to {@code schema().id()}, and later ones if another alter
+   * landed since this table was opened.
+   */
+  public SchemaLog schemas() {
+    return new SchemaLog(store, path);
+  }
+
+  /**
+   * The schemas the table's data files were written with, read as this table's schema; every reader
+   * and writer of the table opens files through it.
+   */
+  FileSchemas fileSchemas() {
+    return fileSchemas;
+  }
+
+  /**
+   * Changes the table's schema: writes schema {@code schema().id() + 1} as Paimon writes it, if no
+   * other alter wrote it first. Rows written before read on under the new schema (see {@link
+   * SchemaEvolution} for what may change); writers and readers opened afterwards use it.
+   *
+   * @return the table at the new schema
+   * @throws IllegalArgumentException naming the change that is refused and why
+   * @throws SchemaConflictException if another alter wrote the next schema first (or this table
+   *     object is not at the latest schema): open the table again and retry on its new schema
+   */
+  public Table alter(List<SchemaChange> changes) throws IOException {
+    TableSchema next = SchemaEvolution.apply(schema, changes, snapshots().latest().isPresent());
+    checkMergeEngine(next);
+    if (!schemas().tryCreate(next)) {
+      throw new SchemaConflictException(
+          "schema "
+              + next.id()
+              + " of "
+              + location()
+              + " was written by another alter first: open the table again and retry the change on"
+              + " the new schema");
+    }
+    return new Table(store, path, next);
   }
 
   /** The table's snapshots. */

@@ -137,7 +137,7 @@ public final class TableRead {
         new BucketFiles(
             table.store(),
             table.path().bucketFolder(table.partitionPath(partition), bucket),
-            table.schema());
+            table.fileSchemas());
     List<KeyValueFileReader> readers = new ArrayList<>();
     try {
       for (DataFileMeta f : files) {

@@ -97,7 +97,9 @@ public final class TableWriter implements AutoCloseable {
             schema.keyType(), options.numLevels(), restoredFiles().getOrDefault(id, List.of()));
     BucketFiles files =
         new BucketFiles(
-            table.store(), table.path().bucketFolder(partitionPath, id.bucket()), schema);
+            table.store(),
+            table.path().bucketFolder(partitionPath, id.bucket()),
+            table.fileSchemas());
     Path folder = scratch().resolve(Integer.toHexString(id.hashCode()) + "-" + id.bucket());
     LookupLevels lookup = null;
     if (MergeTreeWriter.forcesUpLevel0(options)) {

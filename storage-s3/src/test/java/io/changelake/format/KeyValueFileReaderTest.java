@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectStore;
+import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -109,6 +110,80 @@ class KeyValueFileReaderTest {
                         Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
             .toList();
     KeyValueFiles.assertSameKeyValues(expected, read);
+  }
+
+  @Test
+  void aFileOfAnOlderSchemaReadsAsTheCurrentColumnsByFieldId() throws IOException {
+    RowType keyType = new RowType(List.of(new DataField(0, "id", DataType.bigint().notNull())));
+    RowType written =
+        new RowType(
+            List.of(
+                new DataField(0, "id", DataType.bigint().notNull()),
+                new DataField(1, "small", DataType.tinyint()),
+                new DataField(2, "gone", DataType.string()),
+                new DataField(3, "f", DataType.floatType()),
+                new DataField(4, "v", DataType.varchar(5))));
+    // The key renamed, small widened twice, gone dropped, f widened, v renamed and widened,
+    // a column added: first in the row, so no position survives.
+    RowType current =
+        new RowType(
+            List.of(
+                new DataField(5, "added", DataType.intType()),
+                new DataField(0, "order_id", DataType.bigint().notNull()),
+                new DataField(4, "label", DataType.varchar(50)),
+                new DataField(1, "small", DataType.bigint()),
+                new DataField(3, "f", DataType.doubleType())));
+    RowType currentKey =
+        new RowType(List.of(new DataField(0, "order_id", DataType.bigint().notNull())));
+    ObjectStore store = new LocalObjectStore(dir.resolve("evolved"));
+    KeyValueFiles.write(
+        store,
+        "old.parquet",
+        keyType,
+        written,
+        List.of(
+            new KeyValue(
+                new Object[] {1L},
+                7,
+                RowKind.INSERT,
+                new Object[] {1L, (byte) -3, "x", 0.5f, "ab"}),
+            new KeyValue(
+                new Object[] {2L}, 8, RowKind.DELETE, new Object[] {2L, null, null, null, null})),
+        ParquetFileOptions.DEFAULTS);
+
+    ColumnMapping mapping = ColumnMapping.of(written, current);
+    List<KeyValue> all = new ArrayList<>();
+    List<KeyValue> keyOnly = new ArrayList<>();
+    try (KeyValueFileReader reader =
+            KeyValueFileReader.open(store, "old.parquet", currentKey, mapping, null);
+        KeyValueFileReader projected =
+            KeyValueFileReader.open(store, "old.parquet", currentKey, mapping, new int[] {3, 0})) {
+      reader.forEachRemaining(all::add);
+      projected.forEachRemaining(keyOnly::add);
+    }
+
+    KeyValueFiles.assertSameKeyValues(
+        List.of(
+            new KeyValue(
+                new Object[] {1L}, 7, RowKind.INSERT, new Object[] {null, 1L, "ab", -3L, 0.5d}),
+            new KeyValue(
+                new Object[] {2L}, 8, RowKind.DELETE, new Object[] {null, 2L, null, null, null})),
+        all);
+    // Without the key among the read columns, the key comes from the file's _KEY_id column.
+    KeyValueFiles.assertSameKeyValues(
+        List.of(
+            new KeyValue(new Object[] {1L}, 7, RowKind.INSERT, new Object[] {-3L, null}),
+            new KeyValue(new Object[] {2L}, 8, RowKind.DELETE, new Object[] {null, null})),
+        keyOnly);
+  }
+
+  @Test
+  void aTypeChangeThatIsNoWideningIsRefusedByTheMapping() {
+    RowType written = new RowType(List.of(new DataField(1, "n", DataType.bigint())));
+    RowType current = new RowType(List.of(new DataField(1, "n", DataType.intType())));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ColumnMapping.of(written, current));
+    assertTrue(e.getMessage().contains("no widening"), e.getMessage());
   }
 
   @Test

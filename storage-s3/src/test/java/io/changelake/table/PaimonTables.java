@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -73,10 +74,23 @@ public final class PaimonTables {
   public static void write(
       FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind)
       throws Exception {
+    write(table, schema, rows, kind, null);
+  }
+
+  /**
+   * Writes and commits rows with Paimon's batch writer, one commit, spilling to {@code ioTemp}: a
+   * lookup table needs it (null for none).
+   */
+  public static void write(
+      FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind, Path ioTemp)
+      throws Exception {
     PaimonRows converter = new PaimonRows(schema.rowType());
     BatchWriteBuilder builder = table.newBatchWriteBuilder();
     try (BatchTableWrite write = builder.newWrite();
         BatchTableCommit commit = builder.newCommit()) {
+      if (ioTemp != null) {
+        write.withIOManager(IOManager.create(ioTemp.toString()));
+      }
       for (Object[] row : rows) {
         GenericRow generic = converter.toGenericRow(row);
         generic.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()));
