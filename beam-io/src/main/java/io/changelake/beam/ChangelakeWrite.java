@@ -1,15 +1,7 @@
 package io.changelake.beam;
 
 import com.google.auto.value.AutoValue;
-import io.changelake.schema.SchemaChange;
 import io.changelake.store.S3Settings;
-import io.changelake.table.SchemaConflictException;
-import io.changelake.table.TableNotFoundException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +27,6 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.joda.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The write transform of {@link ChangelakeIO#write()}: Beam rows into a changelake table. Its
@@ -46,7 +36,6 @@ import org.slf4j.LoggerFactory;
 @AutoValue
 public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ChangelakeWrite.class);
   private static final long serialVersionUID = 1L;
 
   static final Duration DEFAULT_COMMIT_INTERVAL = Duration.standardSeconds(10);
@@ -365,104 +354,18 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     }
     try {
       RowMapping.tableType(schema, rowKind);
+      OrderingContract.checkSequenceFields(schema, getSequenceFields(), rowKind);
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
-    if (getSequenceFields() != null) {
-      checkSequenceFields(schema);
-    }
     TableReference.Creation creation = creation(schema);
-    checkOrdered(input, creation);
-    fitExistingTable(table, schema);
+    try {
+      OrderingContract.checkOrdered(input, getSequenceFields(), getArrivalOrder(), creation);
+      SchemaFit.applyTo(table, schema, rowKind, getSchemaEvolution());
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
     return table.withCreation(creation);
-  }
-
-  /**
-   * Checks the input against the table if it exists already (a table the write creates fits by
-   * construction), and evolves the table under {@link #withSchemaEvolution()}. A warehouse the
-   * launcher cannot reach is left to the workers, which check again when they open the table.
-   */
-  private void fitExistingTable(TableReference table, Schema schema) {
-    String warehouse = table.warehouse();
-    if (!warehouse.startsWith("s3://")
-        && !Files.isDirectory(
-            warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse))) {
-      // No local warehouse yet, so no table: opening it would create the folder.
-      return;
-    }
-    for (int attempt = 1; ; attempt++) {
-      try (TableReference.Opened opened = table.open()) {
-        SchemaFit fit =
-            SchemaFit.of(schema, getRowKindField(), opened.table().schema(), table.location());
-        if (!fit.refusals().isEmpty()) {
-          throw invalid(
-              "the input does not fit table " + table + ": " + String.join("; ", fit.refusals()));
-        }
-        if (fit.changes().isEmpty()) {
-          return;
-        }
-        if (!getSchemaEvolution()) {
-          throw invalid(
-              "the input differs from table "
-                  + table
-                  + ": it would need "
-                  + fit.changes().stream().map(SchemaChange::describe).toList()
-                  + "; call withSchemaEvolution() to apply them, or change the input to the"
-                  + " table's columns");
-        }
-        opened.table().alter(fit.changes());
-        return;
-      } catch (TableNotFoundException absent) {
-        return;
-      } catch (SchemaConflictException raced) {
-        if (attempt >= 3) {
-          throw invalid(
-              "the table's schema kept changing while evolving it: " + raced.getMessage());
-        }
-      } catch (IOException | UncheckedIOException unreachable) {
-        LOG.warn(
-            "cannot check the input against table {} while building the pipeline: {}",
-            table,
-            unreachable.getMessage());
-        return;
-      }
-    }
-  }
-
-  private void checkSequenceFields(Schema schema) {
-    if (getSequenceFields().isEmpty()) {
-      throw invalid("withSequenceField(): name at least one field");
-    }
-    for (String field : getSequenceFields()) {
-      if (!schema.hasField(field) || field.equals(getRowKindField())) {
-        throw invalid(
-            "withSequenceField('"
-                + field
-                + "'): the input has no such column (fields "
-                + schema.getFieldNames()
-                + ", the row-kind field excluded)");
-      }
-    }
-  }
-
-  /**
-   * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it has
-   * a sequence, the user states that arrival order is the change order, or it creates a table whose
-   * merge ignores order ({@link TableReference.Creation#orderFree}).
-   */
-  private void checkOrdered(PCollection<Row> input, TableReference.Creation creation) {
-    if (input.isBounded() == PCollection.IsBounded.BOUNDED
-        || getArrivalOrder()
-        || getSequenceFields() != null
-        || (creation != null && creation.orderFree())) {
-      return;
-    }
-    throw invalid(
-        "an unbounded write of updates or deletes needs the order of each key's changes, and a"
-            + " runner such as Dataflow or Flink delivers rows in any order: call"
-            + " withSequenceField(<a column that grows with each change of a key, such as a log"
-            + " position>), or withArrivalOrder() if the source and the runner keep each key's"
-            + " order");
   }
 
   private TableReference.Creation creation(Schema schema) {
@@ -478,26 +381,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
         new LinkedHashMap<>(getTableOptions() == null ? Map.of() : getTableOptions());
     if (getSequenceFields() != null) {
       String fields = String.join(",", getSequenceFields());
-      String given = options.put("sequence.field", fields);
-      if (given != null && !given.equals(fields)) {
-        throw invalid(
-            "withSequenceField("
-                + fields
-                + ") and table option 'sequence.field'="
-                + given
-                + " disagree: set one of them");
-      }
+      agree(options, "sequence.field", fields, "withSequenceField(" + fields + ")");
     }
     if (getBuckets() != null) {
-      String given = options.put("bucket", Integer.toString(getBuckets()));
-      if (given != null && !given.equals(Integer.toString(getBuckets()))) {
-        throw invalid(
-            "withBuckets("
-                + getBuckets()
-                + ") and table option 'bucket'="
-                + given
-                + " disagree: set one of them");
-      }
+      agree(options, "bucket", Integer.toString(getBuckets()), "withBuckets(" + getBuckets() + ")");
     }
     TableReference.Creation creation =
         new TableReference.Creation(
@@ -512,6 +399,15 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
       throw invalid(e.getMessage());
     }
     return creation;
+  }
+
+  /** Sets a table option from a setting, refusing a table option that says otherwise. */
+  private static void agree(Map<String, String> options, String key, String value, String setting) {
+    String given = options.put(key, value);
+    if (given != null && !given.equals(value)) {
+      throw invalid(
+          setting + " and table option '" + key + "'=" + given + " disagree: set one of them");
+    }
   }
 
   private static IllegalArgumentException invalid(String message) {

@@ -3,12 +3,21 @@ package io.changelake.beam;
 import io.changelake.schema.SchemaChange;
 import io.changelake.schema.SchemaChange.ColumnPosition;
 import io.changelake.schema.TableSchema;
+import io.changelake.table.SchemaConflictException;
+import io.changelake.table.TableNotFoundException;
 import io.changelake.types.DataField;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeWidening;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.schemas.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a write's input schema fits an existing table: the schema changes that would let the table
@@ -25,6 +34,8 @@ import org.apache.beam.sdk.schemas.Schema;
  * @param refusals what no schema change can fix, one sentence per column; empty if nothing
  */
 record SchemaFit(List<SchemaChange> changes, List<String> refusals) {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchemaFit.class);
 
   SchemaFit {
     changes = List.copyOf(changes);
@@ -83,5 +94,59 @@ record SchemaFit(List<SchemaChange> changes, List<String> refusals) {
       }
     }
     return new SchemaFit(changes, refusals);
+  }
+
+  /**
+   * Checks the input against the table if it exists already (a table the write creates fits by
+   * construction), and evolves the table under {@link ChangelakeWrite#withSchemaEvolution()}
+   * ({@code evolve}). A warehouse the launcher cannot reach is left to the workers, which check
+   * again when they open the table.
+   *
+   * @throws IllegalArgumentException naming what does not fit, or the changes it would need
+   */
+  static void applyTo(TableReference table, Schema schema, String rowKindField, boolean evolve) {
+    String warehouse = table.warehouse();
+    if (!warehouse.startsWith("s3://")
+        && !Files.isDirectory(
+            warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse))) {
+      // No local warehouse yet, so no table: opening it would create the folder.
+      return;
+    }
+    for (int attempt = 1; ; attempt++) {
+      try (TableReference.Opened opened = table.open()) {
+        SchemaFit fit = of(schema, rowKindField, opened.table().schema(), table.location());
+        if (!fit.refusals().isEmpty()) {
+          throw new IllegalArgumentException(
+              "the input does not fit table " + table + ": " + String.join("; ", fit.refusals()));
+        }
+        if (fit.changes().isEmpty()) {
+          return;
+        }
+        if (!evolve) {
+          throw new IllegalArgumentException(
+              "the input differs from table "
+                  + table
+                  + ": it would need "
+                  + fit.changes().stream().map(SchemaChange::describe).toList()
+                  + "; call withSchemaEvolution() to apply them, or change the input to the"
+                  + " table's columns");
+        }
+        opened.table().alter(fit.changes());
+        return;
+      } catch (TableNotFoundException absent) {
+        return;
+      } catch (SchemaConflictException raced) {
+        if (attempt >= 3) {
+          throw new IllegalArgumentException(
+              "the table's schema kept changing while evolving it: " + raced.getMessage());
+        }
+      } catch (IOException | UncheckedIOException unreachable) {
+        LOG.warn(
+            "cannot check the input against table {} while building the pipeline: {}",
+            table,
+            unreachable.getMessage());
+        return;
+      }
+    }
   }
 }

@@ -322,66 +322,6 @@ public final class ImplementedOptions {
           OptionValues::duration,
           "consumers not updated for this long are removed by expiry");
 
-  public static final TableOption<String> TAG_AUTOMATIC_CREATION =
-      option(
-          "tag.automatic-creation",
-          "none",
-          TEXT,
-          oneOf(
-              List.of("none", "process-time"),
-              " (watermark and batch tags are not implemented and will not be ignored)"),
-          "none, or process-time: after each commit, a tag per period passed, named by the period"
-              + " (tag.creation-period), on the first snapshot committed after the period's end");
-
-  public static final TableOption<String> TAG_CREATION_PERIOD =
-      option(
-          "tag.creation-period",
-          "daily",
-          TEXT,
-          oneOf(List.of("daily", "hourly", "two-hours"), ""),
-          "period of automatic tags: daily, hourly or two-hours");
-
-  public static final TableOption<Duration> TAG_CREATION_PERIOD_DURATION =
-      derived(
-          "tag.creation-period-duration",
-          "unset",
-          options -> null,
-          OptionValues::duration,
-          "a period of any length instead of tag.creation-period (tags named yyyyMMddHHmm)");
-
-  public static final TableOption<Duration> TAG_CREATION_DELAY =
-      option(
-          "tag.creation-delay",
-          "0 ms",
-          OptionValues::duration,
-          "how long after a period's end its tag waits (for late commits); less than a period");
-
-  public static final TableOption<String> TAG_PERIOD_FORMATTER =
-      option(
-          "tag.period-formatter",
-          "with_dashes",
-          TEXT,
-          oneOf(List.of("with_dashes", "without_dashes", "without_dashes_and_spaces"), ""),
-          "tag names: 2026-12-01 / 2026-12-01 10 (with_dashes), 20261201 / 20261201 10,"
-              + " 20261201 / 2026120110 (without_dashes_and_spaces)");
-
-  public static final TableOption<Integer> TAG_NUM_RETAINED_MAX =
-      derived(
-          "tag.num-retained-max",
-          "unlimited",
-          options -> null,
-          OptionValues::integer,
-          atLeast(1),
-          "automatic tags beyond which the oldest are deleted (tags made by hand are kept)");
-
-  public static final TableOption<Boolean> TAG_AUTOMATIC_COMPLETION =
-      option(
-          "tag.automatic-completion",
-          "false",
-          OptionValues::bool,
-          "after a gap without commits, name the next tag after the period that follows the last"
-              + " tag, not after the period of the commit");
-
   public static final TableOption<Boolean> WRITE_ONLY =
       option(
           "write-only",
@@ -419,10 +359,19 @@ public final class ImplementedOptions {
           TEXT,
           "folder name of a null partition value");
 
-  /** Every declaration, in manual order (the order of the fields above). */
-  public static final List<TableOption<?>> ALL = Collections.unmodifiableList(DECLARED);
+  /**
+   * Every declaration, in manual order: the fields above in their order, then the automatic tags'
+   * ({@link TagOptions}).
+   */
+  public static final List<TableOption<?>> ALL = all();
 
   private ImplementedOptions() {}
+
+  private static List<TableOption<?>> all() {
+    List<TableOption<?>> all = new ArrayList<>(DECLARED);
+    all.addAll(TagOptions.ALL);
+    return Collections.unmodifiableList(all);
+  }
 
   private static <T> TableOption<T> option(
       String key,

@@ -377,37 +377,37 @@ public final class TableOptions {
 
   /** Whether commits create tags by process time: {@code tag.automatic-creation}. */
   public boolean tagsByProcessTime() {
-    return value(ImplementedOptions.TAG_AUTOMATIC_CREATION).equals("process-time");
+    return value(TagOptions.TAG_AUTOMATIC_CREATION).equals("process-time");
   }
 
   /** {@code tag.creation-period}: daily, hourly or two-hours. */
   public String tagCreationPeriod() {
-    return value(ImplementedOptions.TAG_CREATION_PERIOD);
+    return value(TagOptions.TAG_CREATION_PERIOD);
   }
 
   /** {@code tag.creation-period-duration}, or null when the named period applies. */
   public Duration tagCreationPeriodDuration() {
-    return value(ImplementedOptions.TAG_CREATION_PERIOD_DURATION);
+    return value(TagOptions.TAG_CREATION_PERIOD_DURATION);
   }
 
   /** {@code tag.creation-delay}. */
   public Duration tagCreationDelay() {
-    return value(ImplementedOptions.TAG_CREATION_DELAY);
+    return value(TagOptions.TAG_CREATION_DELAY);
   }
 
   /** {@code tag.period-formatter}. */
   public String tagPeriodFormatter() {
-    return value(ImplementedOptions.TAG_PERIOD_FORMATTER);
+    return value(TagOptions.TAG_PERIOD_FORMATTER);
   }
 
   /** {@code tag.num-retained-max}, or null for no limit. */
   public Integer tagNumRetainedMax() {
-    return value(ImplementedOptions.TAG_NUM_RETAINED_MAX);
+    return value(TagOptions.TAG_NUM_RETAINED_MAX);
   }
 
   /** {@code tag.automatic-completion}. */
   public boolean tagAutomaticCompletion() {
-    return value(ImplementedOptions.TAG_AUTOMATIC_COMPLETION);
+    return value(TagOptions.TAG_AUTOMATIC_COMPLETION);
   }
 
   /** The most snapshots one expiry run removes: {@code snapshot.expire.limit}, Paimon's 50. */

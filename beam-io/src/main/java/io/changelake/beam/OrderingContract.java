@@ -1,0 +1,63 @@
+package io.changelake.beam;
+
+import java.util.List;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+
+/**
+ * The ordering contract of {@link ChangelakeWrite}, checked when the pipeline is built: Beam
+ * promises no order, so the changes of one key are ordered by the sequence fields the write names
+ * (the table's {@code sequence.field}), and an unbounded write without them is refused unless its
+ * user states that the source and runner keep each key's order, or its table merges a key's rows to
+ * the same result in any order.
+ */
+final class OrderingContract {
+
+  private OrderingContract() {}
+
+  /** Checks the sequence fields a write names (none: nothing to check) against its input. */
+  static void checkSequenceFields(Schema schema, List<String> sequenceFields, String rowKindField) {
+    if (sequenceFields == null) {
+      return;
+    }
+    if (sequenceFields.isEmpty()) {
+      throw new IllegalArgumentException("withSequenceField(): name at least one field");
+    }
+    for (String field : sequenceFields) {
+      if (!schema.hasField(field) || field.equals(rowKindField)) {
+        throw new IllegalArgumentException(
+            "withSequenceField('"
+                + field
+                + "'): the input has no such column (fields "
+                + schema.getFieldNames()
+                + ", the row-kind field excluded)");
+      }
+    }
+  }
+
+  /**
+   * Refuses an unbounded write whose result would depend on the order rows arrive in, unless it has
+   * a sequence ({@link ChangelakeWrite#withSequenceField}), the user states that arrival order is
+   * the change order ({@link ChangelakeWrite#withArrivalOrder}), or it creates a table whose merge
+   * ignores order ({@link TableReference.Creation#orderFree}).
+   */
+  static void checkOrdered(
+      PCollection<Row> input,
+      List<String> sequenceFields,
+      boolean arrivalOrder,
+      TableReference.Creation creation) {
+    if (input.isBounded() == PCollection.IsBounded.BOUNDED
+        || arrivalOrder
+        || sequenceFields != null
+        || (creation != null && creation.orderFree())) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "an unbounded write of updates or deletes needs the order of each key's changes, and a"
+            + " runner such as Dataflow or Flink delivers rows in any order: call"
+            + " withSequenceField(<a column that grows with each change of a key, such as a log"
+            + " position>), or withArrivalOrder() if the source and the runner keep each key's"
+            + " order");
+  }
+}
