@@ -327,6 +327,48 @@ class DynamicBucketsTest {
     }
   }
 
+  /**
+   * Paimon's rule for two writers assigning buckets at once: no conflict is detected, both commits
+   * land, and the index manifest keeps one file per (partition, bucket), the later commit's. So the
+   * keys only the earlier writer added are in the data but no longer in the index: the reason
+   * Paimon, and changelake, support one writing job per dynamic-bucket table.
+   */
+  @Test
+  void twoWritersAtOnceAreMergedAsInPaimonTheLaterBucketIndexWins() throws Exception {
+    TableSchema schema = schema(Map.of());
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      List<Object[]> first = new ArrayList<>();
+      List<Object[]> byA = new ArrayList<>();
+      List<Object[]> byB = new ArrayList<>();
+      for (long id = 0; id < 5; id++) {
+        first.add(new Object[] {20260101, id, "first"});
+        byA.add(new Object[] {20260101, 100 + id, "a"});
+        byB.add(new Object[] {20260101, 200 + id, "b"});
+      }
+      writeOurs(table, List.of(first));
+      try (TableWriter a = table.newWriter();
+          TableWriter b = table.newWriter()) {
+        for (int i = 0; i < 5; i++) {
+          a.write(RowKind.INSERT, byA.get(i));
+          b.write(RowKind.INSERT, byB.get(i));
+        }
+        List<CommitMessage> fromA = a.prepareCommit(1);
+        List<CommitMessage> fromB = b.prepareCommit(1);
+        assertEquals(1, table.newCommit("a").commit(1, fromA).size());
+        assertEquals(1, table.newCommit("b").commit(1, fromB).size());
+      }
+      FileStoreTable paimon = PaimonTables.open(warehouse.resolve("db.db/ours"));
+      assertEquals(expected(List.of(first, byA, byB)), rows(paimon, schema), "no row is lost");
+      Map<String, Set<Integer>> index = indexOf(paimon);
+      assertEquals(10, index.size(), "bucket 0's index is writer b's: the first keys and b's");
+      List<io.changelake.format.IndexManifestEntry> files =
+          table.newScan().indexFiles(table.snapshots().latest().orElseThrow());
+      assertEquals(1, files.size());
+      assertEquals(10, files.get(0).file().rowCount());
+    }
+  }
+
   @Test
   void aCrossPartitionTableOfPaimonIsRefusedByName() throws Exception {
     Path folder = warehouse.resolve("db.db/cross");
