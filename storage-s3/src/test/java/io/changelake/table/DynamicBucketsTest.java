@@ -369,6 +369,45 @@ class DynamicBucketsTest {
     }
   }
 
+  /**
+   * A writer restarted on the messages its predecessor prepared but did not commit continues that
+   * predecessor's hash index: committed in order, every key is in one bucket and in its index.
+   */
+  @Test
+  void aRestartedWriterContinuesTheIndexOfUncommittedMessages() throws Exception {
+    TableSchema schema = schema(Map.of("dynamic-bucket.target-row-num", "3"));
+    List<List<Object[]>> batches = batches(41, 2, 25, 30);
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      List<CommitMessage> first;
+      try (TableWriter writer = table.newWriter()) {
+        for (Object[] row : batches.get(0)) {
+          writer.write(RowKind.INSERT, row);
+        }
+        first = writer.prepareCommit(1);
+      }
+      List<CommitMessage> second;
+      try (TableWriter restarted = table.newWriter(first)) {
+        for (Object[] row : batches.get(1)) {
+          restarted.write(RowKind.INSERT, row);
+        }
+        second = restarted.prepareCommit(2);
+      }
+      SnapshotCommit commit = table.newCommit("ours");
+      commit.commit(1, first);
+      commit.commit(2, second);
+      FileStoreTable paimon = PaimonTables.open(warehouse.resolve("db.db/ours"));
+      assertEquals(expected(batches), rows(paimon, schema));
+      Map<String, List<Integer>> buckets = bucketsOfKeys(paimon, schema);
+      assertEveryKeyInOneBucket(buckets);
+      assertIndexHasEveryKeyOnce(paimon, buckets);
+      assertEquals(
+          buckets.size(),
+          indexOf(paimon).size(),
+          "the index holds exactly the table's keys (no hash collision among these few)");
+    }
+  }
+
   @Test
   void aCrossPartitionTableOfPaimonIsRefusedByName() throws Exception {
     Path folder = warehouse.resolve("db.db/cross");
