@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -232,6 +233,15 @@ class DynamicBucketsTest {
         writeOurs(Table.create(store, OURS, schema), batches);
       }
       writeTheirs(PaimonTables.create(theirs, schema), schema, batches);
+      try (Stream<Path> files = Files.list(theirs.resolve("snapshot"))) {
+        for (Path file :
+            files.filter(f -> f.getFileName().toString().startsWith("snapshot-")).toList()) {
+          byte[] paimonJson = Files.readAllBytes(file);
+          Snapshot snapshot = Snapshot.fromJson(paimonJson, file.toString());
+          assertTrue(snapshot.indexManifest().startsWith("index-manifest-"), file.toString());
+          assertArrayEquals(paimonJson, snapshot.toJson(), "Paimon's snapshot, byte for byte");
+        }
+      }
 
       FileStoreTable paimonOnOurs = PaimonTables.open(ours);
       Map<String, List<Integer>> ourBuckets = bucketsOfKeys(paimonOnOurs, schema);
