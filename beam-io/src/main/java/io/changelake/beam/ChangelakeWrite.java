@@ -393,10 +393,16 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
             getPrimaryKeys(),
             getPartitionKeys() == null ? List.of() : getPartitionKeys(),
             options);
+    boolean dynamic;
     try {
-      creation.schema();
+      dynamic = creation.schema().options().dynamicBucket();
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
+    }
+    if (dynamic) {
+      throw invalid(
+          "table option 'bucket' = -1 (dynamic bucket mode) is not supported by the Beam write"
+              + " yet: give withBuckets(<a fixed count of at least 1>)");
     }
     return creation;
   }

@@ -1,6 +1,7 @@
 package io.changelake.cli;
 
 import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.IndexManifestEntry;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
 import io.changelake.schema.SchemaChange;
@@ -13,6 +14,7 @@ import io.changelake.table.TablePath;
 import io.changelake.types.DataField;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +78,7 @@ final class InspectCommand implements Callable<Integer> {
       printSchemaHistory(table, out);
       printSnapshots(table, out);
       printFiles(table, out);
+      printIndex(table, out);
       printConsumers(table, out);
     }
     return 0;
@@ -186,6 +189,49 @@ final class InspectCommand implements Callable<Integer> {
           sums[0],
           sums[1],
           sums[2]);
+    }
+    listing.print(out, "  ");
+  }
+
+  /**
+   * A dynamic-bucket table's hash index in the latest snapshot: one file per (partition, bucket),
+   * holding its keys' hashes. Nothing for a table without an index.
+   */
+  private static void printIndex(Table table, PrintStream out) throws Exception {
+    Optional<Snapshot> latest = table.snapshots().latest();
+    if (latest.isEmpty() || latest.get().indexManifest() == null) {
+      if (table.schema().options().dynamicBucket()) {
+        out.println("index         none (dynamic bucket mode, nothing written yet)");
+      }
+      return;
+    }
+    TableSchema schema = table.schema();
+    BinaryRowCodec partitions = new BinaryRowCodec(schema.partitionType());
+    List<IndexManifestEntry> entries = new ArrayList<>(table.newScan().indexFiles(latest.get()));
+    entries.sort(
+        Comparator.comparing(IndexManifestEntry::partition)
+            .thenComparingInt(IndexManifestEntry::bucket));
+    out.println(
+        "index         "
+            + latest.get().indexManifest()
+            + ": "
+            + entries.size()
+            + " index files in snapshot "
+            + latest.get().id());
+    TextTable listing = new TextTable("partition", "bucket", "type", "file", "keys", "bytes");
+    for (IndexManifestEntry e : entries) {
+      listing.add(
+          schema.partitionKeys().isEmpty()
+              ? "-"
+              : TablePath.partitionPath(
+                  schema.partitionType(),
+                  partitions.decode(e.partition().bytes()),
+                  schema.options().partitionDefaultName()),
+          e.bucket(),
+          e.file().indexType(),
+          e.file().fileName(),
+          e.file().rowCount(),
+          e.file().fileSize());
     }
     listing.print(out, "  ");
   }

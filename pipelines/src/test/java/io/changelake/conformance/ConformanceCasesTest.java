@@ -76,7 +76,7 @@ class ConformanceCasesTest {
     }
   }
 
-  private static String significant(String report) {
+  static String significant(String report) {
     return String.join(
         "\n", report.lines().filter(l -> !l.startsWith("#") && !l.startsWith("--")).toList());
   }

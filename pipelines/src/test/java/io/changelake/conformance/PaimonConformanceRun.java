@@ -25,10 +25,12 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.index.HashBucketAssigner;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
 import org.apache.paimon.table.sink.StreamTableCommit;
 import org.apache.paimon.table.sink.StreamTableWrite;
 import org.apache.paimon.table.sink.StreamWriteBuilder;
@@ -150,6 +152,21 @@ final class PaimonConformanceRun {
             ? Integer.valueOf(options.get("full-compaction.delta-commits"))
             : producer.equals("full-compaction") ? Integer.valueOf(1) : null;
     PaimonRows rows = new PaimonRows(script.rowType());
+    // Dynamic bucket mode: one assigner, as a Flink job with assigner parallelism 1 runs it.
+    HashBucketAssigner assigner =
+        "-1".equals(options.get("bucket"))
+            ? new HashBucketAssigner(
+                table.snapshotManager(),
+                "conformance",
+                table.store().newIndexFileHandler(),
+                1,
+                1,
+                0,
+                table.coreOptions().dynamicBucketTargetRowNum(),
+                table.coreOptions().dynamicBucketMaxBuckets())
+            : null;
+    DynamicBucketRowKeyExtractor keys =
+        assigner == null ? null : new DynamicBucketRowKeyExtractor(table.schema());
     StreamWriteBuilder builder = table.newStreamWriteBuilder().withCommitUser("conformance");
     DeferredCompactions compactions = new DeferredCompactions();
     try (StreamTableWrite write = builder.newWrite();
@@ -163,11 +180,17 @@ final class PaimonConformanceRun {
         if (action instanceof Write w) {
           GenericRow row = rows.toGenericRow(w.row());
           row.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(w.kind().toByteValue()));
-          List<Object> partitionAndBucket =
-              List.of(write.getPartition(row).copy(), write.getBucket(row));
+          int bucket;
+          if (assigner == null) {
+            bucket = write.getBucket(row);
+          } else {
+            keys.setRecord(row);
+            bucket = assigner.assign(keys.partition(), keys.trimmedPrimaryKey().hashCode());
+          }
+          List<Object> partitionAndBucket = List.of(write.getPartition(row).copy(), bucket);
           written.add(partitionAndBucket);
           writtenSinceFull.add(partitionAndBucket);
-          write.write(row);
+          write.write(row, bucket);
           continue;
         }
         Commit.Kind kind = ((Commit) action).kind();
@@ -192,6 +215,9 @@ final class PaimonConformanceRun {
             writtenSinceFull.clear();
           }
           wait = true;
+        }
+        if (assigner != null) {
+          assigner.prepareCommit(identifier);
         }
         commit.commit(identifier, write.prepareCommit(wait, identifier));
         compactions.runPending();

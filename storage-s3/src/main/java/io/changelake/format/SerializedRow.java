@@ -22,6 +22,14 @@ public final class SerializedRow implements Comparable<SerializedRow> {
     return bytes;
   }
 
+  /**
+   * Paimon's {@code BinaryRow#hashCode} of this row (the bytes after the field count): what
+   * Paimon's dynamic-bucket assigners spread partitions by.
+   */
+  public int binaryRowHash() {
+    return MurmurHash.hash(bytes, 4, bytes.length - 4);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof SerializedRow other && Arrays.equals(bytes, other.bytes);

@@ -27,13 +27,55 @@ public final class ImplementedOptions {
   // Filled as the fields below are initialised, in their order; before them, so it exists then.
   private static final List<TableOption<?>> DECLARED = new ArrayList<>();
 
+  /**
+   * Unset in a stored table means Paimon's default, -1; changelake writes {@code 1} into the tables
+   * it creates without the option, so that a bucket count is never chosen by accident.
+   */
   public static final TableOption<Integer> BUCKET =
-      option(
+      derived(
           "bucket",
-          "1",
+          "1 at creation, else -1",
+          options -> -1,
           OptionValues::integer,
           ImplementedOptions::checkBucket,
-          "buckets per partition, fixed (Paimon's default, -1, is dynamic bucket mode: refused)");
+          "buckets per partition, fixed; -1 is dynamic bucket mode (Paimon's default): a hash index"
+              + " gives each key a bucket for ever, new keys fill buckets up to"
+              + " dynamic-bucket.target-row-num then open new ones");
+
+  public static final TableOption<Long> DYNAMIC_BUCKET_TARGET_ROW_NUM =
+      option(
+          "dynamic-bucket.target-row-num",
+          "2000000",
+          OptionValues::longValue,
+          value -> {
+            if (value < 1) {
+              throw new IllegalArgumentException("must be at least 1, got " + value);
+            }
+          },
+          "keys a bucket takes before new keys open another (bucket = -1)");
+
+  public static final TableOption<Integer> DYNAMIC_BUCKET_INITIAL_BUCKETS =
+      option(
+          "dynamic-bucket.initial-buckets",
+          "1",
+          OptionValues::integer,
+          atLeast(1),
+          "bucket assigners of a writer (Paimon: unset, the assigner parallelism); assigner a of n"
+              + " opens only the buckets a, a + n, a + 2n, ... (bucket = -1)");
+
+  public static final TableOption<Integer> DYNAMIC_BUCKET_MAX_BUCKETS =
+      option(
+          "dynamic-bucket.max-buckets",
+          "-1",
+          OptionValues::integer,
+          value -> {
+            if (value != -1 && value < 1) {
+              throw new IllegalArgumentException(
+                  "must be -1 (unlimited) or at least 1, got " + value);
+            }
+          },
+          "buckets per partition at most, -1 unlimited; past it new keys go to a random existing"
+              + " bucket (bucket = -1)");
 
   public static final TableOption<List<String>> BUCKET_KEY =
       derived(
@@ -423,10 +465,7 @@ public final class ImplementedOptions {
 
   private static void checkBucket(int bucket) {
     if (bucket == -1) {
-      throw new IllegalArgumentException(
-          "changelake does not implement dynamic bucket mode (bucket = -1, Paimon's default when"
-              + " 'bucket' is unset) and will not ignore it: set a fixed bucket count of at least 1,"
-              + " or use Paimon for this table");
+      return;
     }
     if (bucket == -2) {
       throw new IllegalArgumentException(
@@ -434,7 +473,8 @@ public final class ImplementedOptions {
               + " it: set a fixed bucket count of at least 1, or use Paimon for this table");
     }
     if (bucket < 1) {
-      throw new IllegalArgumentException("bucket must be at least 1, got " + bucket);
+      throw new IllegalArgumentException(
+          "bucket must be at least 1, or -1 for dynamic bucket mode, got " + bucket);
     }
   }
 

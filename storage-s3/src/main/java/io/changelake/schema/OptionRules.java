@@ -209,8 +209,8 @@ public final class OptionRules {
     harmless("dynamic-partition-overwrite", "overwrites, which changelake does not make");
     prefix("materialized-table.", "Flink materialized-table metadata");
     prefix("metastore.", "catalog metadata");
-    prefix("dynamic-bucket.", "dynamic bucket only, which is refused");
-    prefix("cross-partition-upsert.", "dynamic bucket only, which is refused");
+    prefix("dynamic-bucket.", "the parallelism of Flink's bucket-assigner operator");
+    prefix("cross-partition-upsert.", "cross-partition upserts only, which are refused");
     prefix("sort-compaction.", "Paimon's sort compaction action");
     prefix("partition.mark-done-action", "Flink marks partitions done");
     prefix("commit.callback.", "parameters of commit callbacks, which are refused");

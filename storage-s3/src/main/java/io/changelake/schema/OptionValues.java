@@ -108,6 +108,14 @@ final class OptionValues {
     }
   }
 
+  static long longValue(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected a whole number, got '" + text + "'");
+    }
+  }
+
   /** A comma-separated list; empty text is an empty list. */
   static List<String> list(String text) {
     if (text.isBlank()) {

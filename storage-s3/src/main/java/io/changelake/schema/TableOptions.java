@@ -146,6 +146,12 @@ public final class TableOptions {
   }
 
   private void checkCombinations() {
+    if (dynamicBucket() && options.containsKey(ImplementedOptions.BUCKET_KEY.key())) {
+      throw new IllegalArgumentException(
+          "table option 'bucket-key' cannot be used with 'bucket' = -1 (dynamic bucket mode, where"
+              + " the whole primary key chooses the bucket), as in Paimon: remove 'bucket-key' or"
+              + " set a fixed bucket count");
+    }
     ChangelogProducer producer = changelogProducer();
     MergeEngine engine = mergeEngine();
     if (engine == MergeEngine.FIRST_ROW
@@ -161,8 +167,7 @@ public final class TableOptions {
   /**
    * Refuses a table whose options ask for behaviour changelake does not implement, before
    * changelake writes, reads, expires or cleans it: every option must be one {@link OptionRules}
-   * accepts, at a value it accepts, and {@code bucket} must be set (Paimon's default, -1, is
-   * dynamic bucket mode). Tables changelake created always pass.
+   * accepts, at a value it accepts. Tables changelake created always pass.
    *
    * @param location the table, named in the message
    * @param use what was asked, named in the message ("written", "read", ...)
@@ -170,9 +175,6 @@ public final class TableOptions {
    */
   public void checkSupported(String location, String use) {
     try {
-      if (!options.containsKey("bucket")) {
-        OptionRules.check("bucket", "-1");
-      }
       for (Map.Entry<String, String> option : options.entrySet()) {
         OptionRules.check(option.getKey(), option.getValue());
       }
@@ -198,6 +200,23 @@ public final class TableOptions {
 
   public int bucket() {
     return value(ImplementedOptions.BUCKET);
+  }
+
+  /** Whether keys get their bucket from a hash index ({@code bucket} = -1). */
+  public boolean dynamicBucket() {
+    return bucket() == -1;
+  }
+
+  public long dynamicBucketTargetRowNum() {
+    return value(ImplementedOptions.DYNAMIC_BUCKET_TARGET_ROW_NUM);
+  }
+
+  public int dynamicBucketInitialBuckets() {
+    return value(ImplementedOptions.DYNAMIC_BUCKET_INITIAL_BUCKETS);
+  }
+
+  public int dynamicBucketMaxBuckets() {
+    return value(ImplementedOptions.DYNAMIC_BUCKET_MAX_BUCKETS);
   }
 
   /** The bucket-key columns; empty means the primary key. */

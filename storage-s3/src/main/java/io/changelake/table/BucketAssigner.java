@@ -4,13 +4,16 @@ import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BucketFunction;
 import io.changelake.format.SerializedRow;
 import io.changelake.schema.TableSchema;
+import io.changelake.schema.UnsupportedTableException;
 import io.changelake.types.DataField;
 import io.changelake.types.RowType;
+import java.io.IOException;
 
 /**
  * Finds the partition and bucket of a row, after checking that the row fits the table: the same
  * routing {@link TableWriter} applies, for callers that group rows by bucket before writing them
- * (one writer per bucket, as the Beam write does).
+ * (one writer per bucket, as the Beam write does). In a dynamic-bucket table the bucket comes from
+ * the table's hash index ({@link DynamicBuckets}), which only a {@link TableWriter} holds.
  *
  * <p>Not thread-safe (the codecs reuse buffers); keep one per thread.
  */
@@ -37,25 +40,51 @@ public final class BucketAssigner {
   private final int[] bucketKeyIndexes;
   private final BinaryRowCodec partitionCodec;
   private final BucketFunction bucketFunction;
+  private final BinaryRowCodec keyCodec;
+  private final DynamicBuckets dynamicBuckets;
 
   /**
+   * An assigner of a table with a fixed bucket count.
+   *
    * @param schema the table's schema
    * @param location where the table lives, named in messages
+   * @throws UnsupportedTableException if the table is a dynamic-bucket table ({@code bucket} = -1),
+   *     whose buckets only a {@link TableWriter} assigns (it owns the table's hash index)
    */
   public BucketAssigner(TableSchema schema, String location) {
+    this(schema, location, null);
+    if (schema.options().dynamicBucket()) {
+      throw new UnsupportedTableException(
+          "table "
+              + location
+              + " has 'bucket' = -1 (dynamic bucket mode): its buckets come from the table's hash"
+              + " index, which only changelake's TableWriter maintains; the Beam write does not"
+              + " support dynamic bucket mode yet: set a fixed 'bucket' count, or write with the"
+              + " storage API",
+          null);
+    }
+  }
+
+  /** An assigner over the given hash index when the table is a dynamic-bucket table. */
+  BucketAssigner(TableSchema schema, String location, DynamicBuckets dynamicBuckets) {
     this.schema = schema;
     this.rowType = schema.rowType();
     this.location = location;
     this.partitionIndexes = schema.partitionIndexes();
     this.bucketKeyIndexes = schema.bucketKeyIndexes();
     this.partitionCodec = new BinaryRowCodec(schema.partitionType());
+    this.dynamicBuckets = dynamicBuckets;
+    boolean dynamic = schema.options().dynamicBucket();
     this.bucketFunction =
-        new BucketFunction(rowType.project(bucketKeyIndexes), schema.options().bucket());
+        dynamic
+            ? null
+            : new BucketFunction(rowType.project(bucketKeyIndexes), schema.options().bucket());
+    this.keyCodec = dynamic ? new BinaryRowCodec(rowType.project(bucketKeyIndexes)) : null;
   }
 
-  /** The table's bucket count. */
+  /** The table's bucket count: -1 for a dynamic-bucket table, as Paimon records it. */
   public int buckets() {
-    return bucketFunction.buckets();
+    return bucketFunction == null ? -1 : bucketFunction.buckets();
   }
 
   /**
@@ -65,14 +94,18 @@ public final class BucketAssigner {
    *     column count, a null in a NOT NULL column (every primary-key column is one), a value of the
    *     wrong Java class
    */
-  public RowBucket assign(Object[] row) {
+  public RowBucket assign(Object[] row) throws IOException {
     check(row);
     Object[] partition = project(row, partitionIndexes);
+    SerializedRow partitionRow = new SerializedRow(partitionCodec.encode(partition));
+    Object[] bucketKey = project(row, bucketKeyIndexes);
     return new RowBucket(
-        new SerializedRow(partitionCodec.encode(partition)),
+        partitionRow,
         TablePath.partitionPath(
             schema.partitionType(), partition, schema.options().partitionDefaultName()),
-        bucketFunction.bucket(project(row, bucketKeyIndexes)));
+        bucketFunction != null
+            ? bucketFunction.bucket(bucketKey)
+            : dynamicBuckets.assign(partitionRow, keyCodec.hash(bucketKey)));
   }
 
   private void check(Object[] row) {

@@ -1,5 +1,8 @@
 package io.changelake.table;
 
+import io.changelake.format.FileKind;
+import io.changelake.format.IndexManifestEntry;
+import io.changelake.format.IndexManifestFile;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFile;
 import io.changelake.format.ManifestFileMeta;
@@ -8,6 +11,7 @@ import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +43,8 @@ final class CommitManifests {
    * The manifest lists of one attempt and every file it wrote.
    *
    * @param changelogList null when the commit has no changelog files, as is its size
+   * @param indexManifest the snapshot's index manifest: a new one when the commit changes index
+   *     files, else the latest snapshot's (null if none)
    * @param files the names of every manifest and manifest list written, in the manifest folder
    */
   record Written(
@@ -48,6 +54,7 @@ final class CommitManifests {
       long deltaListSize,
       String changelogList,
       Long changelogListSize,
+      String indexManifest,
       List<String> files) {}
 
   private final ObjectStore store;
@@ -56,6 +63,7 @@ final class CommitManifests {
   private final TableScan scan;
   private final ManifestFile manifestFile;
   private final ManifestList manifestList;
+  private final IndexManifestFile indexManifestFile;
   private final PartitionStats partitionStats;
   private final String fileIdPrefix = UUID.randomUUID().toString();
   private int fileCounter;
@@ -67,16 +75,18 @@ final class CommitManifests {
     this.scan = scan;
     this.manifestFile = new ManifestFile(store, path.manifestFolder());
     this.manifestList = new ManifestList(store, path.manifestFolder());
+    this.indexManifestFile = new IndexManifestFile(store, path.manifestFolder());
     this.partitionStats = new PartitionStats(schema.partitionType());
   }
 
   /**
-   * Writes the manifests of a commit of {@code files} and {@code changelog} on top of {@code
-   * latest}, whose live files are {@code live}.
+   * Writes the manifests of a commit of {@code files}, {@code changelog} and {@code indexChanges}
+   * on top of {@code latest}, whose live files are {@code live}.
    */
   Written write(
       List<ManifestEntry> files,
       List<ManifestEntry> changelog,
+      List<IndexManifestEntry> indexChanges,
       Optional<Snapshot> latest,
       Map<ManifestEntry.Identifier, ManifestEntry> live)
       throws IOException {
@@ -104,6 +114,11 @@ final class CommitManifests {
       changelogListSize = manifestList.write(changelogList, changelogManifests);
       written.add(changelogList);
     }
+    String indexManifest = latest.map(Snapshot::indexManifest).orElse(null);
+    if (!indexChanges.isEmpty()) {
+      indexManifest = writeIndexManifest(latest, indexChanges);
+      written.add(indexManifest);
+    }
     return new Written(
         baseList,
         baseListSize,
@@ -111,7 +126,38 @@ final class CommitManifests {
         deltaListSize,
         changelogList,
         changelogListSize,
+        indexManifest,
         written);
+  }
+
+  /**
+   * The latest snapshot's index files with the changes applied, as Paimon combines them: one file
+   * per (partition, bucket, index type), DELETE entries removed first, then each ADD replacing what
+   * its (partition, bucket) had. Two writers that gave the same bucket new keys at once are merged,
+   * not refused: the later commit's file replaces the earlier's, as in Paimon, which supports one
+   * writing job per dynamic-bucket table.
+   */
+  private String writeIndexManifest(Optional<Snapshot> latest, List<IndexManifestEntry> changes)
+      throws IOException {
+    Map<IndexManifestEntry.Identity, IndexManifestEntry> live = new LinkedHashMap<>();
+    if (latest.isPresent()) {
+      for (IndexManifestEntry e : scan.indexFiles(latest.get())) {
+        live.put(e.identity(), e);
+      }
+    }
+    for (IndexManifestEntry e : changes) {
+      if (e.kind() == FileKind.DELETE) {
+        live.remove(e.identity());
+      }
+    }
+    for (IndexManifestEntry e : changes) {
+      if (e.kind() == FileKind.ADD) {
+        live.put(e.identity(), e);
+      }
+    }
+    String name = newFileName("index-manifest");
+    indexManifestFile.write(name, new ArrayList<>(live.values()));
+    return name;
   }
 
   /** Removes the files of an attempt that lost its race; what stays is left to orphan cleaning. */

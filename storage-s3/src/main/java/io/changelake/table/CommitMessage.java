@@ -1,6 +1,7 @@
 package io.changelake.table;
 
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.IndexFileMeta;
 import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketIncrement;
 import java.util.List;
@@ -18,9 +19,25 @@ import java.util.List;
  * @param totalBuckets the table's bucket count the writer used
  * @param increment what the bucket's merge tree changed: flushed files, compacted files, and the
  *     changelog of each
+ * @param newIndexFiles the bucket's new hash index file in a dynamic-bucket table (written before
+ *     the commit; it replaces the bucket's previous one), else empty
  */
 public record CommitMessage(
-    SerializedRow partition, int bucket, int totalBuckets, BucketIncrement increment) {
+    SerializedRow partition,
+    int bucket,
+    int totalBuckets,
+    BucketIncrement increment,
+    List<IndexFileMeta> newIndexFiles) {
+
+  public CommitMessage {
+    newIndexFiles = List.copyOf(newIndexFiles);
+  }
+
+  /** A message without index files: a fixed-bucket table's. */
+  public CommitMessage(
+      SerializedRow partition, int bucket, int totalBuckets, BucketIncrement increment) {
+    this(partition, bucket, totalBuckets, increment, List.of());
+  }
 
   /** Level-0 files written by a flush. */
   public List<DataFileMeta> newFiles() {
@@ -49,6 +66,6 @@ public record CommitMessage(
 
   /** Whether the message holds nothing to commit. */
   public boolean isEmpty() {
-    return increment.isEmpty();
+    return increment.isEmpty() && newIndexFiles.isEmpty();
   }
 }

@@ -1,10 +1,14 @@
 package io.changelake.table;
 
 import io.changelake.format.DataFileMetaSerializer;
+import io.changelake.format.IndexFileMeta;
+import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketIncrement;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A compact binary form of {@link CommitMessage}, for engines that move messages between processes
@@ -16,8 +20,8 @@ import java.io.IOException;
  */
 public final class CommitMessageSerializer {
 
-  /** The version {@link #write} writes. */
-  public static final int VERSION = 1;
+  /** The version {@link #write} writes: 2 adds the index files; version 1 is still read. */
+  public static final int VERSION = 2;
 
   private CommitMessageSerializer() {}
 
@@ -31,6 +35,13 @@ public final class CommitMessageSerializer {
     DataFileMetaSerializer.writeAll(m.compactBefore(), out);
     DataFileMetaSerializer.writeAll(m.compactAfter(), out);
     DataFileMetaSerializer.writeAll(m.compactChangelog(), out);
+    out.writeInt(m.newIndexFiles().size());
+    for (IndexFileMeta f : m.newIndexFiles()) {
+      out.writeUTF(f.indexType());
+      out.writeUTF(f.fileName());
+      out.writeLong(f.fileSize());
+      out.writeLong(f.rowCount());
+    }
   }
 
   /**
@@ -40,23 +51,31 @@ public final class CommitMessageSerializer {
    */
   public static CommitMessage read(DataInput in) throws IOException {
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new IOException(
           "commit message of serializer version "
               + version
-              + ", this code reads "
+              + ", this code reads 1 to "
               + VERSION
               + ": run the same changelake version on every worker of the pipeline");
     }
-    return new CommitMessage(
-        DataFileMetaSerializer.readRow(in),
-        in.readInt(),
-        in.readInt(),
+    SerializedRow partition = DataFileMetaSerializer.readRow(in);
+    int bucket = in.readInt();
+    int totalBuckets = in.readInt();
+    BucketIncrement increment =
         new BucketIncrement(
             DataFileMetaSerializer.readAll(in),
             DataFileMetaSerializer.readAll(in),
             DataFileMetaSerializer.readAll(in),
             DataFileMetaSerializer.readAll(in),
-            DataFileMetaSerializer.readAll(in)));
+            DataFileMetaSerializer.readAll(in));
+    List<IndexFileMeta> indexFiles = new ArrayList<>();
+    if (version >= 2) {
+      int count = in.readInt();
+      for (int i = 0; i < count; i++) {
+        indexFiles.add(new IndexFileMeta(in.readUTF(), in.readUTF(), in.readLong(), in.readLong()));
+      }
+    }
+    return new CommitMessage(partition, bucket, totalBuckets, increment, indexFiles);
   }
 }

@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.format.IndexManifestEntry;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFileMeta;
 import io.changelake.format.SerializedRow;
@@ -21,12 +22,12 @@ import org.slf4j.LoggerFactory;
  * Removes the files of a table that no snapshot references: what failed or lost commits and crashed
  * writers leave behind.
  *
- * <p>Only manifests, manifest lists and files in bucket folders are candidates; schema, snapshot,
- * hint, consumer and tag files never are. Referenced are the files of every snapshot and of every
- * tagged snapshot ({@link Tags}), expired or not. A candidate is removed only when it is older than
- * the safety age, because a commit in progress has written files that its snapshot does not name
- * yet; the age must exceed the longest a writer may take from writing a file to committing it
- * (default one day).
+ * <p>Only manifests, manifest lists, index manifests, index files and files in bucket folders are
+ * candidates; schema, snapshot, hint, consumer and tag files never are. Referenced are the files of
+ * every snapshot and of every tagged snapshot ({@link Tags}), expired or not. A candidate is
+ * removed only when it is older than the safety age, because a commit in progress has written files
+ * that its snapshot does not name yet; the age must exceed the longest a writer may take from
+ * writing a file to committing it (default one day).
  */
 public final class OrphanFilesClean {
 
@@ -63,7 +64,9 @@ public final class OrphanFilesClean {
           || object.lastModifiedMillis() >= cutoff) {
         continue;
       }
-      if (!relative.startsWith("manifest/") && !relative.contains("bucket-")) {
+      if (!relative.startsWith("manifest/")
+          && !relative.startsWith("index/")
+          && !relative.contains("bucket-")) {
         continue;
       }
       store.delete(object.path());
@@ -116,6 +119,11 @@ public final class OrphanFilesClean {
       throws IOException {
     TableScan scan = table.newScan();
     TablePath path = table.path();
+    if (s.indexManifest() != null && referenced.add(path.manifestFolder() + s.indexManifest())) {
+      for (IndexManifestEntry e : scan.indexFiles(s)) {
+        referenced.add(path.indexFolder() + e.file().fileName());
+      }
+    }
     for (String list : lists) {
       referenced.add(path.manifestFolder() + list);
       List<ManifestFileMeta> unseen = new ArrayList<>();

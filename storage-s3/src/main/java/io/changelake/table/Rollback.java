@@ -115,6 +115,7 @@ public final class Rollback {
             tagged.deltaManifestListSize(),
             null,
             null,
+            tagged.indexManifest(),
             tagged.commitUser(),
             tagged.commitIdentifier(),
             tagged.commitKind(),

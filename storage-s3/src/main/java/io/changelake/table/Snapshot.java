@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param deltaManifestListSize its size in bytes (null if unknown)
  * @param changelogManifestList the manifest list of this snapshot's changelog files, or null
  * @param changelogManifestListSize its size in bytes, or null
+ * @param indexManifest the index manifest naming every live index file (a dynamic-bucket table's
+ *     hash indexes), or null when the table has none; snapshots that change no index share it
  * @param commitUser who committed: one id per writing job
  * @param commitIdentifier the committer's own number for the commit; with the user, it makes a
  *     retried commit recognisable
@@ -49,6 +51,7 @@ import java.util.Objects;
   "deltaManifestListSize",
   "changelogManifestList",
   "changelogManifestListSize",
+  "indexManifest",
   "commitUser",
   "commitIdentifier",
   "commitKind",
@@ -73,6 +76,7 @@ public record Snapshot(
     Long deltaManifestListSize,
     String changelogManifestList,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long changelogManifestListSize,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String indexManifest,
     @JsonProperty(required = true) String commitUser,
     @JsonProperty(required = true) long commitIdentifier,
     @JsonProperty(required = true) CommitKind commitKind,

@@ -2,6 +2,8 @@ package io.changelake.table;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.FileKind;
+import io.changelake.format.IndexFileMeta;
+import io.changelake.format.IndexManifestEntry;
 import io.changelake.format.ManifestEntry;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
@@ -147,7 +149,11 @@ public final class SnapshotCommit {
     List<ManifestEntry> appendChangelog = new ArrayList<>();
     List<ManifestEntry> compactFiles = new ArrayList<>();
     List<ManifestEntry> compactChangelog = new ArrayList<>();
+    List<IndexManifestEntry> indexChanges = new ArrayList<>();
     for (CommitMessage m : messages) {
+      for (IndexFileMeta f : m.newIndexFiles()) {
+        indexChanges.add(new IndexManifestEntry(FileKind.ADD, m.partition(), m.bucket(), f));
+      }
       addEntries(appendFiles, FileKind.ADD, m, m.newFiles());
       addEntries(appendChangelog, FileKind.ADD, m, m.changelogFiles());
       addEntries(compactFiles, FileKind.DELETE, m, m.compactBefore());
@@ -155,11 +161,13 @@ public final class SnapshotCommit {
       addEntries(compactChangelog, FileKind.ADD, m, m.compactChangelog());
     }
     List<Snapshot> created = new ArrayList<>(2);
-    if (!appendFiles.isEmpty() || !appendChangelog.isEmpty()) {
-      created.add(commitOne(identifier, CommitKind.APPEND, appendFiles, appendChangelog));
+    if (!appendFiles.isEmpty() || !appendChangelog.isEmpty() || !indexChanges.isEmpty()) {
+      created.add(
+          commitOne(identifier, CommitKind.APPEND, appendFiles, appendChangelog, indexChanges));
     }
     if (!compactFiles.isEmpty() || !compactChangelog.isEmpty()) {
-      created.add(commitOne(identifier, CommitKind.COMPACT, compactFiles, compactChangelog));
+      created.add(
+          commitOne(identifier, CommitKind.COMPACT, compactFiles, compactChangelog, List.of()));
     }
     if (!created.isEmpty() && !schema.options().writeOnly()) {
       expire();
@@ -230,7 +238,11 @@ public final class SnapshotCommit {
   }
 
   private Snapshot commitOne(
-      long identifier, CommitKind kind, List<ManifestEntry> files, List<ManifestEntry> changelog)
+      long identifier,
+      CommitKind kind,
+      List<ManifestEntry> files,
+      List<ManifestEntry> changelog,
+      List<IndexManifestEntry> indexChanges)
       throws IOException {
     int maxRetries = schema.options().commitMaxRetries();
     for (int attempt = 0; ; attempt++) {
@@ -247,7 +259,8 @@ public final class SnapshotCommit {
       }
       Map<ManifestEntry.Identifier, ManifestEntry> base = live.at(latest);
       conflicts.check(base, files, latest);
-      CommitManifests.Written written = manifests.write(files, changelog, latest, base);
+      CommitManifests.Written written =
+          manifests.write(files, changelog, indexChanges, latest, base);
       Snapshot snapshot = newSnapshot(identifier, kind, files, changelog, latest, written);
       if (snapshots.tryCreate(snapshot)) {
         publishHints(snapshot);
@@ -324,6 +337,7 @@ public final class SnapshotCommit {
         written.deltaListSize(),
         written.changelogList(),
         written.changelogListSize(),
+        written.indexManifest(),
         commitUser,
         identifier,
         kind,

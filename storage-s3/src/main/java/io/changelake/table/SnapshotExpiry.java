@@ -1,6 +1,8 @@
 package io.changelake.table;
 
 import io.changelake.format.FileKind;
+import io.changelake.format.IndexManifestEntry;
+import io.changelake.format.IndexManifestFile;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFileMeta;
 import io.changelake.format.SerializedRow;
@@ -54,6 +56,8 @@ import org.slf4j.LoggerFactory;
  *       snapshot {@code s} was last live in {@code s - 1}), unless live in snapshot {@code until};
  *   <li>the changelog files of the expired snapshots;
  *   <li>manifests and manifest lists of the expired snapshots that no retained snapshot names;
+ *   <li>index manifests of the expired snapshots that no retained snapshot or tag names, with their
+ *       index files that no retained index manifest names;
  *   <li>the snapshot files, oldest first, so the snapshots left are always contiguous;
  *   <li>then the EARLIEST hint moves to {@code until}.
  * </ol>
@@ -194,6 +198,7 @@ public final class SnapshotExpiry {
         deleted += deleteUnretained(list, s, retainedManifests, removedManifests);
       }
     }
+    deleted += deleteUnretainedIndex(from, until);
     for (long id = from; id < until; id++) {
       snapshots.delete(id);
       deleted++;
@@ -206,6 +211,61 @@ public final class SnapshotExpiry {
         table.location(),
         deleted);
     return new Expired(from, until, deleted);
+  }
+
+  /**
+   * Removes the index manifests of the snapshots [from, until) that no retained snapshot or tag
+   * names, and their index files that no retained index manifest names (snapshots that change no
+   * index share their predecessor's manifest).
+   */
+  private int deleteUnretainedIndex(long from, long until) throws IOException {
+    Set<String> expiredManifests = new HashSet<>();
+    for (long id = from; id < until; id++) {
+      String manifest = snapshots.read(id).indexManifest();
+      if (manifest != null) {
+        expiredManifests.add(manifest);
+      }
+    }
+    if (expiredManifests.isEmpty()) {
+      return 0;
+    }
+    List<Snapshot> holders = new ArrayList<>(table.tags().taggedSnapshots());
+    long latest = snapshots.latestId().orElseThrow();
+    for (long id = until; id <= latest; id++) {
+      holders.add(snapshots.read(id));
+    }
+    Set<String> retainedManifests = new HashSet<>();
+    Set<String> retainedFiles = new HashSet<>();
+    for (Snapshot s : holders) {
+      if (s.indexManifest() != null && retainedManifests.add(s.indexManifest())) {
+        for (IndexManifestEntry e : scan.indexFiles(s)) {
+          retainedFiles.add(e.file().fileName());
+        }
+      }
+    }
+    IndexManifestFile manifests = new IndexManifestFile(store, path.manifestFolder());
+    int deleted = 0;
+    for (String manifest : expiredManifests) {
+      if (retainedManifests.contains(manifest)) {
+        continue;
+      }
+      List<IndexManifestEntry> entries;
+      try {
+        entries = manifests.read(manifest);
+      } catch (ObjectNotFoundException e) {
+        LOG.warn("index manifest {} is gone; an earlier expiry removed it", manifest);
+        continue;
+      }
+      for (IndexManifestEntry e : entries) {
+        if (retainedFiles.add(e.file().fileName())) {
+          store.delete(path.indexFolder() + e.file().fileName());
+          deleted++;
+        }
+      }
+      store.delete(path.manifestFolder() + manifest);
+      deleted++;
+    }
+    return deleted;
   }
 
   private record BucketFile(SerializedRow partition, int bucket, String fileName) {}

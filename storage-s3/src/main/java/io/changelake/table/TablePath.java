@@ -14,7 +14,8 @@ import java.time.ZoneOffset;
  * <pre>
  * &lt;database&gt;.db/&lt;table&gt;/schema/schema-&lt;n&gt;
  *                      snapshot/snapshot-&lt;id&gt;, LATEST, EARLIEST
- *                      manifest/manifest-*, manifest-list-*
+ *                      manifest/manifest-*, manifest-list-*, index-manifest-*
+ *                      index/index-* (hash indexes of a dynamic-bucket table)
  *                      consumer/consumer-&lt;id&gt;
  *                      tag/tag-&lt;name&gt;
  *                      &lt;k&gt;=&lt;v&gt;/.../bucket-&lt;b&gt;/data-*.parquet, changelog-*.parquet
@@ -70,6 +71,11 @@ public record TablePath(String database, String table) {
 
   public String tagFolder() {
     return root() + "tag/";
+  }
+
+  /** The folder of a dynamic-bucket table's hash index files, ending in {@code /}. */
+  public String indexFolder() {
+    return root() + "index/";
   }
 
   /** The folder of a bucket's data and changelog files, ending in {@code /}. */

@@ -1,6 +1,8 @@
 package io.changelake.table;
 
 import io.changelake.format.FileKind;
+import io.changelake.format.IndexManifestEntry;
+import io.changelake.format.IndexManifestFile;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.ManifestFile;
 import io.changelake.format.ManifestFileMeta;
@@ -24,6 +26,7 @@ public final class TableScan {
 
   private static final int CACHED_MANIFESTS = 256;
 
+  private final IndexManifestFile indexManifests;
   private final ManifestFile manifests;
   private final ManifestList lists;
   private final String root;
@@ -38,6 +41,7 @@ public final class TableScan {
       };
 
   public TableScan(ObjectStore store, TablePath path) {
+    this.indexManifests = new IndexManifestFile(store, path.manifestFolder());
     this.manifests = new ManifestFile(store, path.manifestFolder());
     this.lists = new ManifestList(store, path.manifestFolder());
     this.root = store.root() + path.root();
@@ -49,6 +53,29 @@ public final class TableScan {
     apply(live, entries(manifestsOf(snapshot.baseManifestList(), snapshot)), snapshot);
     apply(live, entries(manifestsOf(snapshot.deltaManifestList(), snapshot)), snapshot);
     return new ArrayList<>(live.values());
+  }
+
+  /**
+   * The index files live in a snapshot, as its index manifest lists them (ADD entries only); empty
+   * when it has none.
+   */
+  public List<IndexManifestEntry> indexFiles(Snapshot snapshot) throws IOException {
+    if (snapshot.indexManifest() == null) {
+      return List.of();
+    }
+    try {
+      return indexManifests.read(snapshot.indexManifest());
+    } catch (ObjectNotFoundException e) {
+      throw new IOException(
+          "snapshot "
+              + snapshot.id()
+              + " of "
+              + root
+              + " names the index manifest "
+              + snapshot.indexManifest()
+              + ", which is missing: the table is damaged or the snapshot was expired meanwhile",
+          e);
+    }
   }
 
   /** The entries a snapshot's delta holds: the files it added and removed. */

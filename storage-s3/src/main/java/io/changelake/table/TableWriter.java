@@ -1,6 +1,10 @@
 package io.changelake.table;
 
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.FileKind;
+import io.changelake.format.HashIndexFile;
+import io.changelake.format.IndexFileMeta;
+import io.changelake.format.IndexManifestEntry;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketFiles;
@@ -30,8 +34,9 @@ import java.util.stream.Stream;
 
 /**
  * Writes rows into a table: routes each to its partition and bucket (Paimon's bucket function, so
- * Paimon writers agree) and hands it to that bucket's {@link MergeTreeWriter}, which restores the
- * bucket's files from the latest snapshot the first time the bucket is written.
+ * Paimon writers agree; in a dynamic-bucket table, the table's hash index, {@link DynamicBuckets},
+ * whose changed files each commit carries) and hands it to that bucket's {@link MergeTreeWriter},
+ * which restores the bucket's files from the latest snapshot the first time the bucket is written.
  *
  * <p>{@link #prepareCommit} asks every bucket writer for what the commit needs (flushed files,
  * compactions, changelog) and returns one {@link CommitMessage} per bucket that changed; commit
@@ -56,6 +61,7 @@ public final class TableWriter implements AutoCloseable {
   private final TableSchema schema;
   private final int[] keyIndexes;
   private final BucketAssigner assigner;
+  private final DynamicBuckets dynamicBuckets;
   private final List<CommitMessage> uncommitted;
   private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
   private final List<AutoCloseable> lookups = new ArrayList<>();
@@ -67,8 +73,36 @@ public final class TableWriter implements AutoCloseable {
     this.table = table;
     this.schema = table.schema();
     this.keyIndexes = schema.keyIndexes();
-    this.assigner = new BucketAssigner(schema, table.location());
     this.uncommitted = List.copyOf(uncommitted);
+    this.dynamicBuckets =
+        schema.options().dynamicBucket()
+            ? new DynamicBuckets(
+                schema.options(),
+                this::liveIndexFiles,
+                new HashIndexFile(table.store(), table.path().indexFolder()))
+            : null;
+    this.assigner = new BucketAssigner(schema, table.location(), dynamicBuckets);
+  }
+
+  /**
+   * The index files of the latest snapshot, with those of uncommitted messages in their place: the
+   * hash index this writer continues from.
+   */
+  private List<IndexManifestEntry> liveIndexFiles() throws IOException {
+    Map<IndexManifestEntry.Identity, IndexManifestEntry> live = new LinkedHashMap<>();
+    Optional<Snapshot> latest = table.snapshots().latest();
+    if (latest.isPresent()) {
+      for (IndexManifestEntry e : table.newScan().indexFiles(latest.get())) {
+        live.put(e.identity(), e);
+      }
+    }
+    for (CommitMessage m : uncommitted) {
+      for (IndexFileMeta f : m.newIndexFiles()) {
+        IndexManifestEntry e = new IndexManifestEntry(FileKind.ADD, m.partition(), m.bucket(), f);
+        live.put(e.identity(), e);
+      }
+    }
+    return new ArrayList<>(live.values());
   }
 
   private record BucketId(SerializedRow partition, int bucket) {}
@@ -190,12 +224,22 @@ public final class TableWriter implements AutoCloseable {
     if (MergeTreeWriter.forcesUpLevel0(schema.options()) && !schema.options().writeOnly()) {
       openBucketsWithPendingChangelog();
     }
+    Map<DynamicBuckets.Bucket, IndexFileMeta> indexFiles =
+        dynamicBuckets == null ? Map.of() : dynamicBuckets.writeChanged();
     List<CommitMessage> messages = new ArrayList<>();
     for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
       BucketIncrement increment = e.getValue().prepareCommit(request, commitIdentifier);
-      if (!increment.isEmpty()) {
-        BucketId id = e.getKey();
-        messages.add(new CommitMessage(id.partition(), id.bucket(), assigner.buckets(), increment));
+      BucketId id = e.getKey();
+      IndexFileMeta index = indexFiles.get(new DynamicBuckets.Bucket(id.partition(), id.bucket()));
+      CommitMessage message =
+          new CommitMessage(
+              id.partition(),
+              id.bucket(),
+              assigner.buckets(),
+              increment,
+              index == null ? List.of() : List.of(index));
+      if (!message.isEmpty()) {
+        messages.add(message);
       }
     }
     return messages;

@@ -17,7 +17,12 @@ class TableOptionsTest {
 
   @Test
   void anUnsetTableHasTheDeclaredDefaults() {
-    assertEquals(1, UNSET.bucket());
+    // Unset in a stored table is Paimon's default: dynamic bucket mode.
+    assertEquals(-1, UNSET.bucket());
+    assertTrue(UNSET.dynamicBucket());
+    assertEquals(2_000_000L, UNSET.dynamicBucketTargetRowNum());
+    assertEquals(1, UNSET.dynamicBucketInitialBuckets());
+    assertEquals(-1, UNSET.dynamicBucketMaxBuckets());
     assertEquals(List.of(), UNSET.bucketKey());
     assertEquals(ChangelogProducer.NONE, UNSET.changelogProducer());
     assertEquals(MergeEngine.DEDUPLICATE, UNSET.mergeEngine());

@@ -63,7 +63,7 @@ class OptionRulesTest {
   }
 
   @Test
-  void paimonsDefaultValuesAreAcceptedExceptDynamicBucket() throws Exception {
+  void paimonsDefaultValuesAreAccepted() throws Exception {
     List<String> refused = new ArrayList<>();
     for (ConfigOption<?> option : paimonOptions()) {
       if (!option.hasDefaultValue()) {
@@ -73,6 +73,7 @@ class OptionRulesTest {
       if (!(value instanceof String
           || value instanceof Boolean
           || value instanceof Integer
+          || value instanceof Long
           || value instanceof Enum)) {
         continue;
       }
@@ -86,7 +87,7 @@ class OptionRulesTest {
         refused.add(option.key());
       }
     }
-    assertEquals(List.of("bucket"), refused);
+    assertEquals(List.of(), refused);
   }
 
   @Test
@@ -99,9 +100,7 @@ class OptionRulesTest {
   static Stream<Arguments> refusedOptions() {
     return Stream.of(
         Arguments.of("deletion-vectors.enabled", "true", "deletion vectors"),
-        Arguments.of("bucket", "-1", "dynamic bucket"),
         Arguments.of("bucket", "-2", "postpone bucket"),
-        Arguments.of("bucket", null, "dynamic bucket"),
         Arguments.of("file.format", "orc", "parquet"),
         Arguments.of("changelog.num-retained.max", "100", "decoupled changelog"),
         Arguments.of("commit.force-compact", "true", "compaction forced"),
@@ -156,9 +155,11 @@ class OptionRulesTest {
         "'deletion-vectors.enabled'",
         "deletion vectors");
     assertMentions(
-        assertThrows(IllegalArgumentException.class, () -> Orders.schema(Map.of("bucket", "-1"))),
-        "'bucket'",
-        "dynamic bucket");
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Orders.schema(Map.of("bucket", "-1", "bucket-key", "order_id"))),
+        "'bucket-key'",
+        "bucket' = -1");
   }
 
   @Test

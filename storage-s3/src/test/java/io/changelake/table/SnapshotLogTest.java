@@ -30,6 +30,7 @@ class SnapshotLogTest {
         1L,
         null,
         null,
+        null,
         user,
         identifier,
         CommitKind.APPEND,

@@ -82,7 +82,7 @@ class UncommittedMessagesTest {
   }
 
   @ParameterizedTest(name = "version {0}")
-  @ValueSource(ints = {0, 2})
+  @ValueSource(ints = {0, 3})
   void anUnknownSerializerVersionIsRefused(int version) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     new DataOutputStream(bytes).writeInt(version);
