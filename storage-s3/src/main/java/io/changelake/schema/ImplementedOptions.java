@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -290,7 +289,7 @@ public final class ImplementedOptions {
           "fields.default-aggregate-function",
           "last_non_null_value",
           TEXT,
-          ImplementedOptions::checkAggregateFunction,
+          OptionBounds.aggregateFunction(),
           "fold of the columns without their own");
 
   public static final TableOption<String> AGGREGATE_FUNCTION =
@@ -299,8 +298,8 @@ public final class ImplementedOptions {
           "fields.default-aggregate-function",
           DEFAULT_AGGREGATE_FUNCTION::valueIn,
           TEXT,
-          ImplementedOptions::checkAggregateFunction,
-          "the fold of column f (aggregation): " + aggregateFunctions());
+          OptionBounds.aggregateFunction(),
+          "the fold of column f (aggregation): " + OptionBounds.aggregateFunctions());
 
   public static final TableOption<Boolean> IGNORE_RETRACT =
       option(
@@ -323,46 +322,6 @@ public final class ImplementedOptions {
           ",",
           TEXT,
           "separator of the listagg function of column f");
-
-  public static final TableOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
-      option(
-          "snapshot.num-retained.min",
-          "10",
-          OptionValues::integer,
-          atLeast(1),
-          "snapshots expiry always keeps");
-
-  public static final TableOption<Integer> SNAPSHOT_NUM_RETAINED_MAX =
-      derived(
-          "snapshot.num-retained.max",
-          "unlimited",
-          options -> Integer.MAX_VALUE,
-          OptionValues::integer,
-          atLeast(1),
-          "snapshots beyond which expiry removes the oldest");
-
-  public static final TableOption<Duration> SNAPSHOT_TIME_RETAINED =
-      option(
-          "snapshot.time-retained",
-          "1 h",
-          OptionValues::duration,
-          "age beyond which expiry removes snapshots");
-
-  public static final TableOption<Integer> SNAPSHOT_EXPIRE_LIMIT =
-      option(
-          "snapshot.expire.limit",
-          "50",
-          OptionValues::integer,
-          atLeast(1),
-          "snapshots one expiry run removes at most");
-
-  public static final TableOption<Duration> CONSUMER_EXPIRATION_TIME =
-      derived(
-          "consumer.expiration-time",
-          "never",
-          options -> null,
-          OptionValues::duration,
-          "consumers not updated for this long are removed by expiry");
 
   public static final TableOption<Boolean> WRITE_ONLY =
       option(
@@ -402,8 +361,8 @@ public final class ImplementedOptions {
           "folder name of a null partition value");
 
   /**
-   * Every declaration, in manual order: the fields above in their order, then the automatic tags'
-   * ({@link TagOptions}).
+   * Every declaration, in manual order: the fields above in their order, then those of retention
+   * and automatic tags ({@link RetentionOptions}).
    */
   public static final List<TableOption<?>> ALL = all();
 
@@ -411,7 +370,7 @@ public final class ImplementedOptions {
 
   private static List<TableOption<?>> all() {
     List<TableOption<?>> all = new ArrayList<>(DECLARED);
-    all.addAll(TagOptions.ALL);
+    all.addAll(RetentionOptions.ALL);
     return Collections.unmodifiableList(all);
   }
 
@@ -476,16 +435,5 @@ public final class ImplementedOptions {
       throw new IllegalArgumentException(
           "bucket must be at least 1, or -1 for dynamic bucket mode, got " + bucket);
     }
-  }
-
-  private static void checkAggregateFunction(String value) {
-    if (!TableOptions.AGGREGATE_FUNCTIONS.contains(value)) {
-      throw new IllegalArgumentException(
-          "unknown aggregate function; use one of " + aggregateFunctions());
-    }
-  }
-
-  private static String aggregateFunctions() {
-    return String.join(", ", new TreeSet<>(TableOptions.AGGREGATE_FUNCTIONS));
   }
 }

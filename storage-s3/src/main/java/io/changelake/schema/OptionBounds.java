@@ -1,6 +1,7 @@
 package io.changelake.schema;
 
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * What a parsed option value must be beyond its form: a range, one of a few words, or the one value
@@ -88,5 +89,20 @@ public interface OptionBounds<T> {
             + what
             + " and will not ignore it: use Paimon for this table, or "
             + (accepted.isEmpty() ? "remove the option" : "set it to '" + accepted + "'"));
+  }
+
+  /** The name of an aggregate function of the aggregation merge engine. */
+  static OptionBounds<String> aggregateFunction() {
+    return value -> {
+      if (!TableOptions.AGGREGATE_FUNCTIONS.contains(value)) {
+        throw new IllegalArgumentException(
+            "unknown aggregate function; use one of " + aggregateFunctions());
+      }
+    };
+  }
+
+  /** The aggregate functions, sorted, for messages and the manual. */
+  static String aggregateFunctions() {
+    return String.join(", ", new TreeSet<>(TableOptions.AGGREGATE_FUNCTIONS));
   }
 }

@@ -194,8 +194,16 @@ public final class TableOptions {
     return options.get(key);
   }
 
-  private <T> T value(TableOption<T> option) {
+  /**
+   * The value of a declared option: given, or its default. The options without an accessor of their
+   * own here (those of automatic tags) are read this way.
+   */
+  public <T> T get(TableOption<T> option) {
     return option.valueIn(this);
+  }
+
+  private <T> T value(TableOption<T> option) {
+    return get(option);
   }
 
   public int bucket() {
@@ -383,60 +391,25 @@ public final class TableOptions {
   }
 
   public int snapshotNumRetainedMin() {
-    return value(ImplementedOptions.SNAPSHOT_NUM_RETAINED_MIN);
+    return value(RetentionOptions.SNAPSHOT_NUM_RETAINED_MIN);
   }
 
   public int snapshotNumRetainedMax() {
-    return value(ImplementedOptions.SNAPSHOT_NUM_RETAINED_MAX);
+    return value(RetentionOptions.SNAPSHOT_NUM_RETAINED_MAX);
   }
 
   public Duration snapshotTimeRetained() {
-    return value(ImplementedOptions.SNAPSHOT_TIME_RETAINED);
-  }
-
-  /** Whether commits create tags by process time: {@code tag.automatic-creation}. */
-  public boolean tagsByProcessTime() {
-    return value(TagOptions.TAG_AUTOMATIC_CREATION).equals("process-time");
-  }
-
-  /** {@code tag.creation-period}: daily, hourly or two-hours. */
-  public String tagCreationPeriod() {
-    return value(TagOptions.TAG_CREATION_PERIOD);
-  }
-
-  /** {@code tag.creation-period-duration}, or null when the named period applies. */
-  public Duration tagCreationPeriodDuration() {
-    return value(TagOptions.TAG_CREATION_PERIOD_DURATION);
-  }
-
-  /** {@code tag.creation-delay}. */
-  public Duration tagCreationDelay() {
-    return value(TagOptions.TAG_CREATION_DELAY);
-  }
-
-  /** {@code tag.period-formatter}. */
-  public String tagPeriodFormatter() {
-    return value(TagOptions.TAG_PERIOD_FORMATTER);
-  }
-
-  /** {@code tag.num-retained-max}, or null for no limit. */
-  public Integer tagNumRetainedMax() {
-    return value(TagOptions.TAG_NUM_RETAINED_MAX);
-  }
-
-  /** {@code tag.automatic-completion}. */
-  public boolean tagAutomaticCompletion() {
-    return value(TagOptions.TAG_AUTOMATIC_COMPLETION);
+    return value(RetentionOptions.SNAPSHOT_TIME_RETAINED);
   }
 
   /** The most snapshots one expiry run removes: {@code snapshot.expire.limit}, Paimon's 50. */
   public int snapshotExpireLimit() {
-    return value(ImplementedOptions.SNAPSHOT_EXPIRE_LIMIT);
+    return value(RetentionOptions.SNAPSHOT_EXPIRE_LIMIT);
   }
 
   /** How long a consumer may go without recording progress before expiry removes it; or null. */
   public Duration consumerExpirationTime() {
-    return value(ImplementedOptions.CONSUMER_EXPIRATION_TIME);
+    return value(RetentionOptions.CONSUMER_EXPIRATION_TIME);
   }
 
   public boolean writeOnly() {

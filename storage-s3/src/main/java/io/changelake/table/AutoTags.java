@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.schema.RetentionOptions;
 import io.changelake.schema.TableOptions;
 import java.io.IOException;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class AutoTags {
     this.tags = table.tags();
     this.snapshots = table.snapshots();
     this.period = TagPeriod.of(options);
-    this.delay = options.tagCreationDelay();
+    this.delay = options.get(RetentionOptions.TAG_CREATION_DELAY);
     if (delay.compareTo(period.length()) >= 0) {
       throw new IllegalArgumentException(
           "tag.creation-delay "
@@ -52,8 +53,8 @@ final class AutoTags {
               + period.length()
               + ": give a shorter delay");
     }
-    this.retainedMax = options.tagNumRetainedMax();
-    this.completion = options.tagAutomaticCompletion();
+    this.retainedMax = options.get(RetentionOptions.TAG_NUM_RETAINED_MAX);
+    this.completion = options.get(RetentionOptions.TAG_AUTOMATIC_COMPLETION);
     List<Map.Entry<String, Snapshot>> automatic = automaticTags();
     if (automatic.isEmpty()) {
       this.nextSnapshot = snapshots.earliestId().orElse(1);
@@ -66,7 +67,9 @@ final class AutoTags {
 
   /** The automatic tags of a table whose options ask for them, else null. */
   static AutoTags of(Table table) throws IOException {
-    return table.options().tagsByProcessTime() ? new AutoTags(table) : null;
+    return table.options().get(RetentionOptions.TAG_AUTOMATIC_CREATION).equals("process-time")
+        ? new AutoTags(table)
+        : null;
   }
 
   /** Tags the snapshots committed since the last run that close a period. */

@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.schema.RetentionOptions;
 import io.changelake.schema.TableOptions;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,14 +35,14 @@ final class TagPeriod {
 
   /** The period the table's options give. */
   static TagPeriod of(TableOptions options) {
-    Duration duration = options.tagCreationPeriodDuration();
+    Duration duration = options.get(RetentionOptions.TAG_CREATION_PERIOD_DURATION);
     if (duration != null) {
       return new TagPeriod(duration, format(false, false, true, true), false);
     }
-    String formatter = options.tagPeriodFormatter();
+    String formatter = options.get(RetentionOptions.TAG_PERIOD_FORMATTER);
     boolean dashes = formatter.equals("with_dashes");
     boolean space = !formatter.equals("without_dashes_and_spaces");
-    return switch (options.tagCreationPeriod()) {
+    return switch (options.get(RetentionOptions.TAG_CREATION_PERIOD)) {
       case "hourly" ->
           new TagPeriod(Duration.ofHours(1), format(dashes, space, true, false), false);
       // Paimon names two-hour tags with dashes whatever the formatter says.

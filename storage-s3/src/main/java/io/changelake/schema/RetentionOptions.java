@@ -9,12 +9,54 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The options of automatic tags ({@code tag.*}), declared as {@link ImplementedOptions} declares
- * the others, which lists them last in its manual.
+ * The options of retention (snapshot expiry, consumer expiry) and of automatic tags, declared as
+ * {@link ImplementedOptions} declares the others, which lists them last in its manual.
  */
-public final class TagOptions {
+public final class RetentionOptions {
 
   private static final Function<String, String> TEXT = Function.identity();
+
+  public static final TableOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
+      TableOption.of(
+          "snapshot.num-retained.min",
+          "10",
+          OptionValues::integer,
+          atLeast(1),
+          "snapshots expiry always keeps");
+
+  public static final TableOption<Integer> SNAPSHOT_NUM_RETAINED_MAX =
+      TableOption.derived(
+          "snapshot.num-retained.max",
+          "unlimited",
+          options -> Integer.MAX_VALUE,
+          OptionValues::integer,
+          atLeast(1),
+          "snapshots beyond which expiry removes the oldest");
+
+  public static final TableOption<Duration> SNAPSHOT_TIME_RETAINED =
+      TableOption.of(
+          "snapshot.time-retained",
+          "1 h",
+          OptionValues::duration,
+          none(),
+          "age beyond which expiry removes snapshots");
+
+  public static final TableOption<Integer> SNAPSHOT_EXPIRE_LIMIT =
+      TableOption.of(
+          "snapshot.expire.limit",
+          "50",
+          OptionValues::integer,
+          atLeast(1),
+          "snapshots one expiry run removes at most");
+
+  public static final TableOption<Duration> CONSUMER_EXPIRATION_TIME =
+      TableOption.derived(
+          "consumer.expiration-time",
+          "never",
+          options -> null,
+          OptionValues::duration,
+          none(),
+          "consumers not updated for this long are removed by expiry");
 
   public static final TableOption<String> TAG_AUTOMATIC_CREATION =
       TableOption.of(
@@ -82,6 +124,11 @@ public final class TagOptions {
   /** The declarations above, in manual order. */
   static final List<TableOption<?>> ALL =
       List.of(
+          SNAPSHOT_NUM_RETAINED_MIN,
+          SNAPSHOT_NUM_RETAINED_MAX,
+          SNAPSHOT_TIME_RETAINED,
+          SNAPSHOT_EXPIRE_LIMIT,
+          CONSUMER_EXPIRATION_TIME,
           TAG_AUTOMATIC_CREATION,
           TAG_CREATION_PERIOD,
           TAG_CREATION_PERIOD_DURATION,
@@ -90,5 +137,5 @@ public final class TagOptions {
           TAG_NUM_RETAINED_MAX,
           TAG_AUTOMATIC_COMPLETION);
 
-  private TagOptions() {}
+  private RetentionOptions() {}
 }
