@@ -66,15 +66,7 @@ public final class TableScan {
     try {
       return indexManifests.read(snapshot.indexManifest());
     } catch (ObjectNotFoundException e) {
-      throw new IOException(
-          "snapshot "
-              + snapshot.id()
-              + " of "
-              + root
-              + " names the index manifest "
-              + snapshot.indexManifest()
-              + ", which is missing: the table is damaged or the snapshot was expired meanwhile",
-          e);
+      throw missing(snapshot, "index manifest", snapshot.indexManifest(), e);
     }
   }
 
@@ -96,16 +88,24 @@ public final class TableScan {
     try {
       return lists.read(listName);
     } catch (ObjectNotFoundException e) {
-      throw new IOException(
-          "snapshot "
-              + snapshot.id()
-              + " of "
-              + root
-              + " names the manifest list "
-              + listName
-              + ", which is missing: the table is damaged or the snapshot was expired meanwhile",
-          e);
+      throw missing(snapshot, "manifest list", listName, e);
     }
+  }
+
+  /** A metadata file a snapshot names is gone. */
+  private IOException missing(
+      Snapshot snapshot, String what, String fileName, ObjectNotFoundException cause) {
+    return new IOException(
+        "snapshot "
+            + snapshot.id()
+            + " of "
+            + root
+            + " names the "
+            + what
+            + " "
+            + fileName
+            + ", which is missing: the table is damaged or the snapshot was expired meanwhile",
+        cause);
   }
 
   /** The entries of the given manifests, in order. */

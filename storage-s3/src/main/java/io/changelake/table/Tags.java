@@ -38,7 +38,7 @@ public final class Tags {
 
   /** The path of a tag's file, relative to the store root. */
   public String path(String name) {
-    if (name == null || name.isBlank() || name.contains("/") || name.startsWith(".")) {
+    if (!usableInPath(name)) {
       throw new IllegalArgumentException(
           "tag name '"
               + name
@@ -155,13 +155,14 @@ public final class Tags {
     return tagged;
   }
 
+  /** Whether a name can be a tag file's: not blank, no '/', not starting with '.'. */
+  private static boolean usableInPath(String name) {
+    return name != null && !name.isBlank() && !name.contains("/") && !name.startsWith(".");
+  }
+
   /** Paimon's rules: not blank, no '/', not only digits (that would read as a snapshot id). */
   static void checkName(String name) {
-    if (name == null
-        || name.isBlank()
-        || name.contains("/")
-        || name.startsWith(".")
-        || name.chars().allMatch(Character::isDigit)) {
+    if (!usableInPath(name) || name.chars().allMatch(Character::isDigit)) {
       throw new IllegalArgumentException(
           "tag name '"
               + name
