@@ -356,7 +356,12 @@ final class ColumnCodec {
       default:
         p = reader.getBinary();
     }
-    return fromPhysical.apply(p);
+    return fromPhysical(p);
+  }
+
+  /** Our Java value of a Parquet physical value. */
+  Object fromPhysical(Object physical) {
+    return fromPhysical.apply(physical);
   }
 
   /**

@@ -19,10 +19,13 @@ import java.util.NoSuchElementException;
 import java.util.stream.IntStream;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -37,8 +40,8 @@ import org.apache.parquet.schema.Type;
  * older schema reads through a {@link ColumnMapping} as the current schema's columns (added ones
  * null, renamed ones by field id, widened ones converted). Only the columns asked for are fetched
  * from the store: with a value projection, each returned {@link KeyValue#value()} holds the
- * projected table columns, in projection order. Values are decoded column by column from Parquet's
- * pages, with no record assembly in between.
+ * projected table columns, in projection order. Values are decoded column by column, a page at a
+ * time ({@link DecodedColumnChunk}), with no record assembly in between.
  *
  * <pre>{@code
  * try (KeyValueFileReader reader = KeyValueFileReader.open(store, path, keyType, valueType)) {
@@ -61,6 +64,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
 
+  /**
+   * Built once: read options built from Hadoop's configuration parse its XML defaults on every file
+   * opened (a sixth of a changelog read of many small files).
+   */
+  private static final ParquetReadOptions READ_OPTIONS =
+      ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
+
   private final String path;
   private final ParquetFileReader file;
   private final MessageType requested;
@@ -78,8 +88,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
   private final int[] keyInValue;
 
-  private ColumnReader[] readers;
+  private ColumnValues[] readers;
   private long rowsLeftInGroup;
+  private int rowGroup;
 
   private KeyValueFileReader(
       String path,
@@ -176,8 +187,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
     ParquetFileReader file =
         ParquetFileReader.open(
-            new ObjectInputFile(store, path, info.size(), READ_AHEAD),
-            ParquetReadOptions.builder().build());
+            new ObjectInputFile(store, path, info.size(), READ_AHEAD), READ_OPTIONS);
     try {
       return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
     } catch (RuntimeException e) {
@@ -199,11 +209,19 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         if (group == null) {
           return false;
         }
-        ColumnReadStoreImpl store =
-            new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
-        readers = new ColumnReader[descriptors.length];
+        BlockMetaData block = file.getRowGroups().get(rowGroup++);
+        ColumnReadStoreImpl store = null;
+        readers = new ColumnValues[descriptors.length];
         for (int i = 0; i < descriptors.length; i++) {
-          readers[i] = store.getColumnReader(descriptors[i]);
+          ColumnDescriptor column = descriptors[i];
+          if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
+            readers[i] = new DecodedColumnChunk(column, group.getPageReader(column));
+          } else {
+            if (store == null) {
+              store = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
+            }
+            readers[i] = new AssembledColumn(store.getColumnReader(column), column);
+          }
         }
         rowsLeftInGroup = group.getRowCount();
       }
@@ -211,6 +229,16 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + path, e);
     }
+  }
+
+  private ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor column) {
+    ColumnPath columnPath = ColumnPath.get(column.getPath());
+    for (ColumnChunkMetaData chunk : block.getColumns()) {
+      if (chunk.getPath().equals(columnPath)) {
+        return chunk;
+      }
+    }
+    throw new IllegalStateException(path + " has no chunk of column " + columnPath);
   }
 
   @Override
@@ -227,12 +255,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       }
     }
     // Both system columns are required: read them without codec, boxing or level checks.
-    ColumnReader sequenceReader = readers[column++];
-    long sequenceNumber = sequenceReader.getLong();
-    sequenceReader.consume();
-    ColumnReader kindReader = readers[column++];
-    RowKind kind = RowKind.fromByteValue((byte) kindReader.getInteger());
-    kindReader.consume();
+    long sequenceNumber = readers[column++].readLong();
+    RowKind kind = RowKind.fromByteValue((byte) readers[column++].readInt());
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
       if (valueCodecs[i] != null) {
@@ -252,13 +276,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   }
 
   private Object read(int column, ColumnCodec codec) {
-    ColumnReader reader = readers[column];
-    Object value =
-        reader.getCurrentDefinitionLevel() == descriptors[column].getMaxDefinitionLevel()
-            ? codec.read(reader)
-            : null;
-    reader.consume();
-    return value;
+    return readers[column].read(codec);
   }
 
   @Override
