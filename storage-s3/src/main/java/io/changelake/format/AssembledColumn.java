@@ -11,14 +11,20 @@ final class AssembledColumn implements ColumnValues {
 
   private final ColumnReader reader;
   private final int maxDefinition;
+  private final ColumnCodec codec;
 
-  AssembledColumn(ColumnReader reader, ColumnDescriptor descriptor) {
+  /**
+   * @param codec the column's codec, or null for a system column read by {@link #readLong} or
+   *     {@link #readInt}
+   */
+  AssembledColumn(ColumnReader reader, ColumnDescriptor descriptor, ColumnCodec codec) {
     this.reader = reader;
     this.maxDefinition = descriptor.getMaxDefinitionLevel();
+    this.codec = codec;
   }
 
   @Override
-  public Object read(ColumnCodec codec) {
+  public Object read() {
     Object value = reader.getCurrentDefinitionLevel() == maxDefinition ? codec.read(reader) : null;
     reader.consume();
     return value;

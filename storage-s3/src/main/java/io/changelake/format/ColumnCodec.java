@@ -365,6 +365,14 @@ final class ColumnCodec {
   }
 
   /**
+   * Whether one Java value may stand for every row holding the same physical value: true but for
+   * byte columns, whose values are arrays a reader's caller may change.
+   */
+  boolean sharesValues() {
+    return !(physical == PrimitiveTypeName.BINARY && logical == null);
+  }
+
+  /**
    * The min/max/null count Paimon derives from a column's merged footer statistics, before its
    * stats mode applies: no min/max where Paimon keeps none (byte columns, INT96 timestamps).
    */

@@ -6,8 +6,8 @@ package io.changelake.format;
  */
 interface ColumnValues {
 
-  /** The current row's value, as {@code codec}'s Java value, or null. */
-  Object read(ColumnCodec codec);
+  /** The current row's value, as the column codec's Java value, or null. */
+  Object read();
 
   /** The current row's value of a required INT64 column. */
   long readLong();

@@ -55,6 +55,20 @@ final class DecodedColumnChunk implements ColumnValues {
   private final int maxDefinition;
   private final int levelBitWidth;
   private final Object dictionary;
+  private final int dictionarySize;
+  private final ColumnCodec codec;
+
+  /**
+   * The dictionary's Java values, converted once, shared by every row that holds them: no boxing
+   * and no conversion (a string decoded, a decimal built) per row. Null until a page needs it, and
+   * for columns whose values cannot be shared ({@link ColumnCodec#sharesValues}).
+   */
+  private Object[] dictionaryValues;
+
+  /**
+   * Whether the current page's values are dictionary ids, read through {@link #dictionaryValues}.
+   */
+  private boolean sharedPage;
 
   /** Per row of the page, its definition level; null when the column is required. */
   private int[] definitions;
@@ -62,8 +76,13 @@ final class DecodedColumnChunk implements ColumnValues {
   /** The dictionary ids of the page's values, when they are dictionary-encoded. */
   private int[] ids = new int[0];
 
-  /** The page's non-null values, one of long[], int[], float[], double[], boolean[], Binary[]. */
+  /**
+   * The page's non-null values, in an array of the column's physical type (long[], int[], float[],
+   * double[], boolean[] or Binary[]) reused from page to page: rows get them boxed or converted.
+   */
   private Object values;
+
+  private int capacity;
 
   private int rowsInPage;
   private int row;
@@ -76,8 +95,14 @@ final class DecodedColumnChunk implements ColumnValues {
         && DECODED.containsAll(chunk.getEncodings());
   }
 
-  DecodedColumnChunk(ColumnDescriptor descriptor, PageReader pages) throws IOException {
+  /**
+   * @param codec the column's codec, or null for a system column read by {@link #readLong} or
+   *     {@link #readInt}
+   */
+  DecodedColumnChunk(ColumnDescriptor descriptor, PageReader pages, ColumnCodec codec)
+      throws IOException {
     this.descriptor = descriptor;
+    this.codec = codec;
     this.pages = pages;
     this.type = descriptor.getPrimitiveType().getPrimitiveTypeName();
     this.fixedLength =
@@ -85,38 +110,40 @@ final class DecodedColumnChunk implements ColumnValues {
     this.maxDefinition = descriptor.getMaxDefinitionLevel();
     this.levelBitWidth = BytesUtils.getWidthFromMaxInt(maxDefinition);
     DictionaryPage page = pages.readDictionaryPage();
-    this.dictionary =
-        page == null ? null : materialize(page.getEncoding().initDictionary(descriptor, page));
+    Dictionary decoded = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+    this.dictionary = decoded == null ? null : materialize(decoded);
+    this.dictionarySize = decoded == null ? 0 : decoded.getMaxId() + 1;
   }
 
   @Override
-  public Object read(ColumnCodec codec) {
+  public Object read() {
     int r = nextRow();
     if (definitions != null && definitions[r] != maxDefinition) {
       return null;
     }
     int v = valueIndex++;
-    Object physical;
+    if (sharedPage) {
+      return dictionaryValues[ids[v]];
+    }
+    return codec.fromPhysical(physical(values, v));
+  }
+
+  /** The value at {@code index} of an array of the column's physical type, boxed. */
+  private Object physical(Object array, int index) {
     switch (type) {
       case INT64:
-        physical = ((long[]) values)[v];
-        break;
+        return ((long[]) array)[index];
       case INT32:
-        physical = ((int[]) values)[v];
-        break;
+        return ((int[]) array)[index];
       case DOUBLE:
-        physical = ((double[]) values)[v];
-        break;
+        return ((double[]) array)[index];
       case FLOAT:
-        physical = ((float[]) values)[v];
-        break;
+        return ((float[]) array)[index];
       case BOOLEAN:
-        physical = ((boolean[]) values)[v];
-        break;
+        return ((boolean[]) array)[index];
       default:
-        physical = ((Binary[]) values)[v];
+        return ((Binary[]) array)[index];
     }
-    return codec.fromPhysical(physical);
   }
 
   @Override
@@ -177,21 +204,26 @@ final class DecodedColumnChunk implements ColumnValues {
     } else {
       definitions = null;
     }
+    sharedPage = false;
     if (encoding.usesDictionary()) {
       int bitWidth = data[offset] & 0xff;
       RleHybridDecoder.decode(data, offset + 1, data.length, bitWidth, ids(present), present);
-      lookUp(present);
+      if (codec != null && codec.sharesValues()) {
+        shareDictionary();
+        sharedPage = true;
+      } else {
+        lookUp(present);
+      }
     } else if (encoding == Encoding.PLAIN) {
       plain(data, offset, present);
     } else if (encoding == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN) {
       // Booleans of v2 pages: a length, then runs of bit width 1.
       int length = littleEndianInt(data, offset);
       RleHybridDecoder.decode(data, offset + 4, offset + 4 + length, 1, ids(present), present);
-      boolean[] booleans = new boolean[present];
+      boolean[] booleans = (boolean[]) buffer(present);
       for (int i = 0; i < present; i++) {
         booleans[i] = ids[i] != 0;
       }
-      values = booleans;
     } else {
       throw new IllegalStateException(
           "column "
@@ -225,6 +257,33 @@ final class DecodedColumnChunk implements ColumnValues {
     return (int) in.position();
   }
 
+  /** {@link #values}, holding at least {@code count} values. */
+  private Object buffer(int count) {
+    if (values == null || capacity < count) {
+      capacity = Math.max(count, 2 * capacity);
+      switch (type) {
+        case INT64:
+          values = new long[capacity];
+          break;
+        case INT32:
+          values = new int[capacity];
+          break;
+        case DOUBLE:
+          values = new double[capacity];
+          break;
+        case FLOAT:
+          values = new float[capacity];
+          break;
+        case BOOLEAN:
+          values = new boolean[capacity];
+          break;
+        default:
+          values = new Binary[capacity];
+      }
+    }
+    return values;
+  }
+
   private static int littleEndianInt(byte[] data, int offset) {
     return (data[offset] & 0xff)
         | (data[offset + 1] & 0xff) << 8
@@ -249,52 +308,45 @@ final class DecodedColumnChunk implements ColumnValues {
   }
 
   private void plain(byte[] data, int offset, int count) {
-    ByteBuffer buffer =
+    ByteBuffer bytes =
         ByteBuffer.wrap(data, offset, data.length - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
     switch (type) {
       case INT64:
-        long[] longs = new long[count];
-        buffer.asLongBuffer().get(longs);
-        values = longs;
+        long[] longs = (long[]) buffer(count);
+        bytes.asLongBuffer().get(longs, 0, count);
         break;
       case INT32:
-        int[] ints = new int[count];
-        buffer.asIntBuffer().get(ints);
-        values = ints;
+        int[] ints = (int[]) buffer(count);
+        bytes.asIntBuffer().get(ints, 0, count);
         break;
       case DOUBLE:
-        double[] doubles = new double[count];
-        buffer.asDoubleBuffer().get(doubles);
-        values = doubles;
+        double[] doubles = (double[]) buffer(count);
+        bytes.asDoubleBuffer().get(doubles, 0, count);
         break;
       case FLOAT:
-        float[] floats = new float[count];
-        buffer.asFloatBuffer().get(floats);
-        values = floats;
+        float[] floats = (float[]) buffer(count);
+        bytes.asFloatBuffer().get(floats, 0, count);
         break;
       case BOOLEAN:
-        boolean[] booleans = new boolean[count];
+        boolean[] booleans = (boolean[]) buffer(count);
         for (int i = 0; i < count; i++) {
           booleans[i] = ((data[offset + (i >>> 3)] >>> (i & 7)) & 1) != 0;
         }
-        values = booleans;
         break;
       case BINARY:
-        Binary[] binaries = new Binary[count];
+        Binary[] binaries = (Binary[]) buffer(count);
         int pos = offset;
         for (int i = 0; i < count; i++) {
           int length = littleEndianInt(data, pos);
           binaries[i] = Binary.fromConstantByteArray(data, pos + 4, length);
           pos += 4 + length;
         }
-        values = binaries;
         break;
       default:
-        Binary[] fixed = new Binary[count];
+        Binary[] fixed = (Binary[]) buffer(count);
         for (int i = 0; i < count; i++) {
           fixed[i] = Binary.fromConstantByteArray(data, offset + i * fixedLength, fixedLength);
         }
-        values = fixed;
     }
   }
 
@@ -306,43 +358,52 @@ final class DecodedColumnChunk implements ColumnValues {
     switch (type) {
       case INT64:
         long[] longDictionary = (long[]) dictionary;
-        long[] longs = new long[count];
+        long[] longs = (long[]) buffer(count);
         for (int i = 0; i < count; i++) {
           longs[i] = longDictionary[ids[i]];
         }
-        values = longs;
         break;
       case INT32:
         int[] intDictionary = (int[]) dictionary;
-        int[] ints = new int[count];
+        int[] ints = (int[]) buffer(count);
         for (int i = 0; i < count; i++) {
           ints[i] = intDictionary[ids[i]];
         }
-        values = ints;
         break;
       case DOUBLE:
         double[] doubleDictionary = (double[]) dictionary;
-        double[] doubles = new double[count];
+        double[] doubles = (double[]) buffer(count);
         for (int i = 0; i < count; i++) {
           doubles[i] = doubleDictionary[ids[i]];
         }
-        values = doubles;
         break;
       case FLOAT:
         float[] floatDictionary = (float[]) dictionary;
-        float[] floats = new float[count];
+        float[] floats = (float[]) buffer(count);
         for (int i = 0; i < count; i++) {
           floats[i] = floatDictionary[ids[i]];
         }
-        values = floats;
         break;
       default:
         Binary[] binaryDictionary = (Binary[]) dictionary;
-        Binary[] binaries = new Binary[count];
+        Binary[] binaries = (Binary[]) buffer(count);
         for (int i = 0; i < count; i++) {
           binaries[i] = binaryDictionary[ids[i]];
         }
-        values = binaries;
+    }
+  }
+
+  private void shareDictionary() {
+    if (dictionaryValues != null) {
+      return;
+    }
+    if (dictionary == null) {
+      throw new IllegalStateException(
+          "column " + descriptor + " has dictionary ids but no dictionary");
+    }
+    dictionaryValues = new Object[dictionarySize];
+    for (int i = 0; i < dictionarySize; i++) {
+      dictionaryValues[i] = codec.fromPhysical(physical(dictionary, i));
     }
   }
 

@@ -85,6 +85,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private final ColumnDescriptor[] descriptors;
 
+  /** Per requested column, its codec; null for the system columns. */
+  private final ColumnCodec[] columnCodecs;
+
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
   private final int[] keyInValue;
 
@@ -109,16 +112,21 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     // The key columns repeat table columns; when those are read anyway, the key is taken from
     // them and the _KEY_ columns are never decoded.
     this.keyInValue = positionsIn(valueColumns, keyType);
+    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
     List<Type> columns = new ArrayList<>();
+    List<ColumnCodec> codecs = new ArrayList<>();
     if (keyInValue == null) {
       for (DataField key : keyType.fields()) {
         // A key column may have been renamed since the file was written, never retyped.
         String name = mapping.fileName(tableType.indexOf(key.name()));
         columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + name));
+        codecs.add(keyCodecs[codecs.size()]);
       }
     }
     columns.add(column(fileSchema, KeyValueFileSchema.SEQUENCE_NUMBER));
     columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
+    codecs.add(null);
+    codecs.add(null);
     this.valueCodecs = new ColumnCodec[positions.length];
     this.valueConversions = new DataType[positions.length];
     for (int i = 0; i < positions.length; i++) {
@@ -126,12 +134,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       if (inFile != null) {
         columns.add(column(fileSchema, inFile.name()));
         valueCodecs[i] = ColumnCodec.of(inFile.type());
+        codecs.add(valueCodecs[i]);
         valueConversions[i] = mapping.converts(positions[i]) ? valueColumns.type(i) : null;
       }
     }
     this.requested = new MessageType(fileSchema.getName(), columns);
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
-    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
+    this.columnCodecs = codecs.toArray(ColumnCodec[]::new);
     file.setRequestedSchema(requested);
   }
 
@@ -215,12 +224,14 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         for (int i = 0; i < descriptors.length; i++) {
           ColumnDescriptor column = descriptors[i];
           if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
-            readers[i] = new DecodedColumnChunk(column, group.getPageReader(column));
+            readers[i] =
+                new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
           } else {
             if (store == null) {
               store = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
             }
-            readers[i] = new AssembledColumn(store.getColumnReader(column), column);
+            readers[i] =
+                new AssembledColumn(store.getColumnReader(column), column, columnCodecs[i]);
           }
         }
         rowsLeftInGroup = group.getRowCount();
@@ -251,7 +262,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     Object[] key = new Object[keyCodecs.length];
     if (keyInValue == null) {
       for (int i = 0; i < key.length; i++) {
-        key[i] = read(column++, keyCodecs[i]);
+        key[i] = readers[column++].read();
       }
     }
     // Both system columns are required: read them without codec, boxing or level checks.
@@ -260,7 +271,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
       if (valueCodecs[i] != null) {
-        Object stored = read(column++, valueCodecs[i]);
+        Object stored = readers[column++].read();
         value[i] =
             valueConversions[i] == null
                 ? stored
@@ -273,10 +284,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       }
     }
     return new KeyValue(key, sequenceNumber, kind, value);
-  }
-
-  private Object read(int column, ColumnCodec codec) {
-    return readers[column].read(codec);
   }
 
   @Override

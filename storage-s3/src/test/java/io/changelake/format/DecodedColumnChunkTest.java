@@ -50,6 +50,8 @@ class DecodedColumnChunkTest {
   /** Physical values are compared as they are: a codec whose conversion is the identity. */
   private static final ColumnCodec PHYSICAL = ColumnCodec.of(DataType.bigint());
 
+  private static final ColumnCodec BYTES = ColumnCodec.of(DataType.bytes());
+
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}, dictionary {1}")
@@ -69,10 +71,24 @@ class DecodedColumnChunkTest {
             continue;
           }
           decodedChunks++;
+          List<Object> expected = parquetValues(file, block, column);
           assertEquals(
-              parquetValues(file, block, column),
-              decodedValues(file, block, column),
+              expected,
+              decodedValues(file, block, column, PHYSICAL),
               column + " in " + chunk.getEncodings());
+          if (!column.getPrimitiveType().getPrimitiveTypeName().javaType.isPrimitive()) {
+            // Byte columns: every row gets an array of its own, also from a dictionary.
+            List<Object> bytes = decodedValues(file, block, column, BYTES);
+            assertEquals(text(expected), text(bytes), column + " as bytes");
+            assertEquals(
+                bytes.stream().filter(b -> b != null).count(),
+                bytes.stream()
+                    .filter(b -> b != null)
+                    .map(System::identityHashCode)
+                    .distinct()
+                    .count(),
+                column + ": no array shared between rows");
+          }
         }
       }
     }
@@ -180,14 +196,27 @@ class DecodedColumnChunkTest {
     return reader.readNextRowGroup();
   }
 
-  private static List<Object> decodedValues(Path file, int block, ColumnDescriptor column)
-      throws IOException {
+  private static List<String> text(List<Object> values) {
+    List<String> texts = new ArrayList<>();
+    for (Object value : values) {
+      texts.add(
+          value == null
+              ? null
+              : Arrays.toString(
+                  value instanceof Binary binary ? binary.getBytes() : (byte[]) value));
+    }
+    return texts;
+  }
+
+  private static List<Object> decodedValues(
+      Path file, int block, ColumnDescriptor column, ColumnCodec codec) throws IOException {
     try (ParquetFileReader reader = open(file)) {
       PageReadStore group = rowGroup(reader, block);
-      DecodedColumnChunk decoded = new DecodedColumnChunk(column, group.getPageReader(column));
+      DecodedColumnChunk decoded =
+          new DecodedColumnChunk(column, group.getPageReader(column), codec);
       List<Object> values = new ArrayList<>();
       for (long r = 0; r < group.getRowCount(); r++) {
-        values.add(decoded.read(PHYSICAL));
+        values.add(decoded.read());
       }
       return values;
     }
