@@ -356,7 +356,20 @@ final class ColumnCodec {
       default:
         p = reader.getBinary();
     }
-    return fromPhysical.apply(p);
+    return fromPhysical(p);
+  }
+
+  /** Our Java value of a Parquet physical value. */
+  Object fromPhysical(Object physical) {
+    return fromPhysical.apply(physical);
+  }
+
+  /**
+   * Whether one Java value may stand for every row holding the same physical value: true but for
+   * byte columns, whose values are arrays a reader's caller may change.
+   */
+  boolean sharesValues() {
+    return !(physical == PrimitiveTypeName.BINARY && logical == null);
   }
 
   /**

@@ -19,10 +19,13 @@ import java.util.NoSuchElementException;
 import java.util.stream.IntStream;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -37,8 +40,8 @@ import org.apache.parquet.schema.Type;
  * older schema reads through a {@link ColumnMapping} as the current schema's columns (added ones
  * null, renamed ones by field id, widened ones converted). Only the columns asked for are fetched
  * from the store: with a value projection, each returned {@link KeyValue#value()} holds the
- * projected table columns, in projection order. Values are decoded column by column from Parquet's
- * pages, with no record assembly in between.
+ * projected table columns, in projection order. Values are decoded column by column, a page at a
+ * time ({@link DecodedColumnChunk}), with no record assembly in between.
  *
  * <pre>{@code
  * try (KeyValueFileReader reader = KeyValueFileReader.open(store, path, keyType, valueType)) {
@@ -61,6 +64,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
 
+  /**
+   * Built once: read options built from Hadoop's configuration parse its XML defaults on every file
+   * opened (a sixth of a changelog read of many small files).
+   */
+  private static final ParquetReadOptions READ_OPTIONS =
+      ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
+
   private final String path;
   private final ParquetFileReader file;
   private final MessageType requested;
@@ -75,11 +85,15 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private final ColumnDescriptor[] descriptors;
 
+  /** Per requested column, its codec; null for the system columns. */
+  private final ColumnCodec[] columnCodecs;
+
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
   private final int[] keyInValue;
 
-  private ColumnReader[] readers;
+  private ColumnValues[] readers;
   private long rowsLeftInGroup;
+  private int rowGroup;
 
   private KeyValueFileReader(
       String path,
@@ -98,16 +112,21 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     // The key columns repeat table columns; when those are read anyway, the key is taken from
     // them and the _KEY_ columns are never decoded.
     this.keyInValue = positionsIn(valueColumns, keyType);
+    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
     List<Type> columns = new ArrayList<>();
+    List<ColumnCodec> codecs = new ArrayList<>();
     if (keyInValue == null) {
       for (DataField key : keyType.fields()) {
         // A key column may have been renamed since the file was written, never retyped.
         String name = mapping.fileName(tableType.indexOf(key.name()));
         columns.add(column(fileSchema, KeyValueFileSchema.KEY_PREFIX + name));
+        codecs.add(keyCodecs[codecs.size()]);
       }
     }
     columns.add(column(fileSchema, KeyValueFileSchema.SEQUENCE_NUMBER));
     columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
+    codecs.add(null);
+    codecs.add(null);
     this.valueCodecs = new ColumnCodec[positions.length];
     this.valueConversions = new DataType[positions.length];
     for (int i = 0; i < positions.length; i++) {
@@ -115,12 +134,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       if (inFile != null) {
         columns.add(column(fileSchema, inFile.name()));
         valueCodecs[i] = ColumnCodec.of(inFile.type());
+        codecs.add(valueCodecs[i]);
         valueConversions[i] = mapping.converts(positions[i]) ? valueColumns.type(i) : null;
       }
     }
     this.requested = new MessageType(fileSchema.getName(), columns);
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
-    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
+    this.columnCodecs = codecs.toArray(ColumnCodec[]::new);
     file.setRequestedSchema(requested);
   }
 
@@ -176,8 +196,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
     ParquetFileReader file =
         ParquetFileReader.open(
-            new ObjectInputFile(store, path, info.size(), READ_AHEAD),
-            ParquetReadOptions.builder().build());
+            new ObjectInputFile(store, path, info.size(), READ_AHEAD), READ_OPTIONS);
     try {
       return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
     } catch (RuntimeException e) {
@@ -199,11 +218,21 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         if (group == null) {
           return false;
         }
-        ColumnReadStoreImpl store =
-            new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
-        readers = new ColumnReader[descriptors.length];
+        BlockMetaData block = file.getRowGroups().get(rowGroup++);
+        ColumnReadStoreImpl store = null;
+        readers = new ColumnValues[descriptors.length];
         for (int i = 0; i < descriptors.length; i++) {
-          readers[i] = store.getColumnReader(descriptors[i]);
+          ColumnDescriptor column = descriptors[i];
+          if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
+            readers[i] =
+                new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
+          } else {
+            if (store == null) {
+              store = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
+            }
+            readers[i] =
+                new AssembledColumn(store.getColumnReader(column), column, columnCodecs[i]);
+          }
         }
         rowsLeftInGroup = group.getRowCount();
       }
@@ -211,6 +240,16 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + path, e);
     }
+  }
+
+  private ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor column) {
+    ColumnPath columnPath = ColumnPath.get(column.getPath());
+    for (ColumnChunkMetaData chunk : block.getColumns()) {
+      if (chunk.getPath().equals(columnPath)) {
+        return chunk;
+      }
+    }
+    throw new IllegalStateException(path + " has no chunk of column " + columnPath);
   }
 
   @Override
@@ -223,20 +262,16 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     Object[] key = new Object[keyCodecs.length];
     if (keyInValue == null) {
       for (int i = 0; i < key.length; i++) {
-        key[i] = read(column++, keyCodecs[i]);
+        key[i] = readers[column++].read();
       }
     }
     // Both system columns are required: read them without codec, boxing or level checks.
-    ColumnReader sequenceReader = readers[column++];
-    long sequenceNumber = sequenceReader.getLong();
-    sequenceReader.consume();
-    ColumnReader kindReader = readers[column++];
-    RowKind kind = RowKind.fromByteValue((byte) kindReader.getInteger());
-    kindReader.consume();
+    long sequenceNumber = readers[column++].readLong();
+    RowKind kind = RowKind.fromByteValue((byte) readers[column++].readInt());
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
       if (valueCodecs[i] != null) {
-        Object stored = read(column++, valueCodecs[i]);
+        Object stored = readers[column++].read();
         value[i] =
             valueConversions[i] == null
                 ? stored
@@ -249,16 +284,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       }
     }
     return new KeyValue(key, sequenceNumber, kind, value);
-  }
-
-  private Object read(int column, ColumnCodec codec) {
-    ColumnReader reader = readers[column];
-    Object value =
-        reader.getCurrentDefinitionLevel() == descriptors[column].getMaxDefinitionLevel()
-            ? codec.read(reader)
-            : null;
-    reader.consume();
-    return value;
   }
 
   @Override

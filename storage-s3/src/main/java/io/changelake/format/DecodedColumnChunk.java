@@ -1,0 +1,448 @@
+package io.changelake.format;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * One column chunk of a row group, decoded a whole page at a time into primitive arrays, then
+ * handed out row by row: the column-batch reader of {@link KeyValueFileReader}.
+ *
+ * <p>Parquet's own column reader decodes a value per call through several layers (level readers,
+ * value readers, dictionary lookups, converters); here a page's definition levels and dictionary
+ * ids are decoded in bulk ({@link RleHybridDecoder}), plain values are copied in bulk, and a read
+ * is an array access. It decodes what Paimon's and this project's writers produce, flat columns of
+ * data pages v1 or v2 with plain or dictionary values, and RLE booleans ({@link #decodes}); a chunk
+ * in any other encoding is read by Parquet's reader instead ({@link AssembledColumn}).
+ */
+// PLAIN_DICTIONARY and BIT_PACKED are deprecated for writing, and still read; BytesInput's
+// toByteArray is deprecated for its copy, which is wanted: a page's binary values point into it.
+@SuppressWarnings("deprecation")
+final class DecodedColumnChunk implements ColumnValues {
+
+  private static final Set<Encoding> DECODED =
+      EnumSet.of(
+          Encoding.PLAIN,
+          Encoding.PLAIN_DICTIONARY,
+          Encoding.RLE_DICTIONARY,
+          // Definition levels, and the booleans of v2 pages.
+          Encoding.RLE,
+          // Listed for the repetition levels of flat columns, which have none to decode.
+          Encoding.BIT_PACKED);
+
+  private final ColumnDescriptor descriptor;
+  private final PageReader pages;
+  private final PrimitiveTypeName type;
+  private final int fixedLength;
+  private final int maxDefinition;
+  private final int levelBitWidth;
+  private final Object dictionary;
+  private final int dictionarySize;
+  private final ColumnCodec codec;
+
+  /**
+   * The dictionary's Java values, converted once, shared by every row that holds them: no boxing
+   * and no conversion (a string decoded, a decimal built) per row. Null until a page needs it, and
+   * for columns whose values cannot be shared ({@link ColumnCodec#sharesValues}).
+   */
+  private Object[] dictionaryValues;
+
+  /**
+   * Whether the current page's values are dictionary ids, read through {@link #dictionaryValues}.
+   */
+  private boolean sharedPage;
+
+  /** Per row of the page, its definition level; null when the column is required. */
+  private int[] definitions;
+
+  /** The dictionary ids of the page's values, when they are dictionary-encoded. */
+  private int[] ids = new int[0];
+
+  /**
+   * The page's non-null values, in an array of the column's physical type (long[], int[], float[],
+   * double[], boolean[] or Binary[]) reused from page to page: rows get them boxed or converted.
+   */
+  private Object values;
+
+  private int capacity;
+
+  private int rowsInPage;
+  private int row;
+  private int valueIndex;
+
+  /** Whether this class decodes {@code chunk}, a chunk of the column {@code descriptor}. */
+  static boolean decodes(ColumnChunkMetaData chunk, ColumnDescriptor descriptor) {
+    return descriptor.getMaxRepetitionLevel() == 0
+        && descriptor.getMaxDefinitionLevel() <= 1
+        && DECODED.containsAll(chunk.getEncodings());
+  }
+
+  /**
+   * @param codec the column's codec, or null for a system column read by {@link #readLong} or
+   *     {@link #readInt}
+   */
+  DecodedColumnChunk(ColumnDescriptor descriptor, PageReader pages, ColumnCodec codec)
+      throws IOException {
+    this.descriptor = descriptor;
+    this.codec = codec;
+    this.pages = pages;
+    this.type = descriptor.getPrimitiveType().getPrimitiveTypeName();
+    this.fixedLength =
+        type == PrimitiveTypeName.INT96 ? 12 : descriptor.getPrimitiveType().getTypeLength();
+    this.maxDefinition = descriptor.getMaxDefinitionLevel();
+    this.levelBitWidth = BytesUtils.getWidthFromMaxInt(maxDefinition);
+    DictionaryPage page = pages.readDictionaryPage();
+    Dictionary decoded = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
+    this.dictionary = decoded == null ? null : materialize(decoded);
+    this.dictionarySize = decoded == null ? 0 : decoded.getMaxId() + 1;
+  }
+
+  @Override
+  public Object read() {
+    int r = nextRow();
+    if (definitions != null && definitions[r] != maxDefinition) {
+      return null;
+    }
+    int v = valueIndex++;
+    if (sharedPage) {
+      return dictionaryValues[ids[v]];
+    }
+    return codec.fromPhysical(physical(values, v));
+  }
+
+  /** The value at {@code index} of an array of the column's physical type, boxed. */
+  private Object physical(Object array, int index) {
+    switch (type) {
+      case INT64:
+        return ((long[]) array)[index];
+      case INT32:
+        return ((int[]) array)[index];
+      case DOUBLE:
+        return ((double[]) array)[index];
+      case FLOAT:
+        return ((float[]) array)[index];
+      case BOOLEAN:
+        return ((boolean[]) array)[index];
+      default:
+        return ((Binary[]) array)[index];
+    }
+  }
+
+  @Override
+  public long readLong() {
+    nextRow();
+    return ((long[]) values)[valueIndex++];
+  }
+
+  @Override
+  public int readInt() {
+    nextRow();
+    return ((int[]) values)[valueIndex++];
+  }
+
+  private int nextRow() {
+    if (row == rowsInPage) {
+      try {
+        nextPage();
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading a page of column " + descriptor, e);
+      }
+    }
+    return row++;
+  }
+
+  private void nextPage() throws IOException {
+    DataPage page = pages.readPage();
+    if (page == null) {
+      throw new IllegalStateException("column " + descriptor + " has no page left for its rows");
+    }
+    int count = page.getValueCount();
+    byte[] data;
+    int offset = 0;
+    Encoding encoding;
+    if (page instanceof DataPageV1 v1) {
+      data = v1.getBytes().toByteArray();
+      if (maxDefinition > 0) {
+        offset = readV1Definitions(v1, data, count);
+      }
+      encoding = v1.getValueEncoding();
+    } else {
+      DataPageV2 v2 = (DataPageV2) page;
+      if (maxDefinition > 0) {
+        byte[] levels = v2.getDefinitionLevels().toByteArray();
+        RleHybridDecoder.decode(levels, 0, levels.length, levelBitWidth, definitions(count), count);
+      }
+      data = v2.getData().toByteArray();
+      encoding = v2.getDataEncoding();
+    }
+    int present = count;
+    if (maxDefinition > 0) {
+      present = 0;
+      for (int i = 0; i < count; i++) {
+        if (definitions[i] == maxDefinition) {
+          present++;
+        }
+      }
+    } else {
+      definitions = null;
+    }
+    sharedPage = false;
+    if (encoding.usesDictionary()) {
+      int bitWidth = data[offset] & 0xff;
+      RleHybridDecoder.decode(data, offset + 1, data.length, bitWidth, ids(present), present);
+      if (codec != null && codec.sharesValues()) {
+        shareDictionary();
+        sharedPage = true;
+      } else {
+        lookUp(present);
+      }
+    } else if (encoding == Encoding.PLAIN) {
+      plain(data, offset, present);
+    } else if (encoding == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN) {
+      // Booleans of v2 pages: a length, then runs of bit width 1.
+      int length = littleEndianInt(data, offset);
+      RleHybridDecoder.decode(data, offset + 4, offset + 4 + length, 1, ids(present), present);
+      boolean[] booleans = (boolean[]) buffer(present);
+      for (int i = 0; i < present; i++) {
+        booleans[i] = ids[i] != 0;
+      }
+    } else {
+      throw new IllegalStateException(
+          "column "
+              + descriptor
+              + " has a page in "
+              + encoding
+              + ", which its chunk does not list");
+    }
+    rowsInPage = count;
+    row = 0;
+    valueIndex = 0;
+  }
+
+  /**
+   * Decodes a v1 page's definition levels into {@link #definitions}; returns where values start.
+   */
+  private int readV1Definitions(DataPageV1 page, byte[] data, int count) throws IOException {
+    int[] levels = definitions(count);
+    if (page.getDlEncoding() == Encoding.RLE) {
+      int length = littleEndianInt(data, 0);
+      RleHybridDecoder.decode(data, 4, 4 + length, levelBitWidth, levels, count);
+      return 4 + length;
+    }
+    ValuesReader reader =
+        page.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+    ByteBufferInputStream in = ByteBufferInputStream.wrap(ByteBuffer.wrap(data));
+    reader.initFromPage(count, in);
+    for (int i = 0; i < count; i++) {
+      levels[i] = reader.readInteger();
+    }
+    return (int) in.position();
+  }
+
+  /** {@link #values}, holding at least {@code count} values. */
+  private Object buffer(int count) {
+    if (values == null || capacity < count) {
+      capacity = Math.max(count, 2 * capacity);
+      switch (type) {
+        case INT64:
+          values = new long[capacity];
+          break;
+        case INT32:
+          values = new int[capacity];
+          break;
+        case DOUBLE:
+          values = new double[capacity];
+          break;
+        case FLOAT:
+          values = new float[capacity];
+          break;
+        case BOOLEAN:
+          values = new boolean[capacity];
+          break;
+        default:
+          values = new Binary[capacity];
+      }
+    }
+    return values;
+  }
+
+  private static int littleEndianInt(byte[] data, int offset) {
+    return (data[offset] & 0xff)
+        | (data[offset + 1] & 0xff) << 8
+        | (data[offset + 2] & 0xff) << 16
+        | (data[offset + 3] & 0xff) << 24;
+  }
+
+  private int[] definitions(int count) {
+    int size = count + 7;
+    if (definitions == null || definitions.length < size) {
+      definitions = new int[size];
+    }
+    return definitions;
+  }
+
+  private int[] ids(int count) {
+    int size = count + 7;
+    if (ids.length < size) {
+      ids = new int[size];
+    }
+    return ids;
+  }
+
+  private void plain(byte[] data, int offset, int count) {
+    ByteBuffer bytes =
+        ByteBuffer.wrap(data, offset, data.length - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
+    switch (type) {
+      case INT64:
+        long[] longs = (long[]) buffer(count);
+        bytes.asLongBuffer().get(longs, 0, count);
+        break;
+      case INT32:
+        int[] ints = (int[]) buffer(count);
+        bytes.asIntBuffer().get(ints, 0, count);
+        break;
+      case DOUBLE:
+        double[] doubles = (double[]) buffer(count);
+        bytes.asDoubleBuffer().get(doubles, 0, count);
+        break;
+      case FLOAT:
+        float[] floats = (float[]) buffer(count);
+        bytes.asFloatBuffer().get(floats, 0, count);
+        break;
+      case BOOLEAN:
+        boolean[] booleans = (boolean[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          booleans[i] = ((data[offset + (i >>> 3)] >>> (i & 7)) & 1) != 0;
+        }
+        break;
+      case BINARY:
+        Binary[] binaries = (Binary[]) buffer(count);
+        int pos = offset;
+        for (int i = 0; i < count; i++) {
+          int length = littleEndianInt(data, pos);
+          binaries[i] = Binary.fromConstantByteArray(data, pos + 4, length);
+          pos += 4 + length;
+        }
+        break;
+      default:
+        Binary[] fixed = (Binary[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          fixed[i] = Binary.fromConstantByteArray(data, offset + i * fixedLength, fixedLength);
+        }
+    }
+  }
+
+  private void lookUp(int count) {
+    if (dictionary == null) {
+      throw new IllegalStateException(
+          "column " + descriptor + " has dictionary ids but no dictionary");
+    }
+    switch (type) {
+      case INT64:
+        long[] longDictionary = (long[]) dictionary;
+        long[] longs = (long[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          longs[i] = longDictionary[ids[i]];
+        }
+        break;
+      case INT32:
+        int[] intDictionary = (int[]) dictionary;
+        int[] ints = (int[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          ints[i] = intDictionary[ids[i]];
+        }
+        break;
+      case DOUBLE:
+        double[] doubleDictionary = (double[]) dictionary;
+        double[] doubles = (double[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          doubles[i] = doubleDictionary[ids[i]];
+        }
+        break;
+      case FLOAT:
+        float[] floatDictionary = (float[]) dictionary;
+        float[] floats = (float[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          floats[i] = floatDictionary[ids[i]];
+        }
+        break;
+      default:
+        Binary[] binaryDictionary = (Binary[]) dictionary;
+        Binary[] binaries = (Binary[]) buffer(count);
+        for (int i = 0; i < count; i++) {
+          binaries[i] = binaryDictionary[ids[i]];
+        }
+    }
+  }
+
+  private void shareDictionary() {
+    if (dictionaryValues != null) {
+      return;
+    }
+    if (dictionary == null) {
+      throw new IllegalStateException(
+          "column " + descriptor + " has dictionary ids but no dictionary");
+    }
+    dictionaryValues = new Object[dictionarySize];
+    for (int i = 0; i < dictionarySize; i++) {
+      dictionaryValues[i] = codec.fromPhysical(physical(dictionary, i));
+    }
+  }
+
+  /** The dictionary's values as an array of the column's physical type. */
+  private Object materialize(Dictionary dictionary) {
+    int size = dictionary.getMaxId() + 1;
+    switch (type) {
+      case INT64:
+        long[] longs = new long[size];
+        for (int i = 0; i < size; i++) {
+          longs[i] = dictionary.decodeToLong(i);
+        }
+        return longs;
+      case INT32:
+        int[] ints = new int[size];
+        for (int i = 0; i < size; i++) {
+          ints[i] = dictionary.decodeToInt(i);
+        }
+        return ints;
+      case DOUBLE:
+        double[] doubles = new double[size];
+        for (int i = 0; i < size; i++) {
+          doubles[i] = dictionary.decodeToDouble(i);
+        }
+        return doubles;
+      case FLOAT:
+        float[] floats = new float[size];
+        for (int i = 0; i < size; i++) {
+          floats[i] = dictionary.decodeToFloat(i);
+        }
+        return floats;
+      case BOOLEAN:
+        throw new IllegalStateException("column " + descriptor + " has a boolean dictionary");
+      default:
+        Binary[] binaries = new Binary[size];
+        for (int i = 0; i < size; i++) {
+          binaries[i] = dictionary.decodeToBinary(i);
+        }
+        return binaries;
+    }
+  }
+}

@@ -1,0 +1,275 @@
+package io.changelake.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.types.DataType;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.values.bitpacking.BytePacker;
+import org.apache.parquet.column.values.bitpacking.Packer;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DecodedColumnChunkTest {
+
+  private static final MessageType SCHEMA =
+      MessageTypeParser.parseMessageType(
+          "message m { required int64 id; optional int64 few; optional int32 i;"
+              + " optional double d; optional float f; optional boolean b; optional binary s;"
+              + " required fixed_len_byte_array(5) fixed; optional int96 ts; }");
+
+  /** Physical values are compared as they are: a codec whose conversion is the identity. */
+  private static final ColumnCodec PHYSICAL = ColumnCodec.of(DataType.bigint());
+
+  private static final ColumnCodec BYTES = ColumnCodec.of(DataType.bytes());
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0}, dictionary {1}")
+  @CsvSource({"PARQUET_1_0, true", "PARQUET_1_0, false", "PARQUET_2_0, true", "PARQUET_2_0, false"})
+  void decodesEveryPageAsParquetsOwnReaderDoes(WriterVersion version, boolean dictionary)
+      throws IOException {
+    Path file = dir.resolve(version + "-" + dictionary + ".parquet");
+    write(file, version, dictionary, 20_000);
+    int decodedChunks = 0;
+    int assembledChunks = 0;
+    try (ParquetFileReader reader = open(file)) {
+      for (int block = 0; block < reader.getRowGroups().size(); block++) {
+        for (ColumnChunkMetaData chunk : reader.getRowGroups().get(block).getColumns()) {
+          ColumnDescriptor column = SCHEMA.getColumnDescription(chunk.getPath().toArray());
+          if (!DecodedColumnChunk.decodes(chunk, column)) {
+            assembledChunks++;
+            continue;
+          }
+          decodedChunks++;
+          List<Object> expected = parquetValues(file, block, column);
+          assertEquals(
+              expected,
+              decodedValues(file, block, column, PHYSICAL),
+              column + " in " + chunk.getEncodings());
+          if (!column.getPrimitiveType().getPrimitiveTypeName().javaType.isPrimitive()) {
+            // Byte columns: every row gets an array of its own, also from a dictionary.
+            List<Object> bytes = decodedValues(file, block, column, BYTES);
+            assertEquals(text(expected), text(bytes), column + " as bytes");
+            assertEquals(
+                bytes.stream().filter(b -> b != null).count(),
+                bytes.stream()
+                    .filter(b -> b != null)
+                    .map(System::identityHashCode)
+                    .distinct()
+                    .count(),
+                column + ": no array shared between rows");
+          }
+        }
+      }
+    }
+    assertTrue(decodedChunks > 0, "some chunks are decoded here");
+    if (version == WriterVersion.PARQUET_2_0 && !dictionary) {
+      // Delta encodings: read by Parquet's own reader.
+      assertTrue(assembledChunks > 0, "delta-encoded chunks are left to Parquet's reader");
+    } else if (version == WriterVersion.PARQUET_1_0) {
+      assertEquals(0, assembledChunks, "every v1 chunk is decoded here");
+    }
+  }
+
+  @ParameterizedTest(name = "bit width {0}")
+  @CsvSource({"1", "3", "8", "13"})
+  void decodesRunsAndBitPackedGroupsOfEveryWidth(int bitWidth) {
+    // An RLE run of 5, then 3 bit-packed groups whose last one is cut at the page end.
+    int[] expected = new int[5 + 20];
+    Arrays.fill(expected, 0, 5, (1 << bitWidth) - 1);
+    Random random = new Random(bitWidth);
+    for (int i = 5; i < expected.length; i++) {
+      expected[i] = random.nextInt(1 << bitWidth);
+    }
+    byte[] encoded = new byte[64];
+    int pos = 0;
+    encoded[pos++] = (byte) (5 << 1);
+    int max = (1 << bitWidth) - 1;
+    for (int i = 0; i < (bitWidth + 7) / 8; i++) {
+      encoded[pos++] = (byte) (max >>> (8 * i));
+    }
+    encoded[pos++] = (byte) ((3 << 1) | 1);
+    int[] packed = new int[24];
+    System.arraycopy(expected, 5, packed, 0, 20);
+    BytePacker packer = Packer.LITTLE_ENDIAN.newBytePacker(bitWidth);
+    for (int g = 0; g < 3; g++) {
+      packer.pack8Values(packed, 8 * g, encoded, pos);
+      pos += bitWidth;
+    }
+    int[] decoded = new int[expected.length + 7];
+    RleHybridDecoder.decode(encoded, 0, pos, bitWidth, decoded, expected.length);
+    assertEquals(
+        Arrays.toString(expected), Arrays.toString(Arrays.copyOf(decoded, expected.length)));
+    assertFalse(expected.length % 8 == 0, "the last group is partly used");
+  }
+
+  private static void write(Path file, WriterVersion version, boolean dictionary, int rows)
+      throws IOException {
+    Random random = new Random(7);
+    SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+    try (ParquetWriter<Group> writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(file))
+            .withConf(new PlainParquetConfiguration())
+            .withType(SCHEMA)
+            .withWriterVersion(version)
+            .withDictionaryEncoding(dictionary)
+            // Small dictionaries and pages: many pages, and a fall-back from dictionary to plain.
+            .withDictionaryPageSize(512)
+            .withPageSize(1024)
+            .withPageRowCountLimit(700)
+            .withRowGroupSize(64 * 1024L)
+            .build()) {
+      for (int r = 0; r < rows; r++) {
+        Group group = groups.newGroup().append("id", random.nextLong());
+        if (random.nextInt(5) > 0) {
+          group.append("few", (long) random.nextInt(10));
+        }
+        if (random.nextInt(5) > 0) {
+          group.append("i", random.nextInt(r < rows / 2 ? 20 : 1_000_000));
+        }
+        if (random.nextInt(5) > 0) {
+          group.append("d", random.nextDouble());
+        }
+        if (random.nextInt(5) > 0) {
+          group.append("f", random.nextFloat());
+        }
+        if (random.nextInt(5) > 0) {
+          group.append("b", random.nextBoolean());
+        }
+        if (random.nextInt(5) > 0) {
+          group.append("s", "s" + random.nextInt(r < rows / 2 ? 30 : 100_000));
+        }
+        byte[] fixed = new byte[5];
+        random.nextBytes(fixed);
+        group.append("fixed", Binary.fromConstantByteArray(fixed));
+        if (random.nextInt(5) > 0) {
+          byte[] int96 = new byte[12];
+          random.nextBytes(int96);
+          group.append("ts", Binary.fromConstantByteArray(int96));
+        }
+        writer.write(group);
+      }
+    }
+  }
+
+  private static ParquetFileReader open(Path file) throws IOException {
+    return ParquetFileReader.open(
+        new LocalInputFile(file),
+        ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
+  }
+
+  private static PageReadStore rowGroup(ParquetFileReader reader, int block) throws IOException {
+    reader.setRequestedSchema(SCHEMA);
+    for (int skipped = 0; skipped < block; skipped++) {
+      reader.skipNextRowGroup();
+    }
+    return reader.readNextRowGroup();
+  }
+
+  private static List<String> text(List<Object> values) {
+    List<String> texts = new ArrayList<>();
+    for (Object value : values) {
+      texts.add(
+          value == null
+              ? null
+              : Arrays.toString(
+                  value instanceof Binary binary ? binary.getBytes() : (byte[]) value));
+    }
+    return texts;
+  }
+
+  private static List<Object> decodedValues(
+      Path file, int block, ColumnDescriptor column, ColumnCodec codec) throws IOException {
+    try (ParquetFileReader reader = open(file)) {
+      PageReadStore group = rowGroup(reader, block);
+      DecodedColumnChunk decoded =
+          new DecodedColumnChunk(column, group.getPageReader(column), codec);
+      List<Object> values = new ArrayList<>();
+      for (long r = 0; r < group.getRowCount(); r++) {
+        values.add(decoded.read());
+      }
+      return values;
+    }
+  }
+
+  private static List<Object> parquetValues(Path file, int block, ColumnDescriptor column)
+      throws IOException {
+    try (ParquetFileReader reader = open(file)) {
+      PageReadStore group = rowGroup(reader, block);
+      ColumnReader values =
+          new ColumnReadStoreImpl(group, new Skip(), SCHEMA, "test").getColumnReader(column);
+      List<Object> result = new ArrayList<>();
+      PrimitiveTypeName type = column.getPrimitiveType().getPrimitiveTypeName();
+      for (long r = 0; r < group.getRowCount(); r++) {
+        Object value = null;
+        if (values.getCurrentDefinitionLevel() == column.getMaxDefinitionLevel()) {
+          switch (type) {
+            case INT64:
+              value = values.getLong();
+              break;
+            case INT32:
+              value = values.getInteger();
+              break;
+            case DOUBLE:
+              value = values.getDouble();
+              break;
+            case FLOAT:
+              value = values.getFloat();
+              break;
+            case BOOLEAN:
+              value = values.getBoolean();
+              break;
+            default:
+              value = values.getBinary();
+          }
+        }
+        values.consume();
+        result.add(value);
+      }
+      return result;
+    }
+  }
+
+  private static final class Skip extends GroupConverter {
+    @Override
+    public Converter getConverter(int fieldIndex) {
+      return new PrimitiveConverter() {};
+    }
+
+    @Override
+    public void start() {}
+
+    @Override
+    public void end() {}
+  }
+}
