@@ -1,9 +1,13 @@
 package io.changelake.beam;
 
+import io.changelake.schema.SchemaChange;
 import io.changelake.table.BucketAssigner;
 import io.changelake.table.BucketAssigner.RowBucket;
+import io.changelake.table.SchemaConflictException;
 import io.changelake.table.Table;
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -18,7 +22,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * letter with the reason.
  *
  * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema; a write that
- * names sequence fields fails there if the table orders its keys' versions by other ones.
+ * names sequence fields fails there if the table orders its keys' versions by other ones. A row
+ * whose {@link DynamicColumns} do not fit that schema makes it look at the table's latest schema
+ * and, under {@code withSchemaEvolution()}, alter the table first (counted in {@code
+ * schemaChanges}); each row leaves tagged with the schema id it was mapped by.
  */
 final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private static final long serialVersionUID = 1L;
@@ -27,9 +34,13 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final Schema input;
   private final String rowKindField;
   private final List<String> sequenceFields;
+  private final boolean evolve;
   private final Coder<Row> rowCoder;
   private final TupleTag<KV<String, KindedRow>> rowsTag;
   private final TupleTag<BadRecord> deadLetterTag;
+
+  /** Alters lost to other workers' before this one gives up; each loss means the schema moved. */
+  private static final int MAX_ALTER_ATTEMPTS = 20;
 
   private transient TableReference.Opened opened;
   private transient RowMapping mapping;
@@ -40,6 +51,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       Schema input,
       String rowKindField,
       List<String> sequenceFields,
+      boolean evolve,
       Coder<Row> rowCoder,
       TupleTag<KV<String, KindedRow>> rowsTag,
       TupleTag<BadRecord> deadLetterTag) {
@@ -47,6 +59,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     this.input = input;
     this.rowKindField = rowKindField;
     this.sequenceFields = sequenceFields;
+    this.evolve = evolve;
     this.rowCoder = rowCoder;
     this.rowsTag = rowsTag;
     this.deadLetterTag = deadLetterTag;
@@ -67,8 +80,65 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
               + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
               + "; name the table's own sequence fields, or write a table that has these");
     }
-    mapping = RowMapping.of(input, rowKindField, table.schema().rowType(), table.location());
+    useSchema(table);
+  }
+
+  private void useSchema(Table table) {
+    mapping =
+        RowMapping.of(
+            input, rowKindField, table.schema().rowType(), table.schema().id(), table.location());
     assigner = new BucketAssigner(table.schema(), table.location());
+  }
+
+  /**
+   * Brings the mapping to a schema the row's dynamic columns fit: the table's latest, altered first
+   * under {@code withSchemaEvolution()}. Another worker's alter landing first is no error: the
+   * changes are worked out again on its schema.
+   *
+   * @throws IllegalArgumentException naming what does not fit, which makes the row a dead letter
+   */
+  private void fitDynamicColumns(Row row) throws IOException {
+    Map<String, Row> dynamic = mapping.dynamicColumns(row);
+    if (dynamic.isEmpty() || fit(dynamic, opened.table()).changes().isEmpty()) {
+      return;
+    }
+    for (int attempt = 1; ; attempt++) {
+      Table latest = Table.open(opened.store(), opened.table().path());
+      SchemaFit fit = fit(dynamic, latest);
+      if (!fit.changes().isEmpty()) {
+        if (!evolve) {
+          throw new IllegalArgumentException(
+              "the row's dynamic columns would need "
+                  + fit.changes().stream().map(SchemaChange::describe).toList()
+                  + ": write with withSchemaEvolution() to apply them");
+        }
+        try {
+          latest = latest.alter(fit.changes());
+          WriteMetrics.SCHEMA_CHANGES.inc();
+        } catch (SchemaConflictException raced) {
+          if (attempt >= MAX_ALTER_ATTEMPTS) {
+            throw new IllegalStateException(
+                "table " + target + " kept changing its schema while evolving it", raced);
+          }
+          continue;
+        }
+      }
+      opened = new TableReference.Opened(opened.store(), latest);
+      useSchema(latest);
+      return;
+    }
+  }
+
+  /**
+   * How the dynamic columns fit the table; a refusal (a kind change, a key column's type) stands on
+   * every later schema too, since no alter changes a column's kind.
+   */
+  private static SchemaFit fit(Map<String, Row> dynamic, Table table) {
+    SchemaFit fit = SchemaFit.ofDynamic(dynamic, table.schema());
+    if (!fit.refusals().isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", fit.refusals()));
+    }
+    return fit;
   }
 
   @ProcessElement
@@ -76,6 +146,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     RowBucket bucket;
     KindedRow kinded;
     try {
+      fitDynamicColumns(row);
       kinded = mapping.map(row);
       bucket = assigner.assign(kinded.values());
     } catch (IllegalArgumentException e) {

@@ -101,6 +101,8 @@ package io.changelake.beam;
  *   <tr><td>DATETIME (Joda instant, milliseconds)</td><td>TIMESTAMP(3) WITH LOCAL TIME ZONE</td></tr>
  *   <tr><td>logical {@code SqlTypes.TIMESTAMP} (micros instant)</td>
  *       <td>TIMESTAMP(6) WITH LOCAL TIME ZONE</td></tr>
+ *   <tr><td>{@link DynamicColumns#FIELD_TYPE} (one field)</td><td>no column: its entries fill
+ *       columns by name, and may evolve the table while the pipeline runs</td></tr>
  *   <tr><td>ARRAY, ITERABLE, MAP, ROW, other logical types</td><td>refused when applied</td></tr>
  * </table>
  *
@@ -131,6 +133,18 @@ package io.changelake.beam;
  * <p>One task per (partition, bucket) is read in parallel; each merges its bucket's files by key as
  * the table's merge engine says. Files are read whole: projection trims what is emitted, not what
  * is read, since merging needs every column.
+ *
+ * <h2>When the table's schema changes under a running read</h2>
+ *
+ * <p>Both reads emit the columns the table had when the pipeline was built, under the names they
+ * had, whatever the table becomes while the pipeline runs: a Beam schema is fixed at construction.
+ * Each reader follows those columns into the newest schema by field id, as Paimon matches a file's
+ * columns: a renamed column is emitted under its old name, a widened one as before where its Beam
+ * type holds the new values (DECIMAL precision up; CHAR, VARCHAR, BINARY, VARBINARY length up), and
+ * a column added since is not emitted but counted in the gauge {@code columnsNotEmitted}. An
+ * emitted column that is dropped, widened beyond its Beam type (TINYINT, SMALLINT or INT to a wider
+ * integer, FLOAT to DOUBLE), or made nullable and then read as null, fails the read with an {@link
+ * IllegalStateException} naming the column: rebuild the pipeline, which then reads the new schema.
  *
  * <h2>Reading the changelog: {@link #readChangelog()}</h2>
  *
@@ -237,12 +251,19 @@ public final class ChangelakeIO {
     return ChangelakeWrite.create();
   }
 
-  /** A batch read of a table's rows as of one snapshot. */
+  /**
+   * A batch read of a table's rows as of one snapshot, with the columns the table has when the
+   * pipeline is built (see "When the table's schema changes under a running read" above).
+   */
   public static ReadRows read() {
     return ReadRows.create();
   }
 
-  /** A read of a table's changelog: unbounded, or bounded by an end snapshot. */
+  /**
+   * A read of a table's changelog: unbounded, or bounded by an end snapshot; it keeps emitting the
+   * columns the table had when the pipeline was built, followed by field id while the table changes
+   * (see "When the table's schema changes under a running read" above).
+   */
   public static ReadChangelog readChangelog() {
     return ReadChangelog.create();
   }

@@ -230,6 +230,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
    * is written. Without it, an input that differs so fails at {@code expand}, naming the columns.
    * Either way, a field that would narrow a column or change its kind, a key column the input lacks
    * or retypes, and a NOT NULL column the input lacks are refused at {@code expand}.
+   *
+   * <p>It also lets the rows' {@link DynamicColumns} add and widen columns while the pipeline runs.
    */
   public ChangelakeWrite withSchemaEvolution() {
     return toBuilder().setSchemaEvolution(true).build();
@@ -273,6 +275,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             input.getSchema(),
                             getRowKindField(),
                             getSequenceFields(),
+                            getSchemaEvolution(),
                             input.getCoder(),
                             ROWS,
                             REJECTED))

@@ -9,8 +9,10 @@ import java.util.Arrays;
  *
  * @param kind what the row does to its key
  * @param values the column values
+ * @param schemaId the table schema whose columns {@code values} follow: a row mapped before the
+ *     table evolved is converted by field id where it is written
  */
-record KindedRow(RowKind kind, Object[] values) {
+record KindedRow(RowKind kind, Object[] values, long schemaId) {
 
   /** {@code +U[1001, 10, 80]}: how a dead letter shows the row. */
   @Override

@@ -16,7 +16,8 @@ import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CustomCoder;
 
 /**
- * The coder of {@link KindedRow}: the kind byte, then each value behind a tag of its Java class.
+ * The coder of {@link KindedRow}: the kind byte, the schema id, then each value behind a tag of its
+ * Java class.
  *
  * <p>Self-describing on purpose: the coder must exist when the pipeline is built, and the column
  * types of a table that already exists are only known once a worker opens it.
@@ -49,6 +50,7 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
   public void encode(KindedRow row, OutputStream stream) throws IOException {
     DataOutputStream out = new DataOutputStream(stream);
     out.writeByte(row.kind().toByteValue());
+    out.writeLong(row.schemaId());
     out.writeInt(row.values().length);
     for (Object v : row.values()) {
       writeValue(v, out);
@@ -118,11 +120,12 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
   public KindedRow decode(InputStream stream) throws IOException {
     DataInputStream in = new DataInputStream(stream);
     RowKind kind = RowKind.fromByteValue(in.readByte());
+    long schemaId = in.readLong();
     Object[] values = new Object[in.readInt()];
     for (int i = 0; i < values.length; i++) {
       values[i] = readValue(in);
     }
-    return new KindedRow(kind, values);
+    return new KindedRow(kind, values, schemaId);
   }
 
   private static Object readValue(DataInputStream in) throws IOException {

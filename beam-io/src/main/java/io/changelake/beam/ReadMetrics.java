@@ -18,6 +18,7 @@ final class ReadMetrics {
   static final Counter READ_TASKS = Metrics.counter(NAMESPACE, "readTasks");
   static final Gauge LAG_SNAPSHOTS = Metrics.gauge(NAMESPACE, "lagSnapshots");
   static final Gauge LAG_MILLIS = Metrics.gauge(NAMESPACE, "lagMillis");
+  static final Gauge COLUMNS_NOT_EMITTED = Metrics.gauge(NAMESPACE, "columnsNotEmitted");
 
   private static final Counter[] ROWS_BY_KIND = {
     Metrics.counter(NAMESPACE, "rowsInsert"),

@@ -2,6 +2,7 @@ package io.changelake.beam;
 
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.ChangelogTask;
+import io.changelake.table.Table;
 import io.changelake.types.KeyValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +12,9 @@ import org.apache.beam.sdk.values.Row;
 /**
  * Reads one task, the files of one (snapshot, partition, bucket), and emits its records as Rows of
  * the {@link OutputShape}. Each Row keeps the task's timestamp, the snapshot's commit time.
+ *
+ * <p>Reads under the table's latest schema, followed by field id ({@link OutputShape#follow}):
+ * opened at setup, and again when a task holds a file of a newer schema.
  *
  * <p>A file that cannot be read fails the bundle with a message naming the task's files; the runner
  * retries it, and it never turns into a silent gap.
@@ -31,21 +35,31 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
   @Setup
   public void setup() throws IOException {
     opened = source.open();
-    if (!BeamSchemaMapping.schemaOf(opened.table().schema().rowType())
-        .equals(shape.tableSchema())) {
-      throw new IllegalStateException(
-          "the columns of "
-              + source
-              + " changed since the pipeline was built (now "
-              + opened.table().schema().rowType().names()
-              + "): rebuild the pipeline");
+    use(opened.table());
+  }
+
+  private void use(Table table) {
+    shape.follow(table.schema(), source.toString());
+    scan = table.newChangelogScan();
+  }
+
+  /**
+   * Reopens the table at its latest schema if the task holds a file written under a newer schema
+   * than this reader's (the table evolved while the pipeline runs).
+   */
+  private void followSchema(ChangelogTask task) throws IOException {
+    long current = opened.table().schema().id();
+    if (task.files().stream().anyMatch(f -> f.schemaId() > current)) {
+      Table latest = Table.open(opened.store(), opened.table().path());
+      opened = new TableReference.Opened(opened.store(), latest);
+      use(latest);
     }
-    scan = opened.table().newChangelogScan();
   }
 
   @ProcessElement
   public void processElement(@Element ChangelogTask task, OutputReceiver<Row> out)
       throws IOException {
+    followSchema(task);
     try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
       while (reader.hasNext()) {
         KeyValue record = reader.next();

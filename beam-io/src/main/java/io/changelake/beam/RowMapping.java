@@ -5,11 +5,13 @@ import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
+import io.changelake.types.TypeWidening;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.schemas.Schema.FieldType;
@@ -38,22 +40,29 @@ final class RowMapping {
 
   private final List<ColumnReader> readers;
   private final int kindIndex;
+  private final int dynamicIndex;
+  private final RowType table;
+  private final long schemaId;
 
-  private RowMapping(List<ColumnReader> readers, int kindIndex) {
+  private RowMapping(
+      List<ColumnReader> readers, int kindIndex, int dynamicIndex, RowType table, long schemaId) {
     this.readers = readers;
     this.kindIndex = kindIndex;
+    this.dynamicIndex = dynamicIndex;
+    this.table = table;
+    this.schemaId = schemaId;
   }
 
   /**
-   * The column types of a table made from the input schema: every field but the row-kind field, in
-   * order.
+   * The column types of a table made from the input schema: every field but the row-kind field and
+   * the {@link DynamicColumns} field, in order.
    *
    * @throws IllegalArgumentException naming the field whose type has no column type
    */
   static RowType tableType(Schema input, String rowKindField) {
     List<DataField> fields = new ArrayList<>();
     for (Schema.Field f : input.getFields()) {
-      if (f.getName().equals(rowKindField)) {
+      if (f.getName().equals(rowKindField) || DynamicColumns.isField(f.getType())) {
         continue;
       }
       DataType type = columnType(f.getName(), f.getType());
@@ -63,7 +72,7 @@ final class RowMapping {
     return new RowType(fields);
   }
 
-  private static DataType columnType(String field, FieldType t) {
+  static DataType columnType(String field, FieldType t) {
     switch (t.getTypeName()) {
       case BOOLEAN:
         return DataType.booleanType();
@@ -129,15 +138,21 @@ final class RowMapping {
   }
 
   /**
-   * The mapping of rows of the input schema onto a table's columns, by name.
+   * The mapping of rows of the input schema onto the columns of a table's schema {@code schemaId},
+   * by name; the entries of a {@link DynamicColumns} field fill their columns in place of the
+   * fields.
    *
    * @param rowKindField the field holding +I, -U, +U or -D, or null for insert-only input
    * @throws IllegalArgumentException naming the field or column that does not fit: an input field
    *     that is no column, a NOT NULL column the input lacks, a type that cannot hold the column
    */
-  static RowMapping of(Schema input, String rowKindField, RowType table, String tableName) {
+  static RowMapping of(
+      Schema input, String rowKindField, RowType table, long schemaId, String tableName) {
+    int dynamicIndex = -1;
     for (Schema.Field f : input.getFields()) {
-      if (!f.getName().equals(rowKindField) && table.indexOf(f.getName()) < 0) {
+      if (DynamicColumns.isField(f.getType())) {
+        dynamicIndex = input.indexOf(f.getName());
+      } else if (!f.getName().equals(rowKindField) && table.indexOf(f.getName()) < 0) {
         throw new IllegalArgumentException(
             "input field '"
                 + f.getName()
@@ -172,7 +187,12 @@ final class RowMapping {
             return value == null ? null : convert.apply(value);
           });
     }
-    return new RowMapping(readers, rowKindField == null ? -1 : input.indexOf(rowKindField));
+    return new RowMapping(
+        readers,
+        rowKindField == null ? -1 : input.indexOf(rowKindField),
+        dynamicIndex,
+        table,
+        schemaId);
   }
 
   /** Whether values of Beam type {@code from} can fill {@code column} as they are. */
@@ -185,8 +205,11 @@ final class RowMapping {
     }
   }
 
-  private static Function<Object, Object> converter(
-      DataField column, FieldType from, String table) {
+  /**
+   * How a value of Beam type {@code from} becomes a value of {@code column}: as it is, or widened
+   * (an INT32 field fills a BIGINT column, a FLOAT one a DOUBLE column).
+   */
+  static Function<Object, Object> converter(DataField column, FieldType from, String table) {
     TypeRoot to = column.type().root();
     String name = column.name();
     FieldType base = from.getTypeName() == Schema.TypeName.LOGICAL_TYPE ? logicalInput(from) : from;
@@ -230,9 +253,14 @@ final class RowMapping {
         }
         break;
       default:
-        if (from.getTypeName() != Schema.TypeName.LOGICAL_TYPE
-            && columnType(name, from).root() == to) {
-          return v -> v;
+        if (from.getTypeName() != Schema.TypeName.LOGICAL_TYPE && !DynamicColumns.isField(from)) {
+          DataType given = columnType(name, from);
+          if (given.root() == to) {
+            return v -> v;
+          }
+          if (TypeWidening.widens(given, column.type())) {
+            return v -> TypeWidening.convert(v, column.type());
+          }
         }
     }
     throw new IllegalArgumentException(
@@ -270,7 +298,7 @@ final class RowMapping {
         && t.getLogicalType().getIdentifier().equals(identifier);
   }
 
-  private static Object rescale(String column, BigDecimal value, int scale) {
+  static Object rescale(String column, BigDecimal value, int scale) {
     try {
       return value.setScale(scale, RoundingMode.UNNECESSARY);
     } catch (ArithmeticException e) {
@@ -285,8 +313,7 @@ final class RowMapping {
     }
   }
 
-  private static Object checkLength(
-      String column, Object value, int length, int max, DataType type) {
+  static Object checkLength(String column, Object value, int length, int max, DataType type) {
     if (length > max) {
       throw new IllegalArgumentException(
           "column '"
@@ -322,6 +349,44 @@ final class RowMapping {
     for (int i = 0; i < values.length; i++) {
       values[i] = readers.get(i).read(row);
     }
-    return new KindedRow(kind, values);
+    Map<String, Row> dynamic = dynamicColumns(row);
+    for (Map.Entry<String, Row> entry : dynamic.entrySet()) {
+      int at = table.indexOf(entry.getKey());
+      if (at < 0) {
+        throw new IllegalArgumentException(
+            "dynamic column '"
+                + entry.getKey()
+                + "' is not a column of the table (columns "
+                + table.names()
+                + "): write with withSchemaEvolution() to add it");
+      }
+      DataField column = table.field(at);
+      DataType declared = DynamicColumns.declaredType(entry.getKey(), entry.getValue());
+      if (!TypeWidening.widens(declared, column.type())) {
+        throw new IllegalArgumentException(
+            "dynamic column '"
+                + entry.getKey()
+                + "' is "
+                + declared
+                + " but the column is "
+                + column.type()
+                + ", which does not take it: write with withSchemaEvolution() to widen the column");
+      }
+      values[at] = DynamicColumns.parse(column, entry.getValue().getString("value"));
+      if (values[at] == null && !column.type().nullable()) {
+        throw new IllegalArgumentException(
+            "dynamic column '" + entry.getKey() + "' is null, but the column is NOT NULL");
+      }
+    }
+    return new KindedRow(kind, values, schemaId);
+  }
+
+  /** The {@link DynamicColumns} of a row of the input schema: none if it has no such field. */
+  Map<String, Row> dynamicColumns(Row row) {
+    if (dynamicIndex < 0) {
+      return Map.of();
+    }
+    Map<String, Row> dynamic = row.getMap(dynamicIndex);
+    return dynamic == null ? Map.of() : dynamic;
   }
 }

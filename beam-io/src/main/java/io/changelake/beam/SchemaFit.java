@@ -6,6 +6,7 @@ import io.changelake.schema.TableSchema;
 import io.changelake.table.SchemaConflictException;
 import io.changelake.table.TableNotFoundException;
 import io.changelake.types.DataField;
+import io.changelake.types.DataType;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeWidening;
 import java.io.IOException;
@@ -15,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,35 +53,15 @@ record SchemaFit(List<SchemaChange> changes, List<String> refusals) {
     List<String> refusals = new ArrayList<>();
     for (DataField field : wanted.fields()) {
       int at = columns.indexOf(field.name());
-      if (at < 0) {
-        changes.add(
-            new SchemaChange.AddColumn(
-                field.name(), field.type().withNullable(true), null, ColumnPosition.last()));
-        continue;
-      }
-      DataField column = columns.field(at);
-      if (RowMapping.fills(column, input.getField(field.name()).getType(), tableName)) {
-        continue;
-      }
-      boolean key =
-          table.primaryKeys().contains(column.name())
-              || table.partitionKeys().contains(column.name());
-      if (!key && TypeWidening.widens(column.type(), field.type())) {
-        changes.add(new SchemaChange.UpdateColumnType(column.name(), field.type()));
-      } else {
-        refusals.add(
-            "input field '"
-                + field.name()
-                + "' is "
-                + field.type().withNullable(true)
-                + " but column '"
-                + column.name()
-                + "' is "
-                + column.type()
-                + (key
-                    ? ", and a key column's type cannot change"
-                    : ", which cannot widen to it: that would narrow the column or change its kind"));
-      }
+      fit(
+          "input field",
+          field,
+          at >= 0
+              && RowMapping.fills(
+                  columns.field(at), input.getField(field.name()).getType(), tableName),
+          table,
+          changes,
+          refusals);
     }
     for (DataField column : columns.fields()) {
       if (wanted.indexOf(column.name()) < 0) {
@@ -94,6 +77,73 @@ record SchemaFit(List<SchemaChange> changes, List<String> refusals) {
       }
     }
     return new SchemaFit(changes, refusals);
+  }
+
+  /**
+   * How a row's {@link DynamicColumns} fit {@code table}: an entry fits a column whose type its
+   * type widens to (or equals); else the column is added or widened, or the entry refused.
+   */
+  static SchemaFit ofDynamic(Map<String, Row> dynamic, TableSchema table) {
+    RowType columns = table.rowType();
+    List<SchemaChange> changes = new ArrayList<>();
+    List<String> refusals = new ArrayList<>();
+    for (Map.Entry<String, Row> entry : dynamic.entrySet()) {
+      DataType declared = DynamicColumns.declaredType(entry.getKey(), entry.getValue());
+      int at = columns.indexOf(entry.getKey());
+      fit(
+          "dynamic column",
+          new DataField(0, entry.getKey(), declared),
+          at >= 0 && TypeWidening.widens(declared, columns.field(at).type()),
+          table,
+          changes,
+          refusals);
+    }
+    return new SchemaFit(changes, refusals);
+  }
+
+  /**
+   * Adds what {@code wanted} needs of the table: nothing if it {@code fits} its column, a new
+   * column, a widening, or a refusal.
+   */
+  private static void fit(
+      String what,
+      DataField wanted,
+      boolean fits,
+      TableSchema table,
+      List<SchemaChange> changes,
+      List<String> refusals) {
+    RowType columns = table.rowType();
+    int at = columns.indexOf(wanted.name());
+    if (at < 0) {
+      changes.add(
+          new SchemaChange.AddColumn(
+              wanted.name(), wanted.type().withNullable(true), null, ColumnPosition.last()));
+      return;
+    }
+    if (fits) {
+      return;
+    }
+    DataField column = columns.field(at);
+    boolean key =
+        table.primaryKeys().contains(column.name())
+            || table.partitionKeys().contains(column.name());
+    if (!key && TypeWidening.widens(column.type(), wanted.type())) {
+      changes.add(new SchemaChange.UpdateColumnType(column.name(), wanted.type()));
+    } else {
+      refusals.add(
+          what
+              + " '"
+              + wanted.name()
+              + "' is "
+              + wanted.type().withNullable(true)
+              + " but column '"
+              + column.name()
+              + "' is "
+              + column.type()
+              + (key
+                  ? ", and a key column's type cannot change"
+                  : ", which cannot widen to it: that would narrow the column or change its kind"));
+    }
   }
 
   /**

@@ -2,7 +2,9 @@ package io.changelake.beam;
 
 import io.changelake.beam.FaultInjection.InjectedFault;
 import io.changelake.beam.FaultInjection.Point;
+import io.changelake.format.ColumnMapping;
 import io.changelake.format.DataFileMeta;
+import io.changelake.schema.TableSchema;
 import io.changelake.table.CommitMessage;
 import io.changelake.table.TableWriter;
 import io.changelake.table.UncommittedMessages;
@@ -53,6 +55,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * is closed, which frees its buffer, its lookup copies and its share of the worker's budgets; the
  * bucket's next batch rebuilds it from the table and the state, as after a restart (counted in
  * {@code writerRebuilds}). A worker hosting many buckets thus keeps only those in use open.
+ *
+ * <p>A batch holding a row mapped under a newer schema than the writers' (the table evolved while
+ * the pipeline runs) reopens the table at its latest schema and rebuilds the writers on it; rows
+ * mapped under an older schema are converted by field id ({@link ColumnMapping}).
  */
 final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<String, WrittenBatch>> {
   private static final long serialVersionUID = 1L;
@@ -85,6 +91,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
 
   private transient TableReference.Opened opened;
   private transient Map<String, HostedWriter> writers;
+  private transient Map<Long, ColumnMapping> olderSchemas;
 
   /** A bucket's writer and the view id it matches (null: ahead of any state). */
   private static final class HostedWriter {
@@ -118,6 +125,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   public void setup() throws IOException {
     opened = target.open();
     writers = new HashMap<>();
+    olderSchemas = new HashMap<>();
   }
 
   @ProcessElement
@@ -130,6 +138,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       MultiOutputReceiver out)
       throws Exception {
     closeIdleWriters();
+    followSchema(batch.getValue());
     long written = sequence.read() == null ? 0 : sequence.read();
     Outcome outcome;
     while (true) {
@@ -159,6 +168,45 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     if (uncommittedCount.read() >= FORGET_CHECK_AFTER) {
       forgetCommitted(uncommitted, uncommittedCount);
     }
+  }
+
+  /**
+   * Reopens the table at its latest schema if a row of the batch was mapped under a newer schema
+   * than the writers', closing the writers: each bucket's next batch rebuilds its writer on the new
+   * schema from the table and the state, as after a restart.
+   */
+  private void followSchema(Iterable<KindedRow> rows) throws IOException {
+    long newest = opened.table().schema().id();
+    for (KindedRow row : rows) {
+      newest = Math.max(newest, row.schemaId());
+    }
+    if (newest == opened.table().schema().id()) {
+      return;
+    }
+    TableReference.Opened reopened = target.open();
+    for (HostedWriter hosted : writers.values()) {
+      hosted.writer.close();
+    }
+    writers.clear();
+    olderSchemas.clear();
+    opened.close();
+    opened = reopened;
+  }
+
+  /** The row's values as the columns of the writers' schema. */
+  private Object[] valuesOf(KindedRow row) throws IOException {
+    TableSchema current = opened.table().schema();
+    if (row.schemaId() == current.id()) {
+      return row.values();
+    }
+    ColumnMapping mapping = olderSchemas.get(row.schemaId());
+    if (mapping == null) {
+      mapping =
+          ColumnMapping.of(
+              opened.table().schemas().read(row.schemaId()).rowType(), current.rowType());
+      olderSchemas.put(row.schemaId(), mapping);
+    }
+    return mapping.map(row.values());
   }
 
   /** Closes the writers unused for the idle timeout; their buckets rebuild on their next batch. */
@@ -198,7 +246,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     long accepted = 0;
     for (KindedRow row : rows) {
       try {
-        hosted.writer.write(row.kind(), row.values());
+        hosted.writer.write(row.kind(), valuesOf(row));
         accepted++;
       } catch (IllegalArgumentException refused) {
         // The writer keeps nothing of a refused row (a MergeException is one of these).

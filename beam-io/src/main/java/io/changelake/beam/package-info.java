@@ -112,6 +112,10 @@
  *       the one in memory was stale</td><td>after retries, restarts and rebalancing; a steady
  *       rate means keys keep moving between workers (costly with lookup), or writers idle
  *       longer than 10 minutes between batches (closed, then rebuilt)</td></tr>
+ *   <tr><td>schemaChanges</td><td>counter</td><td>alters of the table a write made while running,
+ *       for rows whose {@link io.changelake.beam.DynamicColumns} the table could not take</td>
+ *       <td>one per source schema change (a worker whose alter lost to another's does not
+ *       count)</td></tr>
  *   <tr><td>idleWritersClosed</td><td>counter</td><td>bucket writers closed after 10 minutes
  *       without a batch, freeing their buffer, lookup copies and budget share</td><td>only for
  *       buckets that stop receiving rows</td></tr>
@@ -179,6 +183,9 @@
  *       0 when caught up; a steady rise means the reader falls behind the writers</td></tr>
  *   <tr><td>lagMillis</td><td>gauge</td><td>age of the snapshot being emitted (now
  *       minus its commit time); 0 when caught up</td></tr>
+ *   <tr><td>columnsNotEmitted</td><td>gauge</td><td>columns the table gained since the pipeline
+ *       was built, which it does not emit (its Beam schema is fixed)</td><td>0 until the table
+ *       gains a column; then rebuild the pipeline to read them</td></tr>
  * </table>
  *
  * <h2>Restarts and consumers</h2>

@@ -86,6 +86,19 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   void setTimeUnit(String value);
 
   @Description(
+      "Follow the source table's schema while the pipeline runs: an event carrying a column the"
+          + " table lacks adds it (nullable, last), one whose column type widens (INT to BIGINT,"
+          + " DECIMAL precision up) widens it, through an alter of the table. Types come from the"
+          + " schema envelope, else from the JSON value (whole numbers BIGINT, other numbers"
+          + " DOUBLE, strings STRING, booleans BOOLEAN). A change that is no widening (a new kind,"
+          + " a key column's type) sends the event to the dead letters. Without it, fields that are"
+          + " not columns are ignored.")
+  @Default.Boolean(false)
+  Boolean getSchemaEvolution();
+
+  void setSchemaEvolution(Boolean value);
+
+  @Description(
       "Kafka bootstrap servers (host:port,...): read the events from Kafka instead of files."
           + " The pipeline then runs until cancelled.")
   String getBootstrapServers();

@@ -2,6 +2,7 @@ package io.changelake.templates;
 
 import io.changelake.beam.WriteResult;
 import io.changelake.table.TablePath;
+import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -62,9 +63,18 @@ public final class CdcToAggregate {
    * @throws IllegalArgumentException naming the option to fix
    */
   public static void addTo(Pipeline pipeline, Options options) {
-    OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
+    OptionChecks.Cdc checked = OptionChecks.checkCdc(options);
     OptionChecks.checkAggregate(options);
-    OptionChecks.checkAggregateOf(cdc.columns(), options);
+    OptionChecks.checkAggregateOf(checked.columns(), options);
+    // The aggregate reads its two columns with the types the pipeline is built with.
+    OptionChecks.Cdc cdc =
+        new OptionChecks.Cdc(
+            checked
+                .columns()
+                .withFixedTypes(Set.of(options.getGroupColumn(), options.getValueColumn())),
+            checked.primaryKeys(),
+            checked.kafka(),
+            checked.timeUnit());
     pipeline.apply(
         options.getTable() + " to " + options.getAggregateTable(), new Flow(options, cdc));
   }

@@ -1,6 +1,7 @@
 package io.changelake.templates;
 
 import io.changelake.beam.ChangelakeIO;
+import io.changelake.beam.ChangelakeWrite;
 import io.changelake.beam.WriteResult;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -35,6 +36,13 @@ import org.joda.time.Duration;
  * first record's key), {@code --buckets}, the changelog producer {@code --producer} and the column
  * {@code _sequence} as its {@code sequence.field}. Bad events (unparsable JSON, no key, wrong
  * types) and rows the table refuses go to {@code --deadLetterDir}; the pipeline goes on.
+ *
+ * <p>With {@code --schemaEvolution=true} the table follows the source's schema while the pipeline
+ * runs: an event carrying a column the table lacks adds it, one whose column's type the source
+ * widened widens it, and the rows are written with the new values; an incompatible change (a kind
+ * change, a key column's type) sends the event to the dead letters. The columns that appear after
+ * the pipeline was built travel in {@link TableColumns#DYNAMIC} (see {@link DebeziumEvents}).
+ * Without it, fields of an event that are not columns of the table are ignored.
  *
  * <pre>
  * ./changelake run cdc-to-table --inputFilePattern='/data/orders/*.json' \
@@ -106,18 +114,18 @@ public final class CdcToTable {
     PCollectionTuple parsed =
         events.apply("ParseEvents", new ParseChangeEvents(columns, cdc.timeUnit()));
     PCollection<Row> changes = parsed.get(ParseChangeEvents.CHANGES);
+    ChangelakeWrite write =
+        ChangelakeIO.write()
+            .to(options.getWarehouse(), options.getDatabase(), options.getTable())
+            .withPrimaryKeys(cdc.primaryKeys())
+            .withBuckets(options.getBuckets())
+            .withTableOptions(OptionChecks.tableOptions(options))
+            .withRowKindField(TableColumns.ROW_KIND)
+            .withSequenceField(TableColumns.SEQUENCE)
+            .withS3Settings(OptionChecks.s3Settings(options))
+            .withCommitInterval(Duration.standardSeconds(options.getCommitIntervalSeconds()));
     WriteResult result =
-        changes.apply(
-            "WriteTable",
-            ChangelakeIO.write()
-                .to(options.getWarehouse(), options.getDatabase(), options.getTable())
-                .withPrimaryKeys(cdc.primaryKeys())
-                .withBuckets(options.getBuckets())
-                .withTableOptions(OptionChecks.tableOptions(options))
-                .withRowKindField(TableColumns.ROW_KIND)
-                .withSequenceField(TableColumns.SEQUENCE)
-                .withS3Settings(OptionChecks.s3Settings(options))
-                .withCommitInterval(Duration.standardSeconds(options.getCommitIntervalSeconds())));
+        changes.apply("WriteTable", columns.isEvolving() ? write.withSchemaEvolution() : write);
     PCollection<String> deadLetters =
         PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
             .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))

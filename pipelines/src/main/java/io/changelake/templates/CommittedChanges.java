@@ -33,7 +33,6 @@ final class CommittedChanges extends DoFn<Row, Row> {
   private final String tableName;
   private final Schema changes;
   private transient ObjectStore store;
-  private transient Table table;
 
   /**
    * @param changes the output schema: table columns by name, then {@link TableColumns#ROW_KIND}
@@ -53,9 +52,8 @@ final class CommittedChanges extends DoFn<Row, Row> {
 
   @ProcessElement
   public void process(@Element Row snapshot, OutputReceiver<Row> out) throws IOException {
-    if (table == null) {
-      table = Table.open(store, new TablePath(database, tableName));
-    }
+    // At the latest schema, which may be newer than the last snapshot's (--schemaEvolution).
+    Table table = Table.open(store, new TablePath(database, tableName));
     int[] columns =
         changes.getFieldNames().stream()
             .filter(name -> !name.equals(TableColumns.ROW_KIND))

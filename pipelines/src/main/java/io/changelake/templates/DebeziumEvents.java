@@ -3,9 +3,14 @@ package io.changelake.templates;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changelake.beam.DynamicColumns;
 import io.changelake.templates.TableColumns.Column;
+import io.changelake.types.DataType;
+import io.changelake.types.TypeWidening;
 import java.io.Serializable;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.schemas.Schema;
@@ -34,6 +39,15 @@ import org.apache.beam.sdk.values.Row;
  * <p>With an envelope, each value is read as its field's schema names it ({@code
  * io.debezium.time.MicroTimestamp}, {@code org.apache.kafka.connect.data.Decimal}, ...); without
  * one, epoch numbers of TIME and TIMESTAMP columns are taken in {@code --timeUnit}.
+ *
+ * <p>With {@code --schemaEvolution} ({@link TableColumns#isEvolving()}) the fields that are not
+ * columns are not ignored: each non-null one goes into the row's {@link TableColumns#DYNAMIC} map
+ * with its type, and so does a column's value whose type the source changed, so that the write adds
+ * or widens the column. The type is the envelope's field type ({@link EnvelopeColumns}'s table),
+ * else the JSON value's: a whole number BIGINT (and, for an INT column, a whole number beyond INT's
+ * range widens it to BIGINT), another number DOUBLE, a string STRING, a boolean BOOLEAN; an object
+ * or array is a {@link BadEvent}, and so is a key column whose type the source changed into one its
+ * values may not fit.
  */
 final class DebeziumEvents implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -116,11 +130,11 @@ final class DebeziumEvents implements Serializable {
     return rows;
   }
 
-  /** The logical names of the image fields in an envelope's schema: field to name. */
-  private static Map<String, String> fieldSchemas(JsonNode schema) {
-    Map<String, String> names = new HashMap<>();
+  /** The schemas of the image fields in an envelope's schema: field to its schema. */
+  private static Map<String, JsonNode> fieldSchemas(JsonNode schema) {
+    Map<String, JsonNode> fields = new HashMap<>();
     if (schema == null) {
-      return names;
+      return fields;
     }
     for (JsonNode part : schema.path("fields")) {
       if (!"after".equals(part.path("field").asText())
@@ -128,12 +142,10 @@ final class DebeziumEvents implements Serializable {
         continue;
       }
       for (JsonNode field : part.path("fields")) {
-        if (field.hasNonNull("name")) {
-          names.put(field.path("field").asText(), field.get("name").asText());
-        }
+        fields.put(field.path("field").asText(), field);
       }
     }
-    return names;
+    return fields;
   }
 
   private static boolean hasImage(JsonNode change, String image) {
@@ -141,16 +153,72 @@ final class DebeziumEvents implements Serializable {
     return node != null && !node.isNull();
   }
 
-  /** One event's images, with its position and its fields' schema names. */
+  /** One event's images, with its position and its fields' schemas. */
   private final class Image {
     private final JsonNode change;
     private final String position;
-    private final Map<String, String> schemaNames;
+    private final Map<String, JsonNode> fieldSchemas;
 
-    Image(JsonNode change, String position, Map<String, String> schemaNames) {
+    Image(JsonNode change, String position, Map<String, JsonNode> fieldSchemas) {
       this.change = change;
       this.position = position;
-      this.schemaNames = schemaNames;
+      this.fieldSchemas = fieldSchemas;
+    }
+
+    /** The Debezium/Connect logical name of the field ({@code io.debezium.time.Date}), or null. */
+    private String schemaName(String field) {
+      JsonNode schema = fieldSchemas.get(field);
+      return schema != null && schema.hasNonNull("name") ? schema.get("name").asText() : null;
+    }
+
+    /**
+     * The type of a field's value as the source gives it: its envelope schema's, else the column's
+     * ({@code column}, null for a field that is no column) or what the JSON value is.
+     */
+    private ColumnType sourceType(String field, JsonNode value, ColumnType column) throws BadEvent {
+      JsonNode schema = fieldSchemas.get(field);
+      if (schema != null) {
+        try {
+          return EnvelopeColumns.typeOf(field, schema);
+        } catch (IllegalArgumentException e) {
+          throw new BadEvent(e.getMessage());
+        }
+      }
+      if (column != null) {
+        boolean beyondInt =
+            column.kind() == ColumnType.Kind.INT
+                && value.isIntegralNumber()
+                && !value.canConvertToInt();
+        return beyondInt ? ColumnType.of(ColumnType.Kind.BIGINT) : column;
+      }
+      if (value.isBoolean()) {
+        return ColumnType.of(ColumnType.Kind.BOOLEAN);
+      }
+      if (value.isIntegralNumber()) {
+        return ColumnType.of(ColumnType.Kind.BIGINT);
+      }
+      if (value.isNumber()) {
+        return ColumnType.of(ColumnType.Kind.DOUBLE);
+      }
+      if (value.isTextual()) {
+        return ColumnType.of(ColumnType.Kind.STRING);
+      }
+      throw new BadEvent(
+          "field '"
+              + field
+              + "' holds a JSON "
+              + value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+              + ", for which no column type can be inferred: give the column in --columns, or the"
+              + " schema envelope");
+    }
+
+    private Object valueOf(String field, String image, ColumnType type, JsonNode value)
+        throws BadEvent {
+      try {
+        return type.fromJson(value, schemaName(field), timeUnit);
+      } catch (IllegalArgumentException e) {
+        throw new BadEvent("wrong type of '" + field + "' in " + image + ": " + e.getMessage());
+      }
     }
 
     Row row(String image, String kind) throws BadEvent {
@@ -160,6 +228,7 @@ final class DebeziumEvents implements Serializable {
             "op '" + change.get("op").textValue() + "' needs a \"" + image + "\" object");
       }
       Row.Builder row = Row.withSchema(schema);
+      Map<String, Row> dynamic = new LinkedHashMap<>();
       for (Column c : columns.columns()) {
         JsonNode value = values.get(c.name());
         if (value == null || value.isNull()) {
@@ -169,16 +238,61 @@ final class DebeziumEvents implements Serializable {
           row.addValue(null);
           continue;
         }
-        try {
-          row.addValue(c.type().fromJson(value, schemaNames.get(c.name()), timeUnit));
-        } catch (IllegalArgumentException e) {
+        ColumnType type = columns.isEvolving() ? sourceType(c.name(), value, c.type()) : c.type();
+        if (!widensStrictly(c.type(), type)) {
+          // The same type, a narrower one, or another kind: read as the column's type, as
+          // without --schemaEvolution; a value that does not fit it is a wrong type.
+          row.addValue(valueOf(c.name(), image, c.type(), value));
+        } else if (columns.typeFixed(c)) {
           throw new BadEvent(
-              "wrong type of '" + c.name() + "' in " + image + ": " + e.getMessage());
+              (c.key() ? "key column '" : "column '")
+                  + c.name()
+                  + "' is "
+                  + c.type()
+                  + " but the source gives "
+                  + type
+                  + (c.key()
+                      ? ": a key column's type cannot change"
+                      : ": the aggregate reads it, so its type cannot change"));
+        } else {
+          dynamic.put(c.name(), dynamicValue(c.name(), image, type, value));
+          row.addValue(null);
         }
       }
-      return row.addValue(EventPosition.ofImage(position, image.equals("after")))
-          .addValue(kind)
-          .build();
+      if (columns.isEvolving()) {
+        for (Iterator<Map.Entry<String, JsonNode>> i = values.fields(); i.hasNext(); ) {
+          Map.Entry<String, JsonNode> field = i.next();
+          String name = field.getKey();
+          if (columns.column(name) != null || field.getValue().isNull()) {
+            continue;
+          }
+          if (TableColumns.reserved(name)) {
+            throw new BadEvent("field '" + name + "' has a name the template reserves for itself");
+          }
+          ColumnType type = sourceType(name, field.getValue(), null);
+          dynamic.put(name, dynamicValue(name, image, type, field.getValue()));
+        }
+      }
+      row.addValue(EventPosition.ofImage(position, image.equals("after"))).addValue(kind);
+      if (columns.isEvolving()) {
+        row.addValue(dynamic.isEmpty() ? null : dynamic);
+      }
+      return row.build();
     }
+
+    private Row dynamicValue(String field, String image, ColumnType type, JsonNode value)
+        throws BadEvent {
+      return DynamicColumns.value(type.fieldType(), valueOf(field, image, type, value));
+    }
+  }
+
+  /** Whether the source's type {@code to} is a wider one of column type {@code from}. */
+  private static boolean widensStrictly(ColumnType from, ColumnType to) {
+    return !from.equals(to) && TypeWidening.widens(columnType(from), columnType(to));
+  }
+
+  /** The table column type of a template column type, as the write maps it. */
+  private static DataType columnType(ColumnType type) {
+    return DataType.parse(DynamicColumns.typeOf(type.fieldType()));
   }
 }

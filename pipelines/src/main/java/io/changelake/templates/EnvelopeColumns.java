@@ -111,7 +111,7 @@ final class EnvelopeColumns {
     return node.isObject() ? "object" : node.getNodeType().toString().toLowerCase(Locale.ROOT);
   }
 
-  private static ColumnType typeOf(String column, JsonNode field) {
+  static ColumnType typeOf(String column, JsonNode field) {
     String type = field.path("type").asText();
     String name = field.path("name").asText("");
     switch (type) {

@@ -129,7 +129,11 @@ final class OptionChecks {
     if (noColumns) {
       String event = first != null ? first.value() : firstLine(options.getInputFilePattern());
       try {
-        return new Cdc(EnvelopeColumns.of(event, primaryKeys), primaryKeys, kafka, timeUnit);
+        return new Cdc(
+            evolving(EnvelopeColumns.of(event, primaryKeys), options),
+            primaryKeys,
+            kafka,
+            timeUnit);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             "--columns is missing and the first event cannot give them: "
@@ -139,7 +143,10 @@ final class OptionChecks {
     }
     try {
       return new Cdc(
-          TableColumns.parse(options.getColumns(), primaryKeys), primaryKeys, kafka, timeUnit);
+          evolving(TableColumns.parse(options.getColumns(), primaryKeys), options),
+          primaryKeys,
+          kafka,
+          timeUnit);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "--columns="
@@ -149,6 +156,11 @@ final class OptionChecks {
               + ": "
               + e.getMessage());
     }
+  }
+
+  /** The columns, evolving with the source's under {@code --schemaEvolution}. */
+  private static TableColumns evolving(TableColumns columns, CdcOptions options) {
+    return Boolean.TRUE.equals(options.getSchemaEvolution()) ? columns.evolving() : columns;
   }
 
   private static String missing(boolean noColumns, boolean noKeys) {

@@ -1,5 +1,6 @@
 package io.changelake.templates;
 
+import io.changelake.beam.DynamicColumns;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,13 +26,26 @@ final class TableColumns implements Serializable {
    */
   static final String SEQUENCE = "_sequence";
 
+  /**
+   * With {@code --schemaEvolution}, the {@link DynamicColumns} field of a change row: the values of
+   * columns the template was not built with (added at the source since) and of columns whose type
+   * the source widened, which the write adds or widens in the table while the pipeline runs. A Beam
+   * schema is fixed when the pipeline is built, so the columns that appear later travel in this
+   * map, each with its type, rather than as fields.
+   */
+  static final String DYNAMIC = "_dynamic_columns";
+
   /** One column: its name, type and whether it belongs to the primary key. */
   record Column(String name, ColumnType type, boolean key) implements Serializable {}
 
   private final List<Column> columns;
+  private final boolean evolving;
+  private final Set<String> fixedTypes;
 
-  private TableColumns(List<Column> columns) {
+  private TableColumns(List<Column> columns, boolean evolving, Set<String> fixedTypes) {
     this.columns = List.copyOf(columns);
+    this.evolving = evolving;
+    this.fixedTypes = Set.copyOf(fixedTypes);
   }
 
   /**
@@ -42,7 +56,8 @@ final class TableColumns implements Serializable {
   static TableColumns parse(String spec, List<String> primaryKeys) {
     List<Column> columns = new ArrayList<>();
     Set<String> names = new LinkedHashSet<>();
-    for (String part : spec.split(",", 0)) {
+    // A comma inside parentheses belongs to the type: amount:DECIMAL(10,2).
+    for (String part : spec.split(",(?![^(]*\\))", 0)) {
       String[] nameAndType = part.split(":", -1);
       if (nameAndType.length != 2 || nameAndType[0].isBlank() || nameAndType[1].isBlank()) {
         throw new IllegalArgumentException(
@@ -65,7 +80,7 @@ final class TableColumns implements Serializable {
   static TableColumns of(List<Column> columns, List<String> primaryKeys) {
     Set<String> names = new LinkedHashSet<>();
     for (Column c : columns) {
-      if (c.name().equals(ROW_KIND) || c.name().equals(SEQUENCE)) {
+      if (reserved(c.name())) {
         throw new IllegalArgumentException("'" + c.name() + "' is reserved for the template");
       }
       names.add(c.name());
@@ -76,7 +91,35 @@ final class TableColumns implements Serializable {
             "primary key '" + key + "' is not among the columns " + names);
       }
     }
-    return new TableColumns(columns);
+    return new TableColumns(columns, false, Set.of());
+  }
+
+  /** Whether the template keeps {@code name} for itself. */
+  static boolean reserved(String name) {
+    return name.equals(ROW_KIND) || name.equals(SEQUENCE) || name.equals(DYNAMIC);
+  }
+
+  /** These columns, whose change rows carry {@link #DYNAMIC} for the columns that appear later. */
+  TableColumns evolving() {
+    return new TableColumns(columns, true, fixedTypes);
+  }
+
+  /**
+   * These columns, with {@code names} kept at their types while the others evolve: the columns a
+   * later stage reads with the types the pipeline was built with (the aggregate's group and value).
+   */
+  TableColumns withFixedTypes(Set<String> names) {
+    return new TableColumns(columns, evolving, names);
+  }
+
+  /** Whether the column's type may not change (a key's never may). */
+  boolean typeFixed(Column column) {
+    return column.key() || fixedTypes.contains(column.name());
+  }
+
+  /** Whether the change rows carry {@link #DYNAMIC}. */
+  boolean isEvolving() {
+    return evolving;
   }
 
   List<Column> columns() {
@@ -93,13 +136,20 @@ final class TableColumns implements Serializable {
     return null;
   }
 
-  /** The Beam schema of a change row: every column, {@link #SEQUENCE}, then {@link #ROW_KIND}. */
+  /**
+   * The Beam schema of a change row: every column, {@link #SEQUENCE}, {@link #ROW_KIND}, and, if
+   * {@link #evolving()}, {@link #DYNAMIC}.
+   */
   Schema changeSchema() {
     Schema.Builder builder = Schema.builder();
     for (Column c : columns) {
       builder.addField(Schema.Field.of(c.name(), c.type().fieldType()).withNullable(!c.key()));
     }
-    return builder.addStringField(SEQUENCE).addStringField(ROW_KIND).build();
+    builder.addStringField(SEQUENCE).addStringField(ROW_KIND);
+    if (evolving) {
+      builder.addField(Schema.Field.of(DYNAMIC, DynamicColumns.FIELD_TYPE));
+    }
+    return builder.build();
   }
 
   /** The columns as {@code --columns} would give them, for messages and logs. */

@@ -129,4 +129,102 @@ class DebeziumEventsTest {
         "{\"reason\":\"missing op\",\"event\":\"{\\\"a\\\":1}\"}",
         DeadLetterFiles.line("missing op", "{\"a\":1}"));
   }
+
+  private static final DebeziumEvents EVOLVING =
+      new DebeziumEvents(
+          TableColumns.parse("order_id:BIGINT,amount:DECIMAL(10,2),qty:INT", List.of("order_id"))
+              .evolving()
+              .withFixedTypes(java.util.Set.of("qty")),
+          ColumnType.Unit.MICROS);
+
+  /** The dynamic columns of the event's only row, as name:type=value, sorted by name. */
+  private static String dynamic(String event) throws DebeziumEvents.BadEvent {
+    List<Row> rows = EVOLVING.rows(event, 5L);
+    assertEquals(1, rows.size());
+    java.util.Map<String, Row> columns = rows.get(0).getMap(TableColumns.DYNAMIC);
+    if (columns == null) {
+      return "none";
+    }
+    return columns.entrySet().stream()
+        .sorted(java.util.Map.Entry.comparingByKey())
+        .map(
+            e ->
+                e.getKey()
+                    + ":"
+                    + e.getValue().getString("type")
+                    + "="
+                    + e.getValue().getString("value"))
+        .collect(Collectors.joining(" "));
+  }
+
+  private static String enveloped(String fields, String after) {
+    return "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"after\",\"type\":\"struct\","
+        + "\"fields\":["
+        + fields
+        + "]}]},\"payload\":{\"after\":"
+        + after
+        + ",\"op\":\"c\",\"ts_ms\":1}}";
+  }
+
+  @Test
+  void withSchemaEvolutionAFieldThatIsNoColumnTravelsWithTheTypeTheEnvelopeGives()
+      throws Exception {
+    assertEquals(
+        "discount:DECIMAL(5, 2)=1.50 shipped:TIMESTAMP(9)=2026-12-01T10:00",
+        dynamic(
+            enveloped(
+                "{\"field\":\"order_id\",\"type\":\"int64\"},"
+                    + "{\"field\":\"shipped\",\"type\":\"int64\",\"name\":\"io.debezium.time.Timestamp\"},"
+                    + "{\"field\":\"discount\",\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+                    + "\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"5\"}}",
+                "{\"order_id\":1,\"shipped\":1796119200000,\"discount\":\"AJY=\"}")));
+  }
+
+  @Test
+  void withSchemaEvolutionAWiderDecimalOfTheSourceWidensTheColumn() throws Exception {
+    assertEquals(
+        "amount:DECIMAL(12, 2)=1234567890.25",
+        dynamic(
+            enveloped(
+                "{\"field\":\"order_id\",\"type\":\"int64\"},"
+                    + "{\"field\":\"amount\",\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+                    + "\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"12\"}}",
+                "{\"order_id\":1,\"amount\":\"HL6ZGiE=\"}")));
+  }
+
+  @Test
+  void withSchemaEvolutionJsonValuesGiveTheTypesOfNewColumns() throws Exception {
+    assertEquals(
+        "n:BIGINT=3 ok:BOOLEAN=true ratio:DOUBLE=0.5 remark:STRING=gift",
+        dynamic(
+            "{\"after\":{\"order_id\":1,\"remark\":\"gift\",\"n\":3,\"ratio\":0.5,\"ok\":true,"
+                + "\"gone\":null},\"op\":\"c\",\"ts_ms\":1}"));
+    assertEquals(
+        "none", dynamic("{\"after\":{\"order_id\":1,\"qty\":2},\"op\":\"c\",\"ts_ms\":1}"));
+  }
+
+  @Test
+  void withSchemaEvolutionAKeyOfAnotherKindOrAWidenedFixedColumnIsABadEvent() {
+    DebeziumEvents.BadEvent key =
+        assertThrows(
+            DebeziumEvents.BadEvent.class,
+            () ->
+                EVOLVING.rows(
+                    enveloped(
+                        "{\"field\":\"order_id\",\"type\":\"string\"}", "{\"order_id\":\"a1\"}"),
+                    5L));
+    assertEquals(
+        "wrong type of 'order_id' in after: expected BIGINT, found \"a1\"", key.getMessage());
+    DebeziumEvents.BadEvent fixed =
+        assertThrows(
+            DebeziumEvents.BadEvent.class,
+            () ->
+                EVOLVING.rows(
+                    "{\"after\":{\"order_id\":1,\"qty\":5000000000},\"op\":\"c\",\"ts_ms\":1}",
+                    5L));
+    assertEquals(
+        "column 'qty' is INT but the source gives BIGINT: the aggregate reads it, so its type"
+            + " cannot change",
+        fixed.getMessage());
+  }
 }

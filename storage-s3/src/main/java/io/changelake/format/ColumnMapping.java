@@ -16,10 +16,12 @@ public final class ColumnMapping {
 
   private final RowType tableType;
   private final DataField[] fileFields;
+  private final int[] filePositions;
 
-  private ColumnMapping(RowType tableType, DataField[] fileFields) {
+  private ColumnMapping(RowType tableType, DataField[] fileFields, int[] filePositions) {
     this.tableType = tableType;
     this.fileFields = fileFields;
+    this.filePositions = filePositions;
   }
 
   /**
@@ -29,9 +31,12 @@ public final class ColumnMapping {
    */
   public static ColumnMapping of(RowType fileType, RowType tableType) {
     DataField[] fileFields = new DataField[tableType.size()];
+    int[] filePositions = new int[tableType.size()];
     for (int i = 0; i < fileFields.length; i++) {
       DataField column = tableType.field(i);
-      for (DataField f : fileType.fields()) {
+      filePositions[i] = -1;
+      for (int j = 0; j < fileType.size(); j++) {
+        DataField f = fileType.field(j);
         if (f.id() == column.id()) {
           if (!TypeWidening.widens(f.type(), column.type())) {
             throw new IllegalArgumentException(
@@ -45,15 +50,35 @@ public final class ColumnMapping {
                     + " type");
           }
           fileFields[i] = f;
+          filePositions[i] = j;
         }
       }
     }
-    return new ColumnMapping(tableType, fileFields);
+    return new ColumnMapping(tableType, fileFields, filePositions);
   }
 
   /** The mapping of a file written under the current schema itself. */
   public static ColumnMapping identity(RowType tableType) {
-    return new ColumnMapping(tableType, tableType.fields().toArray(DataField[]::new));
+    int[] positions = new int[tableType.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = i;
+    }
+    return new ColumnMapping(tableType, tableType.fields().toArray(DataField[]::new), positions);
+  }
+
+  /**
+   * The values of a row of the older columns ({@code fileType}'s order) as a row of the current
+   * ones: a writer that mapped a row under an older schema hands it to a writer of the new one.
+   */
+  public Object[] map(Object[] fileRow) {
+    Object[] row = new Object[fileFields.length];
+    for (int i = 0; i < row.length; i++) {
+      if (filePositions[i] >= 0) {
+        Object value = fileRow[filePositions[i]];
+        row[i] = converts(i) ? TypeWidening.convert(value, tableType.type(i)) : value;
+      }
+    }
+    return row;
   }
 
   /** The table's current columns. */

@@ -319,7 +319,8 @@ public final class SnapshotCommit {
       List<ManifestEntry> files,
       List<ManifestEntry> changelog,
       Optional<Snapshot> latest,
-      CommitManifests.Written written) {
+      CommitManifests.Written written)
+      throws IOException {
     long deltaRows = 0;
     for (ManifestEntry e : files) {
       deltaRows += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
@@ -328,9 +329,12 @@ public final class SnapshotCommit {
     for (ManifestEntry e : changelog) {
       changelogRows += e.file().rowCount();
     }
+    // As Paimon's commit: the table's latest schema, which a writer that began under an older one
+    // (an alter landed while it ran) lags behind, and which the snapshot's newest files may have.
+    long schemaId = new SchemaLog(store, path).latestId().orElse(schema.id());
     return new Snapshot(
         latest.map(Snapshot::id).orElse(0L) + 1,
-        schema.id(),
+        schemaId,
         written.baseList(),
         written.baseListSize(),
         written.deltaList(),
