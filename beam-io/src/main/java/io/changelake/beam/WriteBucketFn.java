@@ -3,6 +3,7 @@ package io.changelake.beam;
 import io.changelake.beam.FaultInjection.InjectedFault;
 import io.changelake.beam.FaultInjection.Point;
 import io.changelake.format.DataFileMeta;
+import io.changelake.table.BucketAssigner;
 import io.changelake.table.CommitMessage;
 import io.changelake.table.TableWriter;
 import io.changelake.table.UncommittedMessages;
@@ -29,7 +30,9 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The bucket writer stage: keyed by bucket, it hosts the bucket's {@link TableWriter}, writes each
  * batch of the bucket's rows, prepares the commit and emits the commit messages, numbered per
- * bucket, to the committer. A row the merge engine refuses becomes a dead letter.
+ * bucket, to the committer. A row the merge engine refuses becomes a dead letter. In a
+ * dynamic-bucket table the rows come with the bucket {@link AssignHashBucketFn} gave them, and the
+ * writer adds their new keys to the bucket's hash index file, which the messages carry.
  *
  * <p>State (ids are stable: changing them breaks pipeline updates):
  *
@@ -196,9 +199,15 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     hosted.lastUsedNanos = System.nanoTime();
     List<BadRecord> deadLetters = new ArrayList<>();
     long accepted = 0;
+    int dynamicBucket =
+        opened.table().options().dynamicBucket() ? BucketAssigner.RowBucket.bucketOfId(bucket) : -1;
     for (KindedRow row : rows) {
       try {
-        hosted.writer.write(row.kind(), row.values());
+        if (dynamicBucket < 0) {
+          hosted.writer.write(row.kind(), row.values());
+        } else {
+          hosted.writer.write(row.kind(), row.values(), dynamicBucket);
+        }
         accepted++;
       } catch (IllegalArgumentException refused) {
         // The writer keeps nothing of a refused row (a MergeException is one of these).
