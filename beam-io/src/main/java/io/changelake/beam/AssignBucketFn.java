@@ -84,9 +84,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
               + table.options().bucket()
               + " but the pipeline was built for "
               + (dynamicBuckets ? "dynamic bucket mode" : "a fixed bucket count")
-              + ", because the table was "
-              + (dynamicBuckets ? "created meanwhile" : "not reachable when it was built")
-              + ": build the pipeline again where the table can be read");
+              + " (built before the table existed, or where it could not be read): build the"
+              + " pipeline again where the table can be read");
     }
     if (dynamicBuckets) {
       hashAssigner = table.newHashBucketAssigner(0);

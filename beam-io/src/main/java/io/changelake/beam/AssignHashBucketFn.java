@@ -1,5 +1,6 @@
 package io.changelake.beam;
 
+import io.changelake.format.SerializedRow;
 import io.changelake.table.BucketAssigner.RowBucket;
 import io.changelake.table.HashBucketAssigner;
 import io.changelake.table.HashBucketAssigner.Assignment;
@@ -11,7 +12,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.UUID;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.CombiningState;
 import org.apache.beam.sdk.state.StateSpec;
@@ -37,8 +41,9 @@ import org.apache.beam.sdk.values.KV;
  *
  * <ul>
  *   <li>{@code view}: a random id of the bundle whose assignments the state records last;
+ *   <li>{@code partitions}: each partition the assigner gave a key in, with its number;
  *   <li>{@code pending} (+ {@code pending-count}): the assignments the table's index may not hold
- *       yet ({@link AssignmentCoder}: 6 bytes plus the partition's a key). Every {@link
+ *       yet, each a {@link PendingKey} of 6 bytes ({@link PendingKeyCoder}). Every {@link
  *       #DEFAULT_FORGET_CHECK_EVERY} new keys, if a commit landed since the last check, those the
  *       latest snapshot's index holds are forgotten: so in a streaming write the state holds about
  *       the keys of the last commit intervals, and in a batch write (one commit at the end) every
@@ -67,8 +72,12 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
   @StateId("view")
   private final StateSpec<ValueState<String>> viewSpec = StateSpecs.value(StringUtf8Coder.of());
 
+  @StateId("partitions")
+  private final StateSpec<BagState<KV<Integer, byte[]>>> partitionsSpec =
+      StateSpecs.bag(KvCoder.of(VarIntCoder.of(), ByteArrayCoder.of()));
+
   @StateId("pending")
-  private final StateSpec<BagState<Assignment>> pendingSpec = StateSpecs.bag(AssignmentCoder.of());
+  private final StateSpec<BagState<PendingKey>> pendingSpec = StateSpecs.bag(PendingKeyCoder.of());
 
   @StateId("pending-count")
   private final StateSpec<CombiningState<Long, long[], Long>> pendingCountSpec =
@@ -78,15 +87,44 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
   private transient Map<String, HostedAssigner> assigners;
   private transient String bundleView;
 
-  /** An assigner, the view id it matches and the snapshot of its last forget check. */
+  /**
+   * An assigner, the view id it matches, the numbers of its partitions and the snapshot of its last
+   * forget check.
+   */
   private static final class HostedAssigner {
     final HashBucketAssigner assigner;
+    final Map<SerializedRow, Integer> numbers = new HashMap<>();
+    final List<SerializedRow> partitions = new ArrayList<>();
     String viewId;
     long checkedSnapshot = -1;
 
     HostedAssigner(HashBucketAssigner assigner, String viewId) {
       this.assigner = assigner;
       this.viewId = viewId;
+    }
+
+    void number(int number, SerializedRow partition) {
+      numbers.put(partition, number);
+      while (partitions.size() <= number) {
+        partitions.add(null);
+      }
+      partitions.set(number, partition);
+    }
+
+    Assignment assignment(PendingKey key) {
+      return new Assignment(partitions.get(key.partition()), key.keyHash(), key.bucket());
+    }
+
+    PendingKey pendingKey(Assignment a) {
+      return new PendingKey(numbers.get(a.partition()), a.keyHash(), a.bucket());
+    }
+
+    List<Assignment> assignments(Iterable<PendingKey> keys) {
+      List<Assignment> all = new ArrayList<>();
+      for (PendingKey key : keys) {
+        all.add(assignment(key));
+      }
+      return all;
     }
   }
 
@@ -113,7 +151,8 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
   public void process(
       @Element KV<String, KindedRow> element,
       @StateId("view") ValueState<String> view,
-      @StateId("pending") BagState<Assignment> pending,
+      @StateId("partitions") BagState<KV<Integer, byte[]>> partitions,
+      @StateId("pending") BagState<PendingKey> pending,
       @StateId("pending-count") CombiningState<Long, long[], Long> pendingCount,
       OutputReceiver<KV<String, KindedRow>> out)
       throws IOException {
@@ -123,14 +162,22 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
     if (hosted == null || !Objects.equals(hosted.viewId, viewId)) {
       int number = Integer.parseInt(key.substring(key.indexOf('-') + 1));
       hosted = new HostedAssigner(opened.table().newHashBucketAssigner(number), viewId);
-      hosted.assigner.restore(pending.read());
+      for (KV<Integer, byte[]> p : partitions.read()) {
+        hosted.number(p.getKey(), new SerializedRow(p.getValue()));
+      }
+      hosted.assigner.restore(hosted.assignments(pending.read()));
       assigners.put(key, hosted);
     }
     hosted.viewId = CHANGING;
     RowBucket bucket = hosted.assigner.assign(element.getValue().values());
     List<Assignment> assigned = hosted.assigner.takeNewAssignments();
     for (Assignment a : assigned) {
-      pending.add(a);
+      if (!hosted.numbers.containsKey(a.partition())) {
+        int number = hosted.numbers.size();
+        hosted.number(number, a.partition());
+        partitions.add(KV.of(number, a.partition().bytes()));
+      }
+      pending.add(hosted.pendingKey(a));
     }
     if (assigned.isEmpty()) {
       hosted.viewId = viewId;
@@ -150,15 +197,14 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
 
   /** Drops the pending assignments the latest snapshot's index holds, if a commit landed. */
   private void forgetCommitted(
-      HostedAssigner hosted, BagState<Assignment> pending, CombiningState<Long, long[], Long> count)
+      HostedAssigner hosted, BagState<PendingKey> pending, CombiningState<Long, long[], Long> count)
       throws IOException {
     OptionalLong latest = opened.table().snapshots().latestId();
     if (latest.isEmpty() || latest.getAsLong() == hosted.checkedSnapshot) {
       return;
     }
     hosted.checkedSnapshot = latest.getAsLong();
-    List<Assignment> all = new ArrayList<>();
-    pending.read().forEach(all::add);
+    List<Assignment> all = hosted.assignments(pending.read());
     List<Assignment> kept = hosted.assigner.uncommitted(all);
     if (kept.size() == all.size()) {
       return;
@@ -166,7 +212,9 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
     WriteMetrics.ASSIGNMENTS_FORGOTTEN.inc(all.size() - kept.size());
     pending.clear();
     count.clear();
-    kept.forEach(pending::add);
+    for (Assignment a : kept) {
+      pending.add(hosted.pendingKey(a));
+    }
     count.add((long) kept.size());
   }
 

@@ -1,12 +1,16 @@
 package io.changelake.beam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.schema.TableSchema;
+import io.changelake.store.ObjectStore;
+import io.changelake.store.ObjectStores;
 import io.changelake.table.PaimonDynamicWrites;
 import io.changelake.table.PaimonTables;
 import io.changelake.table.Rows;
+import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
@@ -191,6 +195,34 @@ class DynamicBucketWriteTest {
     Map<String, List<Integer>> buckets = PaimonDynamicWrites.bucketsOfKeys(read, schema);
     assertEveryKeyInOneBucket(buckets);
     assertEquals(120, buckets.size());
+  }
+
+  /**
+   * A pipeline built before its table existed plans a fixed-bucket write; if a dynamic-bucket table
+   * appears meanwhile, the workers refuse it, naming the fix, rather than write it without an
+   * index.
+   */
+  @Test
+  void aPipelineBuiltForFixedBucketsRefusesADynamicBucketTableCreatedMeanwhile() throws Exception {
+    List<Row> rows = List.of(Row.withSchema(INPUT).addValues(20260101, 1L, "a").build());
+    Pipeline pipeline = Pipeline.create();
+    pipeline
+        .apply(Create.of(rows).withRowSchema(INPUT))
+        .apply(
+            ChangelakeIO.write()
+                .to(warehouse.toString(), PATH.database(), PATH.table())
+                .withPrimaryKeys(List.of("day", "id"))
+                .withPartitionKeys(List.of("day"))
+                .withBuckets(2));
+    try (ObjectStore store = ObjectStores.open(warehouse.toString())) {
+      Table.create(store, PATH, schema());
+    }
+    Exception e = assertThrows(Exception.class, () -> pipeline.run().waitUntilFinish());
+    String message = String.valueOf(e.getMessage()) + e.getCause();
+    assertTrue(
+        message.contains("built for a fixed bucket count")
+            && message.contains("build the pipeline again"),
+        message);
   }
 
   @Test
