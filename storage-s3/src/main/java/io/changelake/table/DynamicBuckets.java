@@ -293,20 +293,18 @@ final class DynamicBuckets {
     for (int a = 0; a < assignerCount; a++) {
       counts.add(new HashMap<>());
     }
+    // An assigner loads its own keys from every bucket (one written under another assigner count
+    // may hold them) but counts only the buckets it opens, as Paimon's PartitionIndex does.
     for (IndexManifestEntry e : liveEntries(partition)) {
-      if (onlyAssigner != ALL_ASSIGNERS && e.bucket() % assignerCount != onlyAssigner) {
-        continue;
-      }
       int[] hashes = files.read(e.file());
-      long own = 0;
       for (int h : hashes) {
         if (onlyAssigner == ALL_ASSIGNERS || assignerOf(partition, h) == onlyAssigner) {
           index.bucketOfHash.put(h, e.bucket());
-          own++;
         }
       }
-      if (own > 0) {
-        counts.get(e.bucket() % assignerCount).merge(e.bucket(), own, Long::sum);
+      int owner = e.bucket() % assignerCount;
+      if (hashes.length > 0 && (onlyAssigner == ALL_ASSIGNERS || owner == onlyAssigner)) {
+        counts.get(owner).merge(e.bucket(), (long) hashes.length, Long::sum);
       }
     }
     for (Map<Integer, Long> c : counts) {

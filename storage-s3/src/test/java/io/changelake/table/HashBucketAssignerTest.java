@@ -157,6 +157,43 @@ class HashBucketAssignerTest {
     }
   }
 
+  /**
+   * A table written under one assigner count and then under another: each assigner finds its keys
+   * in buckets another count opened (it reads every bucket's index file), so none gets a second.
+   */
+  @Test
+  void assignersFindTheirKeysInBucketsOpenedUnderAnotherAssignerCount() throws Exception {
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, new TablePath("db", "t"), schema());
+      List<Object[]> rows = rows(9, 150);
+      try (TableWriter writer = table.newWriter()) {
+        for (Object[] row : rows) {
+          writer.write(RowKind.INSERT, row);
+        }
+        commit(table, writer, 1);
+      }
+      Map<String, String> before = index(table);
+      Table fewer =
+          table.alter(
+              List.of(
+                  new io.changelake.schema.SchemaChange.SetOption(
+                      "dynamic-bucket.initial-buckets", "2")));
+      List<HashBucketAssigner> assigners =
+          List.of(fewer.newHashBucketAssigner(0), fewer.newHashBucketAssigner(1));
+      try (TableWriter writer = fewer.newWriter()) {
+        for (Object[] row : rows) {
+          HashBucketAssigner assigner = assigners.get(assigners.get(0).assignerOf(row));
+          writer.write(RowKind.INSERT, row, assigner.assign(row).bucket());
+        }
+        for (HashBucketAssigner assigner : assigners) {
+          assertEquals(List.of(), assigner.takeNewAssignments(), "every key was known");
+        }
+        commit(fewer, writer, 2);
+      }
+      assertEquals(before.keySet(), index(fewer).keySet(), "no bucket opened");
+    }
+  }
+
   @Test
   void anAssignerRefusesAnotherAssignersKeyAndAWriterAKeyMovedToAnotherBucket() throws Exception {
     try (ObjectStore store = new LocalObjectStore(warehouse)) {
