@@ -2,7 +2,7 @@ package io.changelake.beam;
 
 import io.changelake.schema.SchemaChange;
 import io.changelake.table.BucketAssigner;
-import io.changelake.table.BucketAssigner.RowBucket;
+import io.changelake.table.HashBucketAssigner;
 import io.changelake.table.SchemaConflictException;
 import io.changelake.table.Table;
 import java.io.IOException;
@@ -21,11 +21,15 @@ import org.apache.beam.sdk.values.TupleTag;
  * not fit (a null primary key, a value of the wrong type, an unknown row kind) becomes a dead
  * letter with the reason.
  *
+ * <p>A dynamic-bucket table's row ({@code bucket} = -1) is keyed instead by its key's bucket
+ * assigner, for {@link AssignHashBucketFn} to give it its bucket.
+ *
  * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema; a write that
- * names sequence fields fails there if the table orders its keys' versions by other ones. A row
- * whose {@link DynamicColumns} do not fit that schema makes it look at the table's latest schema
- * and, under {@code withSchemaEvolution()}, alter the table first (counted in {@code
- * schemaChanges}); each row leaves tagged with the schema id it was mapped by.
+ * names sequence fields fails there if the table orders its keys' versions by other ones, and a
+ * write built for the other bucket mode than the table's fails there too. A row whose {@link
+ * DynamicColumns} do not fit that schema makes it look at the table's latest schema and, under
+ * {@code withSchemaEvolution()}, alter the table first (counted in {@code schemaChanges}); each row
+ * leaves tagged with the schema id it was mapped by.
  */
 final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private static final long serialVersionUID = 1L;
@@ -38,6 +42,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final Coder<Row> rowCoder;
   private final TupleTag<KV<String, KindedRow>> rowsTag;
   private final TupleTag<BadRecord> deadLetterTag;
+  private final boolean dynamicBuckets;
 
   /** Alters lost to other workers' before this one gives up; each loss means the schema moved. */
   private static final int MAX_ALTER_ATTEMPTS = 20;
@@ -45,6 +50,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private transient TableReference.Opened opened;
   private transient RowMapping mapping;
   private transient BucketAssigner assigner;
+  private transient HashBucketAssigner hashAssigner;
 
   AssignBucketFn(
       TableReference target,
@@ -54,7 +60,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       boolean evolve,
       Coder<Row> rowCoder,
       TupleTag<KV<String, KindedRow>> rowsTag,
-      TupleTag<BadRecord> deadLetterTag) {
+      TupleTag<BadRecord> deadLetterTag,
+      boolean dynamicBuckets) {
     this.target = target;
     this.input = input;
     this.rowKindField = rowKindField;
@@ -63,6 +70,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     this.rowCoder = rowCoder;
     this.rowsTag = rowsTag;
     this.deadLetterTag = deadLetterTag;
+    this.dynamicBuckets = dynamicBuckets;
   }
 
   @Setup
@@ -80,6 +88,17 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
               + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
               + "; name the table's own sequence fields, or write a table that has these");
     }
+    if (table.options().dynamicBucket() != dynamicBuckets) {
+      throw new IllegalStateException(
+          "ChangelakeIO.write(): table "
+              + target.location()
+              + " has 'bucket' = "
+              + table.options().bucket()
+              + " but the pipeline was built for "
+              + (dynamicBuckets ? "dynamic bucket mode" : "a fixed bucket count")
+              + " (built before the table existed, or where it could not be read): build the"
+              + " pipeline again where the table can be read");
+    }
     useSchema(table);
   }
 
@@ -87,7 +106,11 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     mapping =
         RowMapping.of(
             input, rowKindField, table.schema().rowType(), table.schema().id(), table.location());
-    assigner = new BucketAssigner(table.schema(), table.location());
+    if (dynamicBuckets) {
+      hashAssigner = table.newHashBucketAssigner(0);
+    } else {
+      assigner = new BucketAssigner(table.schema(), table.location());
+    }
   }
 
   /**
@@ -143,19 +166,22 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
 
   @ProcessElement
   public void process(@Element Row row, MultiOutputReceiver out) throws Exception {
-    RowBucket bucket;
+    String key;
     KindedRow kinded;
     try {
       fitDynamicColumns(row);
       kinded = mapping.map(row);
-      bucket = assigner.assign(kinded.values());
+      key =
+          dynamicBuckets
+              ? AssignHashBucketFn.keyOf(hashAssigner.assignerOf(kinded.values()))
+              : assigner.assign(kinded.values()).id();
     } catch (IllegalArgumentException e) {
       WriteMetrics.DEAD_LETTERS.inc();
       out.get(deadLetterTag)
           .output(BadRecord.fromExceptionInformation(row, rowCoder, e, e.getMessage()));
       return;
     }
-    out.get(rowsTag).output(KV.of(bucket.id(), kinded));
+    out.get(rowsTag).output(KV.of(key, kinded));
   }
 
   @Teardown

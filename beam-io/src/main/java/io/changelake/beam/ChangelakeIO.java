@@ -38,7 +38,7 @@ package io.changelake.beam;
  *   <tr><td>{@code withPartitionKeys(keys)}</td><td>unpartitioned</td>
  *       <td>partition columns of a created table; they must be in the primary key</td></tr>
  *   <tr><td>{@code withBuckets(n)}</td><td>1</td><td>buckets per partition of a created table:
- *       the write parallelism</td></tr>
+ *       the write parallelism; {@code -1} creates a dynamic-bucket table (see below)</td></tr>
  *   <tr><td>{@code withTableOptions(map)}</td><td>none</td><td>options of a created table in
  *       Paimon's names: {@code changelog-producer} (none, input, lookup, full-compaction), {@code
  *       merge-engine}, {@code full-compaction.delta-commits} (counted per bucket batch), ...</td></tr>
@@ -65,6 +65,23 @@ package io.changelake.beam;
  * </table>
  *
  * <p>Settings are checked when the transform is applied; a message names the setting to fix.
+ *
+ * <h3>Dynamic buckets</h3>
+ *
+ * <p>A table with {@code bucket} = -1 (Paimon's default for a primary-key table created without a
+ * {@code bucket} option; {@code withBuckets(-1)} creates one) gives each key its bucket from the
+ * table's hash index, as Paimon does: a key keeps its bucket for ever, and new keys fill buckets up
+ * to {@code dynamic-bucket.target-row-num} keys, then open new ones. The write finds out when it is
+ * applied (it reads the table's schema, or the one it would create) and adds a bucket-assigner
+ * stage keyed by Paimon's assigner of each key, {@code (|partitionHash % n| + |keyHash % n|) % n}
+ * with n = {@code dynamic-bucket.initial-buckets} (default 1): n is the assigners' parallelism, so
+ * give a table written by a big job a larger one when creating it. Each assigner loads its keys
+ * from the latest snapshot's hash index and keeps in Beam state the keys it gave a bucket that no
+ * commit holds yet, so a retried bundle or restarted worker never gives a key a second bucket. A
+ * pipeline built where the warehouse cannot be read (S3 from a laptop without credentials) cannot
+ * tell, and a worker then refuses a dynamic-bucket table, asking for the pipeline to be built where
+ * the table can be read. Cross-partition upserts (a primary key without the partition columns) are
+ * not supported.
  *
  * <h3>Ordering</h3>
  *

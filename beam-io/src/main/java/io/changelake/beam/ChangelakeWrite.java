@@ -5,6 +5,7 @@ import io.changelake.store.S3Settings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -85,6 +86,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
   abstract BucketStage getBucketStage();
 
+  abstract int getForgetCheckEvery();
+
   abstract Builder toBuilder();
 
   @AutoValue.Builder
@@ -127,6 +130,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
     abstract Builder setBucketStage(BucketStage stage);
 
+    abstract Builder setForgetCheckEvery(int newKeys);
+
     abstract ChangelakeWrite build();
   }
 
@@ -141,6 +146,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
         .setFaults(FaultInjection.NONE)
         .setIdleWriterTimeout(Duration.millis(WriteBucketFn.DEFAULT_IDLE_TIMEOUT_MILLIS))
         .setBucketStage(WriteBucketFn::new)
+        .setForgetCheckEvery(AssignHashBucketFn.DEFAULT_FORGET_CHECK_EVERY)
         .build();
   }
 
@@ -172,7 +178,11 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     return toBuilder().setPartitionKeys(List.copyOf(keys)).build();
   }
 
-  /** The bucket count of a table created by the write (table option {@code bucket}). */
+  /**
+   * The bucket count of a table created by the write (table option {@code bucket}); -1 creates a
+   * dynamic-bucket table, whose keys get their buckets from its hash index (see {@link
+   * ChangelakeIO}).
+   */
   public ChangelakeWrite withBuckets(int count) {
     return toBuilder().setBuckets(count).build();
   }
@@ -252,6 +262,11 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     return toBuilder().setBucketStage(stage).build();
   }
 
+  /** Test hook: new keys between an assigner's checks for committed assignments (default 4096). */
+  ChangelakeWrite withForgetCheckEvery(int newKeys) {
+    return toBuilder().setForgetCheckEvery(newKeys).build();
+  }
+
   /** Test hook: see {@link FaultInjection}. */
   ChangelakeWrite withFaultInjection(FaultInjection injection) {
     return toBuilder().setFaults(injection).build();
@@ -260,6 +275,12 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   @Override
   public WriteResult expand(PCollection<Row> input) {
     TableReference target = validate(input);
+    boolean dynamicBuckets =
+        target
+            .existingSchema()
+            .or(() -> Optional.ofNullable(target.creation()).map(c -> c.schema()))
+            .map(schema -> schema.options().dynamicBucket())
+            .orElse(false);
     String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
     Duration interval = getCommitInterval();
@@ -278,10 +299,18 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             getSchemaEvolution(),
                             input.getCoder(),
                             ROWS,
-                            REJECTED))
+                            REJECTED,
+                            dynamicBuckets))
                     .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
-    PCollection<KV<String, KindedRow>> rows =
-        assigned.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of()));
+    KvCoder<String, KindedRow> rowCoder = KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of());
+    PCollection<KV<String, KindedRow>> rows = assigned.get(ROWS).setCoder(rowCoder);
+    if (dynamicBuckets) {
+      rows =
+          rows.apply(
+                  "AssignDynamicBucket",
+                  ParDo.of(new AssignHashBucketFn(target, getForgetCheckEvery())))
+              .setCoder(rowCoder);
+    }
     PCollection<KV<String, Iterable<KindedRow>>> batches =
         bounded
             ? rows.apply("GroupByBucket", GroupByKey.create())
@@ -396,16 +425,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
             getPrimaryKeys(),
             getPartitionKeys() == null ? List.of() : getPartitionKeys(),
             options);
-    boolean dynamic;
     try {
-      dynamic = creation.schema().options().dynamicBucket();
+      creation.schema(); // refuses bad table options here, not on a worker
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
-    }
-    if (dynamic) {
-      throw invalid(
-          "table option 'bucket' = -1 (dynamic bucket mode) is not supported by the Beam write"
-              + " yet: give withBuckets(<a fixed count of at least 1>)");
     }
     return creation;
   }

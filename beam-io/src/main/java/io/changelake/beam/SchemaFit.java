@@ -11,9 +11,6 @@ import io.changelake.types.RowType;
 import io.changelake.types.TypeWidening;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,11 +152,7 @@ record SchemaFit(List<SchemaChange> changes, List<String> refusals) {
    * @throws IllegalArgumentException naming what does not fit, or the changes it would need
    */
   static void applyTo(TableReference table, Schema schema, String rowKindField, boolean evolve) {
-    String warehouse = table.warehouse();
-    if (!warehouse.startsWith("s3://")
-        && !Files.isDirectory(
-            warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse))) {
-      // No local warehouse yet, so no table: opening it would create the folder.
+    if (table.absentLocally()) {
       return;
     }
     for (int attempt = 1; ; attempt++) {

@@ -11,9 +11,14 @@ import io.changelake.table.TableNotFoundException;
 import io.changelake.table.TablePath;
 import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.beam.sdk.schemas.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,6 +152,35 @@ record TableReference(
     } catch (IOException | RuntimeException e) {
       store.close();
       throw e;
+    }
+  }
+
+  /**
+   * Whether the warehouse is a local folder that does not exist: then no table is there, and
+   * opening one would create the folder.
+   */
+  boolean absentLocally() {
+    return !warehouse.startsWith("s3://")
+        && !Files.isDirectory(
+            warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse));
+  }
+
+  /**
+   * The schema of the existing table, if it can be read now (the launcher, building a pipeline);
+   * empty when there is no table yet or the warehouse cannot be reached from here.
+   */
+  Optional<TableSchema> existingSchema() {
+    if (absentLocally()) {
+      return Optional.empty();
+    }
+    try (Opened opened = withCreation(null).open()) {
+      return Optional.of(opened.table().schema());
+    } catch (TableNotFoundException absent) {
+      return Optional.empty();
+    } catch (IOException | UncheckedIOException unreachable) {
+      LOG.warn(
+          "cannot read table {} while building the pipeline: {}", this, unreachable.getMessage());
+      return Optional.empty();
     }
   }
 

@@ -4,7 +4,7 @@ import io.changelake.beam.FaultInjection.InjectedFault;
 import io.changelake.beam.FaultInjection.Point;
 import io.changelake.format.ColumnMapping;
 import io.changelake.format.DataFileMeta;
-import io.changelake.schema.TableSchema;
+import io.changelake.table.BucketAssigner;
 import io.changelake.table.CommitMessage;
 import io.changelake.table.TableWriter;
 import io.changelake.table.UncommittedMessages;
@@ -31,7 +31,9 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The bucket writer stage: keyed by bucket, it hosts the bucket's {@link TableWriter}, writes each
  * batch of the bucket's rows, prepares the commit and emits the commit messages, numbered per
- * bucket, to the committer. A row the merge engine refuses becomes a dead letter.
+ * bucket, to the committer. A row the merge engine refuses becomes a dead letter. In a
+ * dynamic-bucket table the rows come with the bucket {@link AssignHashBucketFn} gave them, and the
+ * writer adds their new keys to the bucket's hash index file, which the messages carry.
  *
  * <p>State (ids are stable: changing them breaks pipeline updates):
  *
@@ -91,7 +93,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
 
   private transient TableReference.Opened opened;
   private transient Map<String, HostedWriter> writers;
-  private transient Map<Long, ColumnMapping> olderSchemas;
+  private transient SchemaLayouts layouts;
 
   /** A bucket's writer and the view id it matches (null: ahead of any state). */
   private static final class HostedWriter {
@@ -125,7 +127,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   public void setup() throws IOException {
     opened = target.open();
     writers = new HashMap<>();
-    olderSchemas = new HashMap<>();
+    layouts = new SchemaLayouts(opened.table());
   }
 
   @ProcessElement
@@ -176,11 +178,11 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
    * schema from the table and the state, as after a restart.
    */
   private void followSchema(Iterable<KindedRow> rows) throws IOException {
-    long newest = opened.table().schema().id();
+    boolean behind = false;
     for (KindedRow row : rows) {
-      newest = Math.max(newest, row.schemaId());
+      behind |= layouts.isBehind(row.schemaId());
     }
-    if (newest == opened.table().schema().id()) {
+    if (!behind) {
       return;
     }
     TableReference.Opened reopened = target.open();
@@ -188,25 +190,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       hosted.writer.close();
     }
     writers.clear();
-    olderSchemas.clear();
     opened.close();
     opened = reopened;
-  }
-
-  /** The row's values as the columns of the writers' schema. */
-  private Object[] valuesOf(KindedRow row) throws IOException {
-    TableSchema current = opened.table().schema();
-    if (row.schemaId() == current.id()) {
-      return row.values();
-    }
-    ColumnMapping mapping = olderSchemas.get(row.schemaId());
-    if (mapping == null) {
-      mapping =
-          ColumnMapping.of(
-              opened.table().schemas().read(row.schemaId()).rowType(), current.rowType());
-      olderSchemas.put(row.schemaId(), mapping);
-    }
-    return mapping.map(row.values());
+    layouts = new SchemaLayouts(opened.table());
   }
 
   /** Closes the writers unused for the idle timeout; their buckets rebuild on their next batch. */
@@ -244,9 +230,15 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     hosted.lastUsedNanos = System.nanoTime();
     List<BadRecord> deadLetters = new ArrayList<>();
     long accepted = 0;
+    int dynamicBucket =
+        opened.table().options().dynamicBucket() ? BucketAssigner.RowBucket.bucketOfId(bucket) : -1;
     for (KindedRow row : rows) {
       try {
-        hosted.writer.write(row.kind(), valuesOf(row));
+        if (dynamicBucket < 0) {
+          hosted.writer.write(row.kind(), layouts.valuesOf(row));
+        } else {
+          hosted.writer.write(row.kind(), layouts.valuesOf(row), dynamicBucket);
+        }
         accepted++;
       } catch (IllegalArgumentException refused) {
         // The writer keeps nothing of a refused row (a MergeException is one of these).

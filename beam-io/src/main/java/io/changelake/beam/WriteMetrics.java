@@ -32,6 +32,8 @@ final class WriteMetrics {
   static final Counter DUPLICATE_BATCHES = Metrics.counter(NAMESPACE, "duplicateBatches");
   static final Counter INJECTED_FAULTS = Metrics.counter(NAMESPACE, "injectedFaults");
   static final Counter SCHEMA_CHANGES = Metrics.counter(NAMESPACE, "schemaChanges");
+  static final Counter BUCKETS_ASSIGNED = Metrics.counter(NAMESPACE, "bucketsAssigned");
+  static final Counter ASSIGNMENTS_FORGOTTEN = Metrics.counter(NAMESPACE, "assignmentsForgotten");
   static final Counter IDLE_WRITERS_CLOSED = Metrics.counter(NAMESPACE, "idleWritersClosed");
   static final Gauge HOSTED_WRITERS = Metrics.gauge(NAMESPACE, "hostedWriters");
   static final Gauge LOOKUP_CACHE_MEMORY_BYTES = Metrics.gauge(NAMESPACE, "lookupCacheMemoryBytes");

@@ -5,14 +5,22 @@
  * <h2>How the write works</h2>
  *
  * <pre>
- * Rows ─ GlobalWindow ─ AssignBucket ─┬─ GroupByKey (bounded) / GroupIntoBatches (streaming) per bucket
+ * Rows ─ GlobalWindow ─ AssignBucket ─┬─ [AssignDynamicBucket (stateful, key = assigner): bucket = -1 only]
+ *                                     │   ─ GroupByKey (bounded) / GroupIntoBatches (streaming) per bucket
  *                                     │   ─ WriteBuckets (stateful, key = bucket) ─ Commit (stateful, key = table) ─ snapshots
  *                                     └─ dead letters (+ WriteBuckets' refused rows) ─ BadRecord
  * </pre>
  *
  * <ul>
  *   <li><b>AssignBucket</b> maps each Beam row onto the table's columns, checks it and keys it by
- *       {@code <partition path>bucket-<n>} with Paimon's bucket function.
+ *       {@code <partition path>bucket-<n>} with Paimon's bucket function; in a dynamic-bucket table
+ *       ({@code bucket} = -1) by the key's assigner, {@code assigner-<a>}, instead.
+ *   <li><b>AssignDynamicBucket</b> ({@code AssignHashBucketFn}, dynamic-bucket tables only) gives
+ *       each key its bucket from the table's hash index as Paimon's {@code HashBucketAssigner}
+ *       does, and keys the row by that bucket. It keeps in state a view id and the assignments no
+ *       committed index holds yet, forgotten once one does; a rebuilt assigner loads the latest
+ *       index plus those. The bucket's writer adds new keys to the bucket's index file, which its
+ *       commit message carries.
  *   <li>Rows wait for their batch in Beam state (GroupIntoBatches, cut at {@code withMaxBatchRows}
  *       or the commit interval), never only in a DoFn's memory: Beam acknowledges the input once a
  *       bundle commits.
@@ -28,10 +36,10 @@
  * </ul>
  *
  * <p>State and timer ids are stable ({@code sequence}, {@code view}, {@code uncommitted}, {@code
- * uncommitted-count}; {@code arrived}, {@code sealed}, {@code identifier}, {@code sealed-through},
- * {@code interval-armed}, timers {@code commit-interval}, {@code commit-sealed}, {@code
- * end-of-input}); only value, bag and combining state and timers are used, so the write runs on
- * every portable runner.
+ * uncommitted-count}; assigner {@code view}, {@code pending}, {@code pending-count}; {@code
+ * arrived}, {@code sealed}, {@code identifier}, {@code sealed-through}, {@code interval-armed},
+ * timers {@code commit-interval}, {@code commit-sealed}, {@code end-of-input}); only value, bag and
+ * combining state and timers are used, so the write runs on every portable runner.
  *
  * <h2>Ordering: the contract</h2>
  *
@@ -116,6 +124,13 @@
  *       for rows whose {@link io.changelake.beam.DynamicColumns} the table could not take</td>
  *       <td>one per source schema change (a worker whose alter lost to another's does not
  *       count)</td></tr>
+ *   <tr><td>bucketsAssigned</td><td>counter</td><td>dynamic-bucket tables: new keys the
+ *       assigners gave a bucket, each kept in assigner state until a commit holds it</td><td>the
+ *       new keys, plus repeats after retries</td></tr>
+ *   <tr><td>assignmentsForgotten</td><td>counter</td><td>kept assignments dropped from assigner
+ *       state because the latest index holds them</td><td>in streaming, close behind
+ *       bucketsAssigned (the gap is the assigners' state); zero in batch (one commit at the
+ *       end)</td></tr>
  *   <tr><td>idleWritersClosed</td><td>counter</td><td>bucket writers closed after 10 minutes
  *       without a batch, freeing their buffer, lookup copies and budget share</td><td>only for
  *       buckets that stop receiving rows</td></tr>

@@ -31,6 +31,11 @@ public final class BucketAssigner {
     public String id() {
       return partitionPath + "bucket-" + bucket;
     }
+
+    /** The bucket number of an {@link #id()}. */
+    public static int bucketOfId(String id) {
+      return Integer.parseInt(id.substring(id.lastIndexOf("bucket-") + "bucket-".length()));
+    }
   }
 
   private final TableSchema schema;
@@ -58,9 +63,8 @@ public final class BucketAssigner {
           "table "
               + location
               + " has 'bucket' = -1 (dynamic bucket mode): its buckets come from the table's hash"
-              + " index, which only changelake's TableWriter maintains; the Beam write does not"
-              + " support dynamic bucket mode yet: set a fixed 'bucket' count, or write with the"
-              + " storage API",
+              + " index: assign them with Table.newHashBucketAssigner, or let a TableWriter assign"
+              + " them",
           null);
     }
   }
@@ -101,11 +105,39 @@ public final class BucketAssigner {
     Object[] bucketKey = project(row, bucketKeyIndexes);
     return new RowBucket(
         partitionRow,
-        TablePath.partitionPath(
-            schema.partitionType(), partition, schema.options().partitionDefaultName()),
+        partitionPath(partition),
         bucketFunction != null
             ? bucketFunction.bucket(bucketKey)
             : dynamicBuckets.assign(partitionRow, keyCodec.hash(bucketKey)));
+  }
+
+  /**
+   * Where a row of a dynamic-bucket table goes when its assigner chose {@code bucket}: the key
+   * joins that bucket's hash index.
+   *
+   * @throws IllegalArgumentException as {@link #assign} does
+   * @throws IllegalStateException if the key already has another bucket
+   */
+  RowBucket assignTo(Object[] row, int bucket) throws IOException {
+    SerializedRow partitionRow = partitionOf(row);
+    dynamicBuckets.record(partitionRow, keyHash(row), bucket);
+    return new RowBucket(partitionRow, partitionPath(project(row, partitionIndexes)), bucket);
+  }
+
+  /** The partition of a row, serialized, after checking that the row fits the table. */
+  SerializedRow partitionOf(Object[] row) {
+    check(row);
+    return new SerializedRow(partitionCodec.encode(project(row, partitionIndexes)));
+  }
+
+  /** Paimon's hash of a row's bucket key (a dynamic-bucket table's only). */
+  int keyHash(Object[] row) {
+    return keyCodec.hash(project(row, bucketKeyIndexes));
+  }
+
+  private String partitionPath(Object[] partition) {
+    return TablePath.partitionPath(
+        schema.partitionType(), partition, schema.options().partitionDefaultName());
   }
 
   private void check(Object[] row) {

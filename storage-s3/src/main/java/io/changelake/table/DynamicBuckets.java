@@ -9,6 +9,7 @@ import io.changelake.schema.TableOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,6 +41,17 @@ import java.util.UUID;
  * n}, and assigner a only opens buckets b with {@code b % n == a}. Keys are counted per bucket,
  * including keys of a removed row: Paimon's index never forgets a key.
  *
+ * <p>Split as a Flink job splits it (and the Beam write), the same class plays either half:
+ *
+ * <ul>
+ *   <li>one assigner ({@link #forAssigner}) loads and counts only its own keys and buckets, and
+ *       lists the keys it gave a bucket ({@link #takeNewAssignments}), so that its caller can keep
+ *       them until a commit holds them ({@link #restore} puts them back after a restart);
+ *   <li>the writer of some buckets ({@link #record}) takes each key's bucket from the assigner,
+ *       loads only those buckets' index files and adds the new keys to them, as Paimon's {@code
+ *       DynamicBucketIndexMaintainer} does.
+ * </ul>
+ *
  * <p>{@link #writeChanged} writes, for every bucket that got new keys since the last call, a new
  * hash index file of all its keys (Paimon's form, {@link HashIndexFile}); the commit replaces the
  * bucket's previous file with it. Two writers at once are not detected: see {@link
@@ -53,9 +65,13 @@ final class DynamicBuckets {
   /** A (partition, bucket). */
   record Bucket(SerializedRow partition, int bucket) {}
 
+  /** Every assigner: a writer that assigns all keys itself. */
+  private static final int ALL_ASSIGNERS = -1;
+
   private final long targetRowNum;
   private final int maxBuckets;
   private final int assignerCount;
+  private final int onlyAssigner;
   private final HashIndexFile files;
   private final LiveIndex liveIndex;
   private Map<SerializedRow, List<IndexManifestEntry>> indexOfPartition;
@@ -64,6 +80,7 @@ final class DynamicBuckets {
   private final Random random = new Random();
   private final String fileIdPrefix = UUID.randomUUID().toString();
   private int fileCounter;
+  private final List<HashBucketAssigner.Assignment> newAssignments = new ArrayList<>();
 
   /** The index files of the snapshot a writer builds on, read when the first key comes. */
   @FunctionalInterface
@@ -77,6 +94,28 @@ final class DynamicBuckets {
    * @param files the table's hash index files
    */
   DynamicBuckets(TableOptions options, LiveIndex liveIndex, HashIndexFile files) {
+    this(options, liveIndex, files, ALL_ASSIGNERS);
+  }
+
+  /**
+   * The buckets as assigner {@code assigner} of {@code dynamic-bucket.initial-buckets} sees them:
+   * it loads only the keys that are its own and counts only the buckets it opens.
+   */
+  static DynamicBuckets forAssigner(
+      TableOptions options, LiveIndex liveIndex, HashIndexFile files, int assigner) {
+    if (assigner < 0 || assigner >= options.dynamicBucketInitialBuckets()) {
+      throw new IllegalArgumentException(
+          "assigner "
+              + assigner
+              + " is not from 0 to dynamic-bucket.initial-buckets - 1 = "
+              + (options.dynamicBucketInitialBuckets() - 1));
+    }
+    return new DynamicBuckets(options, liveIndex, files, assigner);
+  }
+
+  private DynamicBuckets(
+      TableOptions options, LiveIndex liveIndex, HashIndexFile files, int onlyAssigner) {
+    this.onlyAssigner = onlyAssigner;
     this.targetRowNum = options.dynamicBucketTargetRowNum();
     this.maxBuckets = options.dynamicBucketMaxBuckets();
     this.assignerCount = options.dynamicBucketInitialBuckets();
@@ -94,25 +133,108 @@ final class DynamicBuckets {
    *     target row number far too small)
    */
   int assign(SerializedRow partition, int keyHash) throws IOException {
-    PartitionIndex index = partitions.get(partition);
-    if (index == null) {
-      index = load(partition);
-      partitions.put(partition, index);
-    }
+    PartitionIndex index = loaded(partition);
     int known = index.bucketOfHash.get(keyHash);
     if (known >= 0) {
       return known;
     }
-    int assigner =
-        (Math.abs(partition.binaryRowHash() % assignerCount) + Math.abs(keyHash % assignerCount))
-            % assignerCount;
+    int assigner = assignerOf(partition, keyHash);
+    if (onlyAssigner != ALL_ASSIGNERS && assigner != onlyAssigner) {
+      throw new IllegalStateException(
+          "a key of assigner " + assigner + " reached assigner " + onlyAssigner);
+    }
     int bucket = index.assigners.get(assigner).newKey(assigner);
     if (bucket > maxBucketId[assigner]) {
       maxBucketId[assigner] = bucket;
     }
     index.bucketOfHash.put(keyHash, bucket);
     index.changed.add(bucket);
+    if (onlyAssigner != ALL_ASSIGNERS) {
+      newAssignments.add(new HashBucketAssigner.Assignment(partition, keyHash, bucket));
+    }
     return bucket;
+  }
+
+  /** Paimon's assigner of a key: {@code (|partitionHash % n| + |keyHash % n|) % n}. */
+  int assignerOf(SerializedRow partition, int keyHash) {
+    return (Math.abs(partition.binaryRowHash() % assignerCount) + Math.abs(keyHash % assignerCount))
+        % assignerCount;
+  }
+
+  /** The keys {@link #assign} gave a bucket since the last call (an assigner's only). */
+  List<HashBucketAssigner.Assignment> takeNewAssignments() {
+    List<HashBucketAssigner.Assignment> taken = List.copyOf(newAssignments);
+    newAssignments.clear();
+    return taken;
+  }
+
+  /**
+   * Puts back a key an earlier assigner gave a bucket that the table's index may not hold yet: the
+   * key keeps that bucket, which counts it.
+   */
+  void restore(HashBucketAssigner.Assignment assignment) throws IOException {
+    PartitionIndex index = loaded(assignment.partition());
+    int bucket = assignment.bucket();
+    if (index.bucketOfHash.get(assignment.keyHash()) >= 0) {
+      return;
+    }
+    index.bucketOfHash.put(assignment.keyHash(), bucket);
+    int assigner = bucket % assignerCount;
+    index.assigners.get(assigner).restored(bucket);
+    if (bucket > maxBucketId[assigner]) {
+      maxBucketId[assigner] = bucket;
+    }
+  }
+
+  /**
+   * Records that a key went to {@code bucket}, as its assigner said: the writer's half. Loads that
+   * bucket's index file on the bucket's first key.
+   *
+   * @throws IllegalStateException if the key already has another bucket
+   */
+  void record(SerializedRow partition, int keyHash, int bucket) throws IOException {
+    PartitionIndex index = partitions.get(partition);
+    if (index == null) {
+      index = new PartitionIndex();
+      index.loadedBuckets = new HashSet<>();
+      partitions.put(partition, index);
+    }
+    if (index.loadedBuckets != null && index.loadedBuckets.add(bucket)) {
+      for (IndexManifestEntry e : liveEntries(partition)) {
+        if (e.bucket() == bucket) {
+          for (int h : files.read(e.file())) {
+            index.bucketOfHash.put(h, bucket);
+          }
+        }
+      }
+    }
+    int known = index.bucketOfHash.get(keyHash);
+    if (known == bucket) {
+      return;
+    }
+    if (known >= 0) {
+      throw new IllegalStateException(
+          "a key with hash "
+              + keyHash
+              + " of bucket "
+              + known
+              + " was assigned bucket "
+              + bucket
+              + ": two assigners gave it a bucket");
+    }
+    index.bucketOfHash.put(keyHash, bucket);
+    index.changed.add(bucket);
+  }
+
+  private PartitionIndex loaded(SerializedRow partition) throws IOException {
+    PartitionIndex index = partitions.get(partition);
+    if (index == null) {
+      index = load(partition);
+      partitions.put(partition, index);
+    } else if (index.loadedBuckets != null) {
+      throw new IllegalStateException("a writer given buckets cannot assign buckets itself");
+    }
+    return index;
   }
 
   /**
@@ -153,7 +275,7 @@ final class DynamicBuckets {
     return written;
   }
 
-  private PartitionIndex load(SerializedRow partition) throws IOException {
+  private List<IndexManifestEntry> liveEntries(SerializedRow partition) throws IOException {
     if (indexOfPartition == null) {
       indexOfPartition = new HashMap<>();
       for (IndexManifestEntry e : liveIndex.read()) {
@@ -162,18 +284,27 @@ final class DynamicBuckets {
         }
       }
     }
+    return indexOfPartition.getOrDefault(partition, List.of());
+  }
+
+  private PartitionIndex load(SerializedRow partition) throws IOException {
     PartitionIndex index = new PartitionIndex();
     List<Map<Integer, Long>> counts = new ArrayList<>();
     for (int a = 0; a < assignerCount; a++) {
       counts.add(new HashMap<>());
     }
-    for (IndexManifestEntry e : indexOfPartition.getOrDefault(partition, List.of())) {
+    // An assigner loads its own keys from every bucket (one written under another assigner count
+    // may hold them) but counts only the buckets it opens, as Paimon's PartitionIndex does.
+    for (IndexManifestEntry e : liveEntries(partition)) {
       int[] hashes = files.read(e.file());
       for (int h : hashes) {
-        index.bucketOfHash.put(h, e.bucket());
+        if (onlyAssigner == ALL_ASSIGNERS || assignerOf(partition, h) == onlyAssigner) {
+          index.bucketOfHash.put(h, e.bucket());
+        }
       }
-      if (hashes.length > 0) {
-        counts.get(e.bucket() % assignerCount).merge(e.bucket(), (long) hashes.length, Long::sum);
+      int owner = e.bucket() % assignerCount;
+      if (hashes.length > 0 && (onlyAssigner == ALL_ASSIGNERS || owner == onlyAssigner)) {
+        counts.get(owner).merge(e.bucket(), (long) hashes.length, Long::sum);
       }
     }
     for (Map<Integer, Long> c : counts) {
@@ -187,6 +318,9 @@ final class DynamicBuckets {
     final BucketOfHash bucketOfHash = new BucketOfHash();
     final List<AssignerBuckets> assigners = new ArrayList<>();
     final Set<Integer> changed = new TreeSet<>();
+
+    /** A writer's: the buckets whose index file is loaded; null when all are (an assigner's). */
+    Set<Integer> loadedBuckets;
   }
 
   /**
@@ -204,6 +338,16 @@ final class DynamicBuckets {
       this.notFull = counts;
       this.all = new LinkedHashSet<>(notFull.keySet());
       this.allInOrder = new ArrayList<>(all);
+    }
+
+    /** Counts a restored key of {@code bucket}, opening the bucket if it is new. */
+    void restored(int bucket) {
+      if (all.add(bucket)) {
+        allInOrder.add(bucket);
+        notFull.put(bucket, 1L);
+      } else {
+        notFull.computeIfPresent(bucket, (b, count) -> count + 1);
+      }
     }
 
     int newKey(int assigner) {

@@ -203,6 +203,16 @@ public final class Table {
     return new TableWriter(this, uncommitted);
   }
 
+  /**
+   * Assigner {@code assigner} (0 to {@code dynamic-bucket.initial-buckets} - 1) of a dynamic-bucket
+   * table's keys; see {@link HashBucketAssigner}.
+   *
+   * @throws io.changelake.schema.UnsupportedTableException if the table has a fixed bucket count
+   */
+  public HashBucketAssigner newHashBucketAssigner(int assigner) {
+    return new HashBucketAssigner(this, assigner);
+  }
+
   /** A committer that records {@code commitUser} in its snapshots. */
   public SnapshotCommit newCommit(String commitUser) {
     return new SnapshotCommit(store, path, schema, commitUser);

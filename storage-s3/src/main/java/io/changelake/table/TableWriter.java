@@ -78,7 +78,7 @@ public final class TableWriter implements AutoCloseable {
         schema.options().dynamicBucket()
             ? new DynamicBuckets(
                 schema.options(),
-                this::liveIndexFiles,
+                () -> liveIndexFiles(table, this.uncommitted),
                 new HashIndexFile(table.store(), table.path().indexFolder()))
             : null;
     this.assigner = new BucketAssigner(schema, table.location(), dynamicBuckets);
@@ -86,9 +86,10 @@ public final class TableWriter implements AutoCloseable {
 
   /**
    * The index files of the latest snapshot, with those of uncommitted messages in their place: the
-   * hash index this writer continues from.
+   * hash index a writer continues from.
    */
-  private List<IndexManifestEntry> liveIndexFiles() throws IOException {
+  static List<IndexManifestEntry> liveIndexFiles(Table table, List<CommitMessage> uncommitted)
+      throws IOException {
     Map<IndexManifestEntry.Identity, IndexManifestEntry> live = new LinkedHashMap<>();
     Optional<Snapshot> latest = table.snapshots().latest();
     if (latest.isPresent()) {
@@ -114,7 +115,27 @@ public final class TableWriter implements AutoCloseable {
    * @throws io.changelake.mergetree.MergeException if the merge engine cannot take the record
    */
   public void write(RowKind kind, Object[] row) throws IOException {
-    BucketAssigner.RowBucket target = assigner.assign(row);
+    put(kind, row, assigner.assign(row));
+  }
+
+  /**
+   * Takes one row of a dynamic-bucket table with the bucket its {@link HashBucketAssigner} gave it:
+   * the key joins the bucket's hash index, which the next commit carries. A writer takes its
+   * buckets either all this way or all from {@link #write(RowKind, Object[])}.
+   *
+   * @throws IllegalArgumentException naming the column if the row does not fit the table
+   * @throws IllegalStateException if the table has a fixed bucket count, or the key already has
+   *     another bucket
+   */
+  public void write(RowKind kind, Object[] row, int bucket) throws IOException {
+    if (dynamicBuckets == null) {
+      throw new IllegalStateException(
+          "table " + table.location() + " has a fixed bucket count: its rows choose no bucket");
+    }
+    put(kind, row, assigner.assignTo(row, bucket));
+  }
+
+  private void put(RowKind kind, Object[] row, BucketAssigner.RowBucket target) throws IOException {
     BucketId id = new BucketId(target.partition(), target.bucket());
     MergeTreeWriter writer = writers.get(id);
     if (writer == null) {

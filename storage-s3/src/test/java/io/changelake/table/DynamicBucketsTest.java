@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.changelake.format.PaimonRows;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
@@ -26,21 +25,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.index.BucketAssigner;
-import org.apache.paimon.index.HashBucketAssigner;
 import org.apache.paimon.index.IndexFileHandler;
 import org.apache.paimon.manifest.IndexManifestEntry;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.table.sink.DynamicBucketRowKeyExtractor;
-import org.apache.paimon.table.source.DataSplit;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.source.Split;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,68 +86,6 @@ class DynamicBucketsTest {
         identifier++;
       }
     }
-  }
-
-  /**
-   * Writes with Paimon as its Flink dynamic-bucket sink does: n assigners (n = initial buckets),
-   * each key to the assigner its partition and key hash choose, a fresh assigner per batch (a new
-   * job), loading the index.
-   */
-  private static void writeTheirs(
-      FileStoreTable table, TableSchema schema, List<List<Object[]>> batches) throws Exception {
-    PaimonRows converter = new PaimonRows(schema.rowType());
-    int n = schema.options().dynamicBucketInitialBuckets();
-    for (List<Object[]> batch : batches) {
-      table = PaimonTables.open(Path.of(table.location().toUri()));
-      List<HashBucketAssigner> assigners = new ArrayList<>();
-      for (int a = 0; a < n; a++) {
-        assigners.add(
-            new HashBucketAssigner(
-                table.snapshotManager(),
-                "theirs",
-                table.store().newIndexFileHandler(),
-                n,
-                n,
-                a,
-                schema.options().dynamicBucketTargetRowNum(),
-                schema.options().dynamicBucketMaxBuckets()));
-      }
-      DynamicBucketRowKeyExtractor extractor = new DynamicBucketRowKeyExtractor(table.schema());
-      BatchWriteBuilder builder = table.newBatchWriteBuilder();
-      try (BatchTableWrite write = builder.newWrite();
-          BatchTableCommit commit = builder.newCommit()) {
-        for (Object[] row : batch) {
-          GenericRow generic = converter.toGenericRow(row);
-          extractor.setRecord(generic);
-          int keyHash = extractor.trimmedPrimaryKey().hashCode();
-          int assigner =
-              BucketAssigner.computeAssigner(extractor.partition().hashCode(), keyHash, n, n);
-          write.write(generic, assigners.get(assigner).assign(extractor.partition(), keyHash));
-        }
-        commit.commit(write.prepareCommit());
-      }
-    }
-  }
-
-  /** "day/id" of each row Paimon reads, with the bucket of the split it came from. */
-  private static Map<String, List<Integer>> bucketsOfKeys(FileStoreTable table, TableSchema schema)
-      throws Exception {
-    PaimonRows converter = new PaimonRows(schema.rowType());
-    ReadBuilder read = table.newReadBuilder();
-    Map<String, List<Integer>> buckets = new TreeMap<>();
-    for (Split split : read.newScan().plan().splits()) {
-      int bucket = ((DataSplit) split).bucket();
-      try (RecordReader<InternalRow> reader = read.newRead().createReader(split)) {
-        reader.forEachRemaining(
-            row -> {
-              Object[] values = converter.toJava(row);
-              buckets
-                  .computeIfAbsent(values[0] + "/" + values[1], k -> new ArrayList<>())
-                  .add(bucket);
-            });
-      }
-    }
-    return buckets;
   }
 
   /** Every row Paimon reads, canonical. */
@@ -232,7 +157,7 @@ class DynamicBucketsTest {
       try (ObjectStore store = new LocalObjectStore(warehouse.resolve(initialBuckets))) {
         writeOurs(Table.create(store, OURS, schema), batches);
       }
-      writeTheirs(PaimonTables.create(theirs, schema), schema, batches);
+      PaimonDynamicWrites.write(PaimonTables.create(theirs, schema), schema, batches);
       try (Stream<Path> files = Files.list(theirs.resolve("snapshot"))) {
         for (Path file :
             files.filter(f -> f.getFileName().toString().startsWith("snapshot-")).toList()) {
@@ -244,8 +169,10 @@ class DynamicBucketsTest {
       }
 
       FileStoreTable paimonOnOurs = PaimonTables.open(ours);
-      Map<String, List<Integer>> ourBuckets = bucketsOfKeys(paimonOnOurs, schema);
-      Map<String, List<Integer>> theirBuckets = bucketsOfKeys(PaimonTables.open(theirs), schema);
+      Map<String, List<Integer>> ourBuckets =
+          PaimonDynamicWrites.bucketsOfKeys(paimonOnOurs, schema);
+      Map<String, List<Integer>> theirBuckets =
+          PaimonDynamicWrites.bucketsOfKeys(PaimonTables.open(theirs), schema);
       assertEquals(expected(batches), rows(paimonOnOurs, schema));
       assertEquals(theirBuckets, ourBuckets, "initial-buckets " + initialBuckets);
       assertEveryKeyInOneBucket(ourBuckets);
@@ -264,20 +191,20 @@ class DynamicBucketsTest {
       Table ours = Table.create(store, OURS, schema);
       writeOurs(ours, batches.subList(0, 2));
       FileStoreTable paimonOnOurs = PaimonTables.open(warehouse.resolve("db.db/ours"));
-      writeTheirs(paimonOnOurs, schema, batches.subList(2, 4));
+      PaimonDynamicWrites.write(paimonOnOurs, schema, batches.subList(2, 4));
       writeOurs(Table.open(store, OURS), batches.subList(4, 6));
       paimonOnOurs = PaimonTables.open(warehouse.resolve("db.db/ours"));
       assertEquals(expected(batches), rows(paimonOnOurs, schema));
-      Map<String, List<Integer>> buckets = bucketsOfKeys(paimonOnOurs, schema);
+      Map<String, List<Integer>> buckets = PaimonDynamicWrites.bucketsOfKeys(paimonOnOurs, schema);
       assertEveryKeyInOneBucket(buckets);
       assertIndexHasEveryKeyOnce(paimonOnOurs, buckets);
 
       FileStoreTable theirs = PaimonTables.create(warehouse.resolve("db.db/theirs"), schema);
-      writeTheirs(theirs, schema, batches.subList(0, 3));
+      PaimonDynamicWrites.write(theirs, schema, batches.subList(0, 3));
       writeOurs(Table.open(store, THEIRS), batches.subList(3, 6));
       theirs = PaimonTables.open(warehouse.resolve("db.db/theirs"));
       assertEquals(expected(batches), rows(theirs, schema));
-      Map<String, List<Integer>> theirBuckets = bucketsOfKeys(theirs, schema);
+      Map<String, List<Integer>> theirBuckets = PaimonDynamicWrites.bucketsOfKeys(theirs, schema);
       assertEveryKeyInOneBucket(theirBuckets);
       assertIndexHasEveryKeyOnce(theirs, theirBuckets);
       assertEquals(buckets, theirBuckets, "the same keys in the same order get the same buckets");
@@ -293,7 +220,7 @@ class DynamicBucketsTest {
       writeOurs(Table.create(store, OURS, schema), batches);
     }
     FileStoreTable paimon = PaimonTables.open(warehouse.resolve("db.db/ours"));
-    Map<String, List<Integer>> buckets = bucketsOfKeys(paimon, schema);
+    Map<String, List<Integer>> buckets = PaimonDynamicWrites.bucketsOfKeys(paimon, schema);
     assertEquals(expected(batches), rows(paimon, schema));
     assertEveryKeyInOneBucket(buckets);
     buckets.values().forEach(b -> assertTrue(b.get(0) < 4, "bucket " + b));
@@ -331,7 +258,7 @@ class DynamicBucketsTest {
 
       writeOurs(Table.open(store, OURS), batches(37, 2, 20, 40));
       FileStoreTable paimon = PaimonTables.open(warehouse.resolve("db.db/ours"));
-      Map<String, List<Integer>> buckets = bucketsOfKeys(paimon, schema);
+      Map<String, List<Integer>> buckets = PaimonDynamicWrites.bucketsOfKeys(paimon, schema);
       assertEveryKeyInOneBucket(buckets);
       assertIndexHasEveryKeyOnce(paimon, buckets);
     }
@@ -408,7 +335,7 @@ class DynamicBucketsTest {
       commit.commit(2, second);
       FileStoreTable paimon = PaimonTables.open(warehouse.resolve("db.db/ours"));
       assertEquals(expected(batches), rows(paimon, schema));
-      Map<String, List<Integer>> buckets = bucketsOfKeys(paimon, schema);
+      Map<String, List<Integer>> buckets = PaimonDynamicWrites.bucketsOfKeys(paimon, schema);
       assertEveryKeyInOneBucket(buckets);
       assertIndexHasEveryKeyOnce(paimon, buckets);
       assertEquals(
