@@ -290,7 +290,16 @@ public final class ChangelogScan {
     return new ChangelogReader(records, () -> TableRead.closeAll(readers));
   }
 
-  /** A snapshot, or the long-lived changelog of one that expired. */
+  /**
+   * A snapshot as a changelog read sees it: the snapshot, or the long-lived changelog of one that
+   * expired.
+   *
+   * @throws SnapshotNotFoundException if neither exists: expired, or not committed yet
+   */
+  public Snapshot snapshot(long snapshotId) throws IOException {
+    return read(snapshotId);
+  }
+
   private Snapshot read(long snapshotId) throws IOException {
     try {
       return snapshots.read(snapshotId);
