@@ -1,7 +1,6 @@
 package io.changelake.beam;
 
 import io.changelake.format.SerializedRow;
-import io.changelake.store.ObjectNotFoundException;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
@@ -206,14 +205,9 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
     return commitTime;
   }
 
+  /** The snapshot, or its long-lived changelog; the scan words the error when neither exists. */
   private Snapshot snapshot(long id) throws IOException {
-    try {
-      return snapshots.read(id);
-    } catch (ObjectNotFoundException gone) {
-      // The scan words the error: expired or not committed, with the ids that do exist.
-      scan.changes(id);
-      throw gone;
-    }
+    return scan.snapshot(id);
   }
 
   private static void advance(ManualWatermarkEstimator<Instant> watermark, Instant to) {

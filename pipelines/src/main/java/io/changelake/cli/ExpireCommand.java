@@ -68,6 +68,16 @@ final class ExpireCommand implements Callable<Integer> {
                 + " is the earliest "
                 + (dryRun ? "then" : "now"));
       }
+      if (expired.changelogs() > 0) {
+        out.println(
+            (dryRun ? "would expire " : "expired ")
+                + expired.changelogs()
+                + " long-lived changelogs (changelog.num-retained.min="
+                + options.changelogNumRetainedMin()
+                + " changelog.time-retained="
+                + options.changelogTimeRetained()
+                + ")");
+      }
       MaintenanceReport.print(table, store.deleted(), dryRun, out);
     }
     return 0;

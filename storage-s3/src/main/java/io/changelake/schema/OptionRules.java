@@ -217,10 +217,6 @@ public final class OptionRules {
     prefix("tag.callback.", "parameters of tag callbacks, which are refused");
 
     // Refused whatever the value: behaviour changelake does not implement.
-    refused("changelog.num-retained.min", "the decoupled changelog lifecycle");
-    refused("changelog.num-retained.max", "the decoupled changelog lifecycle");
-    refused("changelog.time-retained", "the decoupled changelog lifecycle");
-    refused("partition.expiration-time", "partition expiration");
     refused("record-level.expire-time", "record-level expiry");
     refused("record-level.time-field", "record-level expiry");
     refused("rowkind.field", "row kinds taken from a column");
@@ -258,13 +254,10 @@ public final class OptionRules {
     fixed("tag.create-success-file", "false", "success files of tags");
     harmless("tag.batch.customized-name", "used only with batch tags, which are refused");
     prefix("clustering.", "clustering details; clustering.columns is refused");
-    for (String key :
-        List.of(
-            "partition.expiration-strategy", "partition.expiration-check-interval",
-            "partition.expiration-max-num", "partition.expiration-batch-size",
-            "partition.timestamp-formatter", "partition.timestamp-pattern")) {
-      harmless(key, "used only with partition.expiration-time, which is refused");
-    }
+    harmless(
+        "partition.expiration-batch-size",
+        "Paimon drops expired partitions in several OVERWRITE commits to bound its memory;"
+            + " changelake drops them in one, the same rows");
   }
 
   /**

@@ -407,6 +407,28 @@ public final class TableOptions {
     return value(RetentionOptions.SNAPSHOT_EXPIRE_LIMIT);
   }
 
+  public int changelogNumRetainedMin() {
+    return value(RetentionOptions.CHANGELOG_NUM_RETAINED_MIN);
+  }
+
+  public int changelogNumRetainedMax() {
+    return value(RetentionOptions.CHANGELOG_NUM_RETAINED_MAX);
+  }
+
+  public Duration changelogTimeRetained() {
+    return value(RetentionOptions.CHANGELOG_TIME_RETAINED);
+  }
+
+  /**
+   * Whether a snapshot's changelog outlives it: the changelog retention exceeds the snapshot
+   * retention in count or age (Paimon's {@code changelogLifecycleDecoupled}).
+   */
+  public boolean changelogDecoupled() {
+    return changelogNumRetainedMax() > snapshotNumRetainedMax()
+        || changelogTimeRetained().compareTo(snapshotTimeRetained()) > 0
+        || changelogNumRetainedMin() > snapshotNumRetainedMin();
+  }
+
   /** How long a consumer may go without recording progress before expiry removes it; or null. */
   public Duration consumerExpirationTime() {
     return value(RetentionOptions.CONSUMER_EXPIRATION_TIME);

@@ -38,7 +38,10 @@ import java.util.function.IntPredicate;
  * #changes(long)} for each snapshot id from {@link Start#nextSnapshot()} on, as snapshots appear
  * ({@link SnapshotLog#latestId()}). A bounded read takes {@link #between}. Asking for a snapshot
  * that has expired is a {@link SnapshotNotFoundException}, never a silent skip: record progress
- * with {@link Consumers} so expiry keeps what a read still needs.
+ * with {@link Consumers} so expiry keeps what a read still needs. When the changelog lifecycle is
+ * decoupled ({@code changelog.*} options), a snapshot that expired is read from its long-lived
+ * changelog ({@link SnapshotLog#changelogs}) until that expires too, as Paimon's streaming read
+ * does.
  *
  * <p>{@link #read} yields a task's records in key order, the changes of a key in the order they
  * were made: file by file as the snapshot lists them (the order the writer produced them), each
@@ -66,12 +69,14 @@ public final class ChangelogScan {
   private final TableRead tableRead;
   private final TableScan scan;
   private final SnapshotLog snapshots;
+  private final SnapshotLog changelogs;
 
   ChangelogScan(Table table) {
     this.table = table;
     this.tableRead = table.newRead();
     this.scan = table.newScan();
     this.snapshots = table.snapshots();
+    this.changelogs = SnapshotLog.changelogs(table.store(), table.path());
   }
 
   /**
@@ -118,7 +123,7 @@ public final class ChangelogScan {
   }
 
   private Start changesFrom(long snapshotId) throws IOException {
-    OptionalLong earliest = snapshots.earliestId();
+    OptionalLong earliest = earliestId();
     if (earliest.isPresent() && snapshotId < earliest.getAsLong()) {
       throw missing(snapshotId);
     }
@@ -145,7 +150,7 @@ public final class ChangelogScan {
 
   /** The first snapshot committed at or after the time, or the one after the latest if none. */
   private long firstCommittedAtOrAfter(long millis, long latestId) throws IOException {
-    long low = snapshots.earliestId().orElse(latestId);
+    long low = earliestId().orElse(latestId);
     long high = latestId + 1;
     // Commit times grow with ids, so the first match is found by bisection.
     while (low < high) {
@@ -285,16 +290,39 @@ public final class ChangelogScan {
     return new ChangelogReader(records, () -> TableRead.closeAll(readers));
   }
 
+  /**
+   * A snapshot as a changelog read sees it: the snapshot, or the long-lived changelog of one that
+   * expired.
+   *
+   * @throws SnapshotNotFoundException if neither exists: expired, or not committed yet
+   */
+  public Snapshot snapshot(long snapshotId) throws IOException {
+    return read(snapshotId);
+  }
+
   private Snapshot read(long snapshotId) throws IOException {
     try {
       return snapshots.read(snapshotId);
-    } catch (ObjectNotFoundException e) {
-      throw missing(snapshotId);
+    } catch (ObjectNotFoundException expired) {
+      try {
+        return changelogs.read(snapshotId);
+      } catch (ObjectNotFoundException e) {
+        throw missing(snapshotId);
+      }
     }
   }
 
+  /**
+   * The earliest snapshot whose changes can be read: the earliest long-lived changelog, else the
+   * earliest snapshot. Long-lived changelogs run without gaps up to the earliest snapshot.
+   */
+  private OptionalLong earliestId() throws IOException {
+    OptionalLong changelog = changelogs.earliestId();
+    return changelog.isPresent() ? changelog : snapshots.earliestId();
+  }
+
   private SnapshotNotFoundException missing(long snapshotId) throws IOException {
-    OptionalLong earliest = snapshots.earliestId();
+    OptionalLong earliest = earliestId();
     OptionalLong latest = snapshots.latestId();
     String range =
         earliest.isPresent() && latest.isPresent()

@@ -56,9 +56,10 @@ public final class DedicatedCompaction {
               writer.prepareCommit(
                   identifier, full ? CompactionRequest.FULL : CompactionRequest.NORMAL));
     }
-    // A write-only table's commits skip expiry and automatic tags: the compaction job runs them,
-    // as in Paimon.
+    // A write-only table's commits skip expiry, partition expiration and automatic tags: the
+    // compaction job runs them, as in Paimon.
     SnapshotExpiry.Expired expired = table.newSnapshotExpiry().expire();
+    commit.expirePartitions(identifier);
     commit.tagAutomatically();
     return new Compacted(buckets, made, expired);
   }

@@ -23,11 +23,13 @@ import org.slf4j.LoggerFactory;
  * writers leave behind.
  *
  * <p>Only manifests, manifest lists, index manifests, index files and files in bucket folders are
- * candidates; schema, snapshot, hint, consumer and tag files never are. Referenced are the files of
- * every snapshot and of every tagged snapshot ({@link Tags}), expired or not. A candidate is
- * removed only when it is older than the safety age, because a commit in progress has written files
- * that its snapshot does not name yet; the age must exceed the longest a writer may take from
- * writing a file to committing it (default one day).
+ * candidates; schema, snapshot, changelog, hint, consumer and tag files never are. Referenced are
+ * the files of every snapshot, of every tagged snapshot ({@link Tags}), expired or not, and of
+ * every long-lived changelog ({@link SnapshotLog#changelogs}): its changelog files and, where its
+ * manifest lists are still there, the files they name. A candidate is removed only when it is older
+ * than the safety age, because a commit in progress has written files that its snapshot does not
+ * name yet; the age must exceed the longest a writer may take from writing a file to committing it
+ * (default one day).
  */
 public final class OrphanFilesClean {
 
@@ -96,13 +98,27 @@ public final class OrphanFilesClean {
       if (s.changelogManifestList() != null) {
         lists.add(s.changelogManifestList());
       }
-      addReferenced(s, lists, referenced, seenManifests, partitionPaths);
+      addReferenced(s, lists, true, referenced, seenManifests, partitionPaths);
+    }
+    SnapshotLog changelogs = SnapshotLog.changelogs(table.store(), table.path());
+    for (long id : changelogs.listIds()) {
+      Snapshot c = changelogs.read(id);
+      List<String> lists = new ArrayList<>();
+      for (String list :
+          new String[] {c.baseManifestList(), c.deltaManifestList(), c.changelogManifestList()}) {
+        // Snapshot expiry removes the base and delta lists a changelog no longer reads.
+        if (list != null && table.store().exists(table.path().manifestFolder() + list)) {
+          lists.add(list);
+        }
+      }
+      addReferenced(c, lists, false, referenced, seenManifests, partitionPaths);
     }
     for (Snapshot s : tagged) {
       // A tag keeps its snapshot's data; its changelog expires with the snapshot, as in Paimon.
       addReferenced(
           s,
           List.of(s.baseManifestList(), s.deltaManifestList()),
+          true,
           referenced,
           seenManifests,
           partitionPaths);
@@ -110,16 +126,23 @@ public final class OrphanFilesClean {
     return referenced;
   }
 
+  /**
+   * Adds what a snapshot's lists name, and its index files; {@code withIndex} false where the index
+   * manifest may be gone (a long-lived changelog's: snapshot expiry removes index manifests).
+   */
   private void addReferenced(
       Snapshot s,
       List<String> lists,
+      boolean withIndex,
       Set<String> referenced,
       Set<String> seenManifests,
       Map<SerializedRow, String> partitionPaths)
       throws IOException {
     TableScan scan = table.newScan();
     TablePath path = table.path();
-    if (s.indexManifest() != null && referenced.add(path.manifestFolder() + s.indexManifest())) {
+    if (withIndex
+        && s.indexManifest() != null
+        && referenced.add(path.manifestFolder() + s.indexManifest())) {
       for (IndexManifestEntry e : scan.indexFiles(s)) {
         referenced.add(path.indexFolder() + e.file().fileName());
       }

@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * clean-orphans} removes them.
  *
  * <p>A rollback to a tag whose snapshot has expired restores the tag as that snapshot and removes
- * every snapshot after it; the table then begins at the tag.
+ * every snapshot after it; the table then begins at the tag. The long-lived changelogs after the
+ * target ({@link SnapshotLog#changelogs}, decoupled changelog lifecycle) are removed too, as
+ * Paimon's RollbackHelper does, so no reader follows an id the next commits reuse; the files only
+ * they named are left to {@code clean-orphans}, as in Paimon.
  *
  * <p>Readers: a consumer ({@link Consumers}) that has read past the target would continue with
  * snapshots that reuse the removed ids but hold other changes, so its downstream state would be
@@ -174,6 +177,7 @@ public final class Rollback {
       snapshots.writeEarliestHint(targetId);
     }
     snapshots.writeLatestHint(targetId);
+    removeChangelogsAfter(targetId);
     for (String tag : removedTags) {
       store.delete(table.tags().path(tag));
     }
@@ -198,6 +202,25 @@ public final class Rollback {
     return new RolledBack(targetId, removedIds, removedTags, ahead, deleted);
   }
 
+  /** Removes the long-lived changelogs after the target, newest first. */
+  private void removeChangelogsAfter(long targetId) throws IOException {
+    SnapshotLog changelogs = SnapshotLog.changelogs(store, path);
+    OptionalLong earliest = changelogs.earliestId();
+    OptionalLong latest = changelogs.latestId();
+    if (earliest.isEmpty() || latest.isEmpty()) {
+      return;
+    }
+    long from = Math.max(earliest.getAsLong(), targetId + 1);
+    if (from > latest.getAsLong()) {
+      return;
+    }
+    // Paimon writes -1 when no changelog is left: the hint then names none.
+    changelogs.writeLatestHint(from == earliest.getAsLong() ? -1 : from - 1);
+    for (long id = latest.getAsLong(); id >= from; id--) {
+      changelogs.delete(id);
+    }
+  }
+
   private record BucketFile(SerializedRow partition, int bucket, String fileName) {}
 
   /** Removes what the removed snapshots used and neither the target nor a kept tag does. */
@@ -207,12 +230,15 @@ public final class Rollback {
     kept.add(target);
     Set<BucketFile> keptFiles = new HashSet<>();
     Set<String> keptManifests = new HashSet<>();
-    for (Snapshot s : kept) {
+    for (int i = 0; i < kept.size(); i++) {
+      Snapshot s = kept.get(i);
       for (ManifestEntry e : scan.liveFiles(s)) {
         keptFiles.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
       }
       List<String> lists = new ArrayList<>(List.of(s.baseManifestList(), s.deltaManifestList()));
-      if (s.id() == target.id() && s.changelogManifestList() != null) {
+      // A tag's changelog list went when its snapshot expired: only the target's (last) counts.
+      boolean isTarget = i == kept.size() - 1;
+      if (isTarget && s.changelogManifestList() != null) {
         lists.add(s.changelogManifestList());
       }
       for (String list : lists) {

@@ -10,6 +10,8 @@ import io.changelake.schema.TableSchema;
 import io.changelake.store.Backoff;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * with the same identifier, as Paimon does.
  *
  * <p>After a commit that created a snapshot, old snapshots are expired under the table's retention
- * options ({@link SnapshotExpiry}; not on {@code write-only} tables, as in Paimon).
+ * options ({@link SnapshotExpiry}), then expired partitions dropped ({@link PartitionExpiry}), then
+ * automatic tags made ({@link AutoTags}); the first two not on {@code write-only} tables, as in
+ * Paimon.
  */
 public final class SnapshotCommit {
 
@@ -64,6 +68,13 @@ public final class SnapshotCommit {
   private long failedExpiries;
 
   private long failedAutoTags;
+
+  private long failedPartitionExpiries;
+
+  /** Made at the first commit; null before, or when the table's partitions do not expire. */
+  private PartitionExpiry partitionExpiry;
+
+  private boolean partitionExpiryResolved;
 
   /** Created at the first commit of a table with automatic tags; null before, or without them. */
   private AutoTags autoTags;
@@ -171,6 +182,7 @@ public final class SnapshotCommit {
     }
     if (!created.isEmpty() && !schema.options().writeOnly()) {
       expire();
+      expirePartitions(identifier);
       tagAutomatically();
     }
     return created;
@@ -192,6 +204,53 @@ public final class SnapshotCommit {
           failedExpiries,
           e);
     }
+  }
+
+  /**
+   * Partition expiration after a commit ({@link PartitionExpiry}), as Paimon runs it after snapshot
+   * expiry: when a look is due, the expired partitions are dropped in an OVERWRITE snapshot under
+   * the same identifier. A failure never fails the commit: it is logged and counted, and the next
+   * commit looks again. A write-only table's dedicated compaction runs it.
+   */
+  synchronized void expirePartitions(long identifier) {
+    try {
+      // Paimon compares partition times in the machine's local time.
+      LocalDateTime now = LocalDateTime.now(ZoneId.systemDefault());
+      if (!partitionExpiryResolved) {
+        partitionExpiry = PartitionExpiry.of(new Table(store, path, schema), now);
+        partitionExpiryResolved = true;
+      }
+      if (partitionExpiry != null) {
+        partitionExpiry.expireIfDue(now, this, identifier);
+      }
+    } catch (IOException | RuntimeException e) {
+      failedPartitionExpiries++;
+      LOG.warn(
+          "partition expiration after a commit to {}{} failed ({} so far); the next commit retries"
+              + " it",
+          store.root(),
+          path.root(),
+          failedPartitionExpiries,
+          e);
+    }
+  }
+
+  /**
+   * How many partition expirations after this committer's commits failed (each retried by the
+   * next).
+   */
+  public synchronized long failedPartitionExpiries() {
+    return failedPartitionExpiries;
+  }
+
+  /**
+   * Commits an OVERWRITE snapshot that deletes {@code files} and {@code indexFiles} (partition
+   * expiration), or finds the one an earlier try made.
+   */
+  synchronized Snapshot overwrite(
+      long identifier, List<ManifestEntry> files, List<IndexManifestEntry> indexFiles)
+      throws IOException {
+    return commitOne(identifier, CommitKind.OVERWRITE, files, List.of(), indexFiles);
   }
 
   /**

@@ -1,11 +1,8 @@
 package io.changelake.table;
 
-import io.changelake.format.FileKind;
 import io.changelake.format.IndexManifestEntry;
 import io.changelake.format.IndexManifestFile;
-import io.changelake.format.ManifestEntry;
-import io.changelake.format.ManifestFileMeta;
-import io.changelake.format.SerializedRow;
+import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
@@ -62,6 +59,16 @@ import org.slf4j.LoggerFactory;
  *   <li>then the EARLIEST hint moves to {@code until}.
  * </ol>
  *
+ * <p><b>The decoupled changelog lifecycle.</b> When the changelog retention exceeds the snapshot
+ * retention ({@code changelog.num-retained.min}, {@code changelog.num-retained.max}, {@code
+ * changelog.time-retained}; each defaults to its {@code snapshot.*} twin), a snapshot's changelog
+ * outlives it, as in Paimon: step 2 is skipped, step 3 keeps the changelog manifest lists (and,
+ * with changelog-producer none, whose changelog is the delta's data files, the base and delta
+ * manifest lists, and step 1 keeps the data files a flush wrote), and before step 5 removes a
+ * snapshot file, the snapshot is copied to {@code changelog/changelog-<id>} and the changelog
+ * LATEST hint moves to it. {@link ChangelogExpiry} then removes those changelogs under the {@code
+ * changelog.*} options, after each run of this expiry.
+ *
  * <p>Safe to interrupt: until its snapshot file goes, an expired snapshot still names everything it
  * held, so the next run finds and finishes the work; deleting a file already gone is no error, and
  * manifests already removed by an earlier run are skipped (their files were removed before them).
@@ -78,8 +85,16 @@ public final class SnapshotExpiry {
    * @param from the first snapshot removed
    * @param until the first snapshot kept: the earliest after the run
    * @param deletedFiles data, changelog, manifest and snapshot files removed
+   * @param changelogs long-lived changelogs removed by the {@link ChangelogExpiry} that followed
+   *     (decoupled changelog lifecycle only, else 0)
    */
-  public record Expired(long from, long until, int deletedFiles) {
+  public record Expired(long from, long until, int deletedFiles, long changelogs) {
+
+    /** A run that removed no long-lived changelog. */
+    public Expired(long from, long until, int deletedFiles) {
+      this(from, until, deletedFiles, 0);
+    }
+
     /** The number of snapshots removed. */
     public long snapshots() {
       return until - from;
@@ -91,6 +106,7 @@ public final class SnapshotExpiry {
   private final TablePath path;
   private final SnapshotLog snapshots;
   private final TableScan scan;
+  private final FileDeletion files;
 
   SnapshotExpiry(Table table) {
     table.requireSupported("expired");
@@ -99,6 +115,7 @@ public final class SnapshotExpiry {
     this.path = table.path();
     this.snapshots = table.snapshots();
     this.scan = table.newScan();
+    this.files = new FileDeletion(table, scan);
   }
 
   /**
@@ -111,8 +128,24 @@ public final class SnapshotExpiry {
     return expire(System.currentTimeMillis());
   }
 
-  /** Expires what the retention options allow at the time {@code nowMillis}. */
+  /**
+   * Expires what the retention options allow at the time {@code nowMillis}: snapshots, then, when
+   * the changelog lifecycle is decoupled, long-lived changelogs.
+   */
   Expired expire(long nowMillis) throws IOException {
+    Expired snapshotsExpired = expireSnapshots(nowMillis);
+    if (!table.options().changelogDecoupled()) {
+      return snapshotsExpired;
+    }
+    long changelogs = new ChangelogExpiry(table).expire(nowMillis);
+    return new Expired(
+        snapshotsExpired.from(),
+        snapshotsExpired.until(),
+        snapshotsExpired.deletedFiles(),
+        changelogs);
+  }
+
+  private Expired expireSnapshots(long nowMillis) throws IOException {
     TableOptions options = table.options();
     int retainMin = options.snapshotNumRetainedMin();
     int retainMax = options.snapshotNumRetainedMax();
@@ -169,37 +202,40 @@ public final class SnapshotExpiry {
         tagged.add(s);
       }
     }
+    boolean decoupled = table.options().changelogDecoupled();
+    // With changelog-producer none a changelog is the data files a flush wrote: they stay.
+    boolean keepFlushedFiles =
+        decoupled && table.options().changelogProducer() == ChangelogProducer.NONE;
     int deleted = 0;
-    deleted += deleteReplacedDataFiles(from, kept, tagged);
-    for (long id = from; id < until; id++) {
+    deleted += deleteReplacedDataFiles(from, kept, tagged, keepFlushedFiles);
+    for (long id = from; id < until && !decoupled; id++) {
       Snapshot s = snapshots.read(id);
       if (s.changelogManifestList() != null) {
-        for (ManifestEntry e : entriesOrNothing(s.changelogManifestList(), s)) {
-          if (e.kind() == FileKind.ADD) {
-            deleted += deleteFile(e);
-          }
-        }
+        deleted += files.deleteAdded(s.changelogManifestList(), s);
       }
     }
     Set<String> retainedManifests = retainedManifests(until);
     for (Snapshot s : tagged) {
       // A tag names its snapshot's base and delta lists; its changelog goes, as in Paimon.
-      for (String list : List.of(s.baseManifestList(), s.deltaManifestList())) {
-        retainedManifests.add(list);
-        for (ManifestFileMeta m : scan.manifestsOf(list, s)) {
-          retainedManifests.add(m.fileName());
-        }
-      }
+      files.addManifests(
+          s, List.of(s.baseManifestList(), s.deltaManifestList()), false, retainedManifests);
     }
     Set<String> removedManifests = new HashSet<>();
-    for (long id = from; id < until; id++) {
+    for (long id = from; id < until && !keepFlushedFiles; id++) {
       Snapshot s = snapshots.read(id);
-      for (String list : manifestLists(s)) {
-        deleted += deleteUnretained(list, s, retainedManifests, removedManifests);
+      List<String> lists =
+          decoupled ? List.of(s.baseManifestList(), s.deltaManifestList()) : manifestLists(s);
+      for (String list : lists) {
+        deleted += files.deleteUnretained(list, s, retainedManifests, removedManifests);
       }
     }
     deleted += deleteUnretainedIndex(from, until);
+    SnapshotLog changelogs = SnapshotLog.changelogs(store, path);
     for (long id = from; id < until; id++) {
+      if (decoupled) {
+        changelogs.overwrite(snapshots.read(id));
+        changelogs.writeLatestHint(id);
+      }
       snapshots.delete(id);
       deleted++;
     }
@@ -268,77 +304,21 @@ public final class SnapshotExpiry {
     return deleted;
   }
 
-  private record BucketFile(SerializedRow partition, int bucket, String fileName) {}
-
-  /** Removes the data files that deltas of the snapshots (from, kept] deleted. */
-  private int deleteReplacedDataFiles(long from, Snapshot kept, List<Snapshot> tagged)
-      throws IOException {
-    Set<BucketFile> live = new HashSet<>();
+  /**
+   * Removes the data files that deltas of the snapshots (from, kept] deleted; with {@code
+   * keepFlushed}, not those a flush wrote (or of unknown source), which long-lived changelogs read.
+   */
+  private int deleteReplacedDataFiles(
+      long from, Snapshot kept, List<Snapshot> tagged, boolean keepFlushed) throws IOException {
     List<Snapshot> holders = new ArrayList<>(tagged);
     holders.add(kept);
-    for (Snapshot holder : holders) {
-      for (ManifestEntry e : scan.liveFiles(holder)) {
-        live.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
-      }
-    }
+    Set<FileDeletion.BucketFile> live = files.liveIn(holders);
     int deleted = 0;
     for (long id = from + 1; id <= kept.id(); id++) {
       Snapshot s = id == kept.id() ? kept : snapshots.read(id);
-      List<ManifestEntry> delta = entriesOrNothing(s.deltaManifestList(), s);
-      // A file deleted and added in one delta moved to another level: it stays.
-      Set<BucketFile> added = new HashSet<>();
-      for (ManifestEntry e : delta) {
-        if (e.kind() == FileKind.ADD) {
-          added.add(new BucketFile(e.partition(), e.bucket(), e.file().fileName()));
-        }
-      }
-      for (ManifestEntry e : delta) {
-        BucketFile file = new BucketFile(e.partition(), e.bucket(), e.file().fileName());
-        if (e.kind() == FileKind.DELETE && !added.contains(file) && !live.contains(file)) {
-          deleted += deleteFile(e);
-        }
-      }
+      deleted += files.deleteReplaced(s, live, keepFlushed);
     }
     return deleted;
-  }
-
-  private int deleteFile(ManifestEntry e) throws IOException {
-    String folder = path.bucketFolder(table.partitionPath(e.partition()), e.bucket());
-    store.delete(folder + e.file().fileName());
-    for (String extra : e.file().extraFiles()) {
-      store.delete(folder + extra);
-    }
-    return 1 + e.file().extraFiles().size();
-  }
-
-  /**
-   * The entries a manifest list names, or nothing when the list or a manifest is gone: only an
-   * earlier, interrupted run removes those, and it removed their files first.
-   */
-  private List<ManifestEntry> entriesOrNothing(String list, Snapshot s) throws IOException {
-    List<ManifestFileMeta> manifests = manifestsOrNothing(list, s);
-    try {
-      return scan.entries(manifests);
-    } catch (IOException e) {
-      if (e.getCause() instanceof ObjectNotFoundException) {
-        LOG.warn("a manifest of snapshot {} is gone; an earlier expiry removed it", s.id());
-        return List.of();
-      }
-      throw e;
-    }
-  }
-
-  private List<ManifestFileMeta> manifestsOrNothing(String list, Snapshot s) throws IOException {
-    try {
-      return scan.manifestsOf(list, s);
-    } catch (IOException e) {
-      if (e.getCause() instanceof ObjectNotFoundException) {
-        LOG.warn(
-            "manifest list {} of snapshot {} is gone; an earlier expiry removed it", list, s.id());
-        return List.of();
-      }
-      throw e;
-    }
   }
 
   private static List<String> manifestLists(Snapshot s) {
@@ -355,34 +335,8 @@ public final class SnapshotExpiry {
     long latest = snapshots.latestId().orElseThrow();
     for (long id = until; id <= latest; id++) {
       Snapshot s = snapshots.read(id);
-      for (String list : manifestLists(s)) {
-        retained.add(list);
-        for (ManifestFileMeta m : scan.manifestsOf(list, s)) {
-          retained.add(m.fileName());
-        }
-      }
+      files.addManifests(s, manifestLists(s), false, retained);
     }
     return retained;
-  }
-
-  /**
-   * Removes a list's manifests, then the list, where no retained snapshot names them; {@code
-   * removed} collects what is gone, as expired snapshots share manifests.
-   */
-  private int deleteUnretained(String list, Snapshot s, Set<String> retained, Set<String> removed)
-      throws IOException {
-    if (retained.contains(list) || removed.contains(list)) {
-      return 0;
-    }
-    int deleted = 0;
-    for (ManifestFileMeta m : manifestsOrNothing(list, s)) {
-      if (!retained.contains(m.fileName()) && removed.add(m.fileName())) {
-        store.delete(path.manifestFolder() + m.fileName());
-        deleted++;
-      }
-    }
-    store.delete(path.manifestFolder() + list);
-    removed.add(list);
-    return deleted + 1;
   }
 }

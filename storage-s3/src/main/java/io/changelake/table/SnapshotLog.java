@@ -13,7 +13,8 @@ import java.util.function.Predicate;
 
 /**
  * The snapshots of a table: {@code snapshot/snapshot-<id>}, ids 1, 2, 3, ... without gaps, and the
- * LATEST and EARLIEST hints beside them.
+ * LATEST and EARLIEST hints beside them. The same, under {@code changelog/changelog-<id>}, holds
+ * the long-lived changelogs ({@link #changelogs}).
  *
  * <p>The hints are written after a snapshot and may lag or be missing, so they are never trusted
  * alone: the latest id is the hint probed forward until the next id is absent, and the earliest is
@@ -21,19 +22,33 @@ import java.util.function.Predicate;
  */
 public final class SnapshotLog {
 
-  private static final String PREFIX = "snapshot-";
-
   private final ObjectStore store;
   private final String folder;
+  private final String prefix;
 
   public SnapshotLog(ObjectStore store, TablePath path) {
+    this(store, path.snapshotFolder(), "snapshot-");
+  }
+
+  private SnapshotLog(ObjectStore store, String folder, String prefix) {
     this.store = store;
-    this.folder = path.snapshotFolder();
+    this.folder = folder;
+    this.prefix = prefix;
+  }
+
+  /**
+   * The long-lived changelogs of a table, in Paimon's layout: when the changelog retention exceeds
+   * the snapshot retention ({@code changelog.*} options), expiry copies each snapshot it removes to
+   * {@code changelog/changelog-<id>} (the same JSON) and keeps the files its changelog reads, until
+   * {@link ChangelogExpiry} removes it. Ids run without gaps up to the earliest snapshot.
+   */
+  public static SnapshotLog changelogs(ObjectStore store, TablePath path) {
+    return new SnapshotLog(store, path.changelogFolder(), "changelog-");
   }
 
   /** The path of a snapshot file. */
   public String path(long id) {
-    return folder + PREFIX + id;
+    return folder + prefix + id;
   }
 
   /**
@@ -108,8 +123,8 @@ public final class SnapshotLog {
   /** Every snapshot id present, ascending. */
   public List<Long> listIds() throws IOException {
     List<Long> ids = new ArrayList<>();
-    for (ObjectInfo info : store.list(folder + PREFIX)) {
-      String name = info.path().substring(folder.length() + PREFIX.length());
+    for (ObjectInfo info : store.list(folder + prefix)) {
+      String name = info.path().substring(folder.length() + prefix.length());
       try {
         ids.add(Long.parseLong(name));
       } catch (NumberFormatException notASnapshot) {
@@ -137,6 +152,11 @@ public final class SnapshotLog {
   /** Records the oldest id in the EARLIEST hint. */
   public void writeEarliestHint(long id) throws IOException {
     store.write(folder + "EARLIEST", Long.toString(id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes a snapshot file whatever is there: a long-lived changelog (expiry). */
+  void overwrite(Snapshot snapshot) throws IOException {
+    store.write(path(snapshot.id()), snapshot.toJson());
   }
 
   /** Deletes a snapshot file (expiry only). */

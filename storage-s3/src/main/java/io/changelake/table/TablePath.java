@@ -14,6 +14,8 @@ import java.time.ZoneOffset;
  * <pre>
  * &lt;database&gt;.db/&lt;table&gt;/schema/schema-&lt;n&gt;
  *                      snapshot/snapshot-&lt;id&gt;, LATEST, EARLIEST
+ *                      changelog/changelog-&lt;id&gt;, LATEST, EARLIEST (expired snapshots whose
+ *                          changelog outlives them)
  *                      manifest/manifest-*, manifest-list-*, index-manifest-*
  *                      index/index-* (hash indexes of a dynamic-bucket table)
  *                      consumer/consumer-&lt;id&gt;
@@ -59,6 +61,10 @@ public record TablePath(String database, String table) {
 
   public String snapshotFolder() {
     return root() + "snapshot/";
+  }
+
+  public String changelogFolder() {
+    return root() + "changelog/";
   }
 
   public String manifestFolder() {

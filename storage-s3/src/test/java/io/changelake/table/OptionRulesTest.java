@@ -102,7 +102,7 @@ class OptionRulesTest {
         Arguments.of("deletion-vectors.enabled", "true", "deletion vectors"),
         Arguments.of("bucket", "-2", "postpone bucket"),
         Arguments.of("file.format", "orc", "parquet"),
-        Arguments.of("changelog.num-retained.max", "100", "decoupled changelog"),
+        Arguments.of("record-level.expire-time", "1 d", "record-level expiry"),
         Arguments.of("commit.force-compact", "true", "compaction forced"),
         Arguments.of("ignore-update-before", "true", "-U"),
         Arguments.of("some.option-from-the-future", "x", "not an option changelake knows"));

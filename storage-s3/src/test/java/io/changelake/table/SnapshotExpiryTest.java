@@ -253,7 +253,7 @@ class SnapshotExpiryTest {
   }
 
   /** Our table at the path, with its schema's options replaced by {@code options}. */
-  private Table tableWithOptions(ObjectStore store, Map<String, String> options) throws Exception {
+  static Table tableWithOptions(ObjectStore store, Map<String, String> options) throws Exception {
     Table table = Table.open(store, PATH);
     Map<String, String> merged = new HashMap<>(table.options().asMap());
     merged.putAll(options);
