@@ -1,5 +1,6 @@
 package io.changelake.cli;
 
+import io.changelake.schema.RetentionOptions;
 import io.changelake.schema.TableOptions;
 import io.changelake.table.SnapshotExpiry;
 import io.changelake.table.Table;
@@ -73,9 +74,9 @@ final class ExpireCommand implements Callable<Integer> {
             (dryRun ? "would expire " : "expired ")
                 + expired.changelogs()
                 + " long-lived changelogs (changelog.num-retained.min="
-                + options.changelogNumRetainedMin()
+                + options.get(RetentionOptions.CHANGELOG_NUM_RETAINED_MIN)
                 + " changelog.time-retained="
-                + options.changelogTimeRetained()
+                + options.get(RetentionOptions.CHANGELOG_TIME_RETAINED)
                 + ")");
       }
       MaintenanceReport.print(table, store.deleted(), dryRun, out);

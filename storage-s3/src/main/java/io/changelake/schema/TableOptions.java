@@ -123,7 +123,7 @@ public final class TableOptions {
             ImplementedOptions.SEQUENCE_FIELD,
             ImplementedOptions.ROW_DEDUPLICATE_IGNORE_FIELDS);
     for (TableOption<List<String>> option : naming) {
-      for (String column : value(option)) {
+      for (String column : get(option)) {
         if (rowType.indexOf(column) < 0) {
           throw new IllegalArgumentException(
               "table option '"
@@ -202,12 +202,8 @@ public final class TableOptions {
     return option.valueIn(this);
   }
 
-  private <T> T value(TableOption<T> option) {
-    return get(option);
-  }
-
   public int bucket() {
-    return value(ImplementedOptions.BUCKET);
+    return get(ImplementedOptions.BUCKET);
   }
 
   /** Whether keys get their bucket from a hash index ({@code bucket} = -1). */
@@ -216,140 +212,139 @@ public final class TableOptions {
   }
 
   public long dynamicBucketTargetRowNum() {
-    return value(ImplementedOptions.DYNAMIC_BUCKET_TARGET_ROW_NUM);
+    return get(ImplementedOptions.DYNAMIC_BUCKET_TARGET_ROW_NUM);
   }
 
   public int dynamicBucketInitialBuckets() {
-    return value(ImplementedOptions.DYNAMIC_BUCKET_INITIAL_BUCKETS);
+    return get(ImplementedOptions.DYNAMIC_BUCKET_INITIAL_BUCKETS);
   }
 
   public int dynamicBucketMaxBuckets() {
-    return value(ImplementedOptions.DYNAMIC_BUCKET_MAX_BUCKETS);
+    return get(ImplementedOptions.DYNAMIC_BUCKET_MAX_BUCKETS);
   }
 
   /** The bucket-key columns; empty means the primary key. */
   public List<String> bucketKey() {
-    return value(ImplementedOptions.BUCKET_KEY);
+    return get(ImplementedOptions.BUCKET_KEY);
   }
 
   public ChangelogProducer changelogProducer() {
-    return value(ImplementedOptions.CHANGELOG_PRODUCER);
+    return get(ImplementedOptions.CHANGELOG_PRODUCER);
   }
 
   public MergeEngine mergeEngine() {
-    return value(ImplementedOptions.MERGE_ENGINE);
+    return get(ImplementedOptions.MERGE_ENGINE);
   }
 
   public String fileCompression() {
-    return value(ImplementedOptions.FILE_COMPRESSION);
+    return get(ImplementedOptions.FILE_COMPRESSION);
   }
 
   public int zstdLevel() {
-    return value(ImplementedOptions.ZSTD_LEVEL);
+    return get(ImplementedOptions.ZSTD_LEVEL);
   }
 
   public long targetFileSize() {
-    return value(ImplementedOptions.TARGET_FILE_SIZE);
+    return get(ImplementedOptions.TARGET_FILE_SIZE);
   }
 
   public long writeBufferSize() {
-    return value(ImplementedOptions.WRITE_BUFFER_SIZE);
+    return get(ImplementedOptions.WRITE_BUFFER_SIZE);
   }
 
   public boolean writeBufferSpillable() {
-    return value(ImplementedOptions.WRITE_BUFFER_SPILLABLE);
+    return get(ImplementedOptions.WRITE_BUFFER_SPILLABLE);
   }
 
   public int sortedRunCompactionTrigger() {
-    return value(ImplementedOptions.SORTED_RUN_COMPACTION_TRIGGER);
+    return get(ImplementedOptions.SORTED_RUN_COMPACTION_TRIGGER);
   }
 
   /** {@code num-sorted-run.stop-trigger}, never below the compaction trigger. */
   public int sortedRunStopTrigger() {
-    return Math.max(
-        sortedRunCompactionTrigger(), value(ImplementedOptions.SORTED_RUN_STOP_TRIGGER));
+    return Math.max(sortedRunCompactionTrigger(), get(ImplementedOptions.SORTED_RUN_STOP_TRIGGER));
   }
 
   public int numLevels() {
-    return value(ImplementedOptions.NUM_LEVELS);
+    return get(ImplementedOptions.NUM_LEVELS);
   }
 
   public int maxSizeAmplificationPercent() {
-    return value(ImplementedOptions.MAX_SIZE_AMPLIFICATION_PERCENT);
+    return get(ImplementedOptions.MAX_SIZE_AMPLIFICATION_PERCENT);
   }
 
   public int sizeRatio() {
-    return value(ImplementedOptions.SIZE_RATIO);
+    return get(ImplementedOptions.SIZE_RATIO);
   }
 
   /** Commits between full compactions; null unless set or implied by full-compaction (1). */
   public Integer fullCompactionDeltaCommits() {
-    return value(ImplementedOptions.FULL_COMPACTION_DELTA_COMMITS);
+    return get(ImplementedOptions.FULL_COMPACTION_DELTA_COMMITS);
   }
 
   public boolean lookupWait() {
-    return value(ImplementedOptions.LOOKUP_WAIT);
+    return get(ImplementedOptions.LOOKUP_WAIT);
   }
 
   public boolean changelogRowDeduplicate() {
-    return value(ImplementedOptions.ROW_DEDUPLICATE);
+    return get(ImplementedOptions.ROW_DEDUPLICATE);
   }
 
   public List<String> changelogRowDeduplicateIgnoreFields() {
-    return value(ImplementedOptions.ROW_DEDUPLICATE_IGNORE_FIELDS);
+    return get(ImplementedOptions.ROW_DEDUPLICATE_IGNORE_FIELDS);
   }
 
   public long lookupCacheMaxMemorySize() {
-    return value(ImplementedOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE);
+    return get(ImplementedOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE);
   }
 
   /** Bounded by default, unlike Paimon's: {@link ImplementedOptions#LOOKUP_CACHE_MAX_DISK_SIZE}. */
   public long lookupCacheMaxDiskSize() {
-    return value(ImplementedOptions.LOOKUP_CACHE_MAX_DISK_SIZE);
+    return get(ImplementedOptions.LOOKUP_CACHE_MAX_DISK_SIZE);
   }
 
   /** Whether lookup copies store their blocks zstd-compressed. */
   public boolean lookupCacheSpillCompressed() {
-    return !"none".equals(value(ImplementedOptions.LOOKUP_CACHE_SPILL_COMPRESSION));
+    return !"none".equals(get(ImplementedOptions.LOOKUP_CACHE_SPILL_COMPRESSION));
   }
 
   public Duration lookupCacheFileRetention() {
-    return value(ImplementedOptions.LOOKUP_CACHE_FILE_RETENTION);
+    return get(ImplementedOptions.LOOKUP_CACHE_FILE_RETENTION);
   }
 
   /** The local folder for spills and lookup copies, or null for {@code java.io.tmpdir}. */
   public String localDir() {
-    return value(ImplementedOptions.LOCAL_DIR);
+    return get(ImplementedOptions.LOCAL_DIR);
   }
 
   public List<String> sequenceFields() {
-    return value(ImplementedOptions.SEQUENCE_FIELD);
+    return get(ImplementedOptions.SEQUENCE_FIELD);
   }
 
   /** {@code ignore-delete}, else the first of Paimon's older keys that is set. */
   public boolean ignoreDelete() {
     if (options.containsKey(ImplementedOptions.IGNORE_DELETE.key())) {
-      return value(ImplementedOptions.IGNORE_DELETE);
+      return get(ImplementedOptions.IGNORE_DELETE);
     }
     for (TableOption<Boolean> fallback : ImplementedOptions.IGNORE_DELETE_FALLBACKS) {
       if (options.containsKey(fallback.key())) {
-        return value(fallback);
+        return get(fallback);
       }
     }
-    return value(ImplementedOptions.IGNORE_DELETE);
+    return get(ImplementedOptions.IGNORE_DELETE);
   }
 
   public boolean partialUpdateRemoveRecordOnDelete() {
-    return value(ImplementedOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE);
+    return get(ImplementedOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE);
   }
 
   /** The sequence fields whose group removes the whole row on a -D; empty if none. */
   public List<String> partialUpdateRemoveRecordOnSequenceGroup() {
-    return value(ImplementedOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP);
+    return get(ImplementedOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP);
   }
 
   public boolean aggregationRemoveRecordOnDelete() {
-    return value(ImplementedOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE);
+    return get(ImplementedOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE);
   }
 
   /** The aggregate function of a column: its own, the table default, or last_non_null_value. */
@@ -391,32 +386,20 @@ public final class TableOptions {
   }
 
   public int snapshotNumRetainedMin() {
-    return value(RetentionOptions.SNAPSHOT_NUM_RETAINED_MIN);
+    return get(RetentionOptions.SNAPSHOT_NUM_RETAINED_MIN);
   }
 
   public int snapshotNumRetainedMax() {
-    return value(RetentionOptions.SNAPSHOT_NUM_RETAINED_MAX);
+    return get(RetentionOptions.SNAPSHOT_NUM_RETAINED_MAX);
   }
 
   public Duration snapshotTimeRetained() {
-    return value(RetentionOptions.SNAPSHOT_TIME_RETAINED);
+    return get(RetentionOptions.SNAPSHOT_TIME_RETAINED);
   }
 
   /** The most snapshots one expiry run removes: {@code snapshot.expire.limit}, Paimon's 50. */
   public int snapshotExpireLimit() {
-    return value(RetentionOptions.SNAPSHOT_EXPIRE_LIMIT);
-  }
-
-  public int changelogNumRetainedMin() {
-    return value(RetentionOptions.CHANGELOG_NUM_RETAINED_MIN);
-  }
-
-  public int changelogNumRetainedMax() {
-    return value(RetentionOptions.CHANGELOG_NUM_RETAINED_MAX);
-  }
-
-  public Duration changelogTimeRetained() {
-    return value(RetentionOptions.CHANGELOG_TIME_RETAINED);
+    return get(RetentionOptions.SNAPSHOT_EXPIRE_LIMIT);
   }
 
   /**
@@ -424,36 +407,36 @@ public final class TableOptions {
    * retention in count or age (Paimon's {@code changelogLifecycleDecoupled}).
    */
   public boolean changelogDecoupled() {
-    return changelogNumRetainedMax() > snapshotNumRetainedMax()
-        || changelogTimeRetained().compareTo(snapshotTimeRetained()) > 0
-        || changelogNumRetainedMin() > snapshotNumRetainedMin();
+    return get(RetentionOptions.CHANGELOG_NUM_RETAINED_MAX) > snapshotNumRetainedMax()
+        || get(RetentionOptions.CHANGELOG_TIME_RETAINED).compareTo(snapshotTimeRetained()) > 0
+        || get(RetentionOptions.CHANGELOG_NUM_RETAINED_MIN) > snapshotNumRetainedMin();
   }
 
   /** How long a consumer may go without recording progress before expiry removes it; or null. */
   public Duration consumerExpirationTime() {
-    return value(RetentionOptions.CONSUMER_EXPIRATION_TIME);
+    return get(RetentionOptions.CONSUMER_EXPIRATION_TIME);
   }
 
   public boolean writeOnly() {
-    return value(ImplementedOptions.WRITE_ONLY);
+    return get(ImplementedOptions.WRITE_ONLY);
   }
 
   public int commitMaxRetries() {
-    return value(ImplementedOptions.COMMIT_MAX_RETRIES);
+    return get(ImplementedOptions.COMMIT_MAX_RETRIES);
   }
 
   /** The shortest wait before a commit retry: {@code commit.min-retry-wait}, Paimon's 10 ms. */
   public Duration commitMinRetryWait() {
-    return value(ImplementedOptions.COMMIT_MIN_RETRY_WAIT);
+    return get(ImplementedOptions.COMMIT_MIN_RETRY_WAIT);
   }
 
   /** The longest wait before a commit retry: {@code commit.max-retry-wait}, Paimon's 10 s. */
   public Duration commitMaxRetryWait() {
-    return value(ImplementedOptions.COMMIT_MAX_RETRY_WAIT);
+    return get(ImplementedOptions.COMMIT_MAX_RETRY_WAIT);
   }
 
   public String partitionDefaultName() {
-    return value(ImplementedOptions.PARTITION_DEFAULT_NAME);
+    return get(ImplementedOptions.PARTITION_DEFAULT_NAME);
   }
 
   @Override

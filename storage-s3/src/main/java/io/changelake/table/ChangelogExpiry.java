@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.schema.RetentionOptions;
 import io.changelake.schema.TableOptions;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,8 +67,8 @@ final class ChangelogExpiry {
    */
   long expire(long nowMillis) throws IOException {
     TableOptions options = table.options();
-    int retainMin = options.changelogNumRetainedMin();
-    int retainMax = options.changelogNumRetainedMax();
+    int retainMin = options.get(RetentionOptions.CHANGELOG_NUM_RETAINED_MIN);
+    int retainMax = options.get(RetentionOptions.CHANGELOG_NUM_RETAINED_MAX);
     if (retainMax < retainMin) {
       throw new IllegalArgumentException(
           "changelog.num-retained.max ("
@@ -93,7 +94,7 @@ final class ChangelogExpiry {
     }
     until = Math.min(until, earliest + options.snapshotExpireLimit());
     until = Math.min(until, latestChangelog.getAsLong());
-    long olderThan = nowMillis - options.changelogTimeRetained().toMillis();
+    long olderThan = nowMillis - options.get(RetentionOptions.CHANGELOG_TIME_RETAINED).toMillis();
     for (long id = firstByAge; id < until; id++) {
       if (changelogs.read(id).timeMillis() >= olderThan) {
         until = id;
