@@ -37,6 +37,8 @@ public final class UpsertBenchmark {
    * @param writeSeconds time to write and commit them
    * @param changelogRows rows the changelog read returned
    * @param readSeconds time to read the changelog from snapshot 1
+   * @param writeCpuSeconds CPU time of the JVM, every thread, while writing ({@link ProcessCpu})
+   * @param readCpuSeconds CPU time of the JVM, every thread, while reading
    * @param bytes bytes of the table folder
    * @param files files in the table folder
    * @param peakHeapBytes peak heap during the run, after garbage collections
@@ -48,6 +50,8 @@ public final class UpsertBenchmark {
       double writeSeconds,
       long changelogRows,
       double readSeconds,
+      double writeCpuSeconds,
+      double readCpuSeconds,
       long bytes,
       long files,
       long peakHeapBytes,
@@ -56,12 +60,15 @@ public final class UpsertBenchmark {
     /** The line a script reads. */
     public String resultLine() {
       return String.format(
-          "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f bytes=%d files=%d"
+          "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f"
+              + " write_rows_per_cpu_s=%.0f read_rows_per_cpu_s=%.0f bytes=%d files=%d"
               + " changelog_rows=%d peak_heap_mb=%d lookup_disk_peak_mb=%d",
           producer,
           rows,
           rows / writeSeconds,
           changelogRows / Math.max(readSeconds, 1e-9),
+          rows / writeCpuSeconds,
+          changelogRows / Math.max(readCpuSeconds, 1e-9),
           bytes,
           files,
           changelogRows,
@@ -134,6 +141,7 @@ public final class UpsertBenchmark {
       Table table = Table.create(store, path, schema);
       SnapshotCommit commit = table.newCommit("bench");
       long start = System.nanoTime();
+      double cpu = ProcessCpu.seconds();
       try (TableWriter writer = table.newWriter()) {
         workload.feed(
             new UpsertWorkload.Sink() {
@@ -153,10 +161,13 @@ public final class UpsertBenchmark {
             });
       }
       double writeSeconds = (System.nanoTime() - start) / 1e9;
+      double writeCpuSeconds = ProcessCpu.seconds() - cpu;
 
       start = System.nanoTime();
+      cpu = ProcessCpu.seconds();
       long changelogRows = changelogRows(table);
       double readSeconds = (System.nanoTime() - start) / 1e9;
+      double readCpuSeconds = ProcessCpu.seconds() - cpu;
       long bytes = 0;
       List<ObjectInfo> objects = store.list(path.root());
       for (ObjectInfo o : objects) {
@@ -168,6 +179,8 @@ public final class UpsertBenchmark {
           writeSeconds,
           changelogRows,
           readSeconds,
+          writeCpuSeconds,
+          readCpuSeconds,
           bytes,
           objects.size(),
           HeapPeak.bytes(),

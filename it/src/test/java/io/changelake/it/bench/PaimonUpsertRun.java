@@ -1,6 +1,7 @@
 package io.changelake.it.bench;
 
 import io.changelake.bench.HeapPeak;
+import io.changelake.bench.ProcessCpu;
 import io.changelake.bench.UpsertBenchmark;
 import io.changelake.bench.UpsertWorkload;
 import java.nio.file.Files;
@@ -55,6 +56,7 @@ final class PaimonUpsertRun {
 
     HeapPeak.reset();
     long start = System.nanoTime();
+    double cpu = ProcessCpu.seconds();
     StreamWriteBuilder builder = table.newStreamWriteBuilder();
     try (StreamTableWrite write =
             (StreamTableWrite)
@@ -79,8 +81,10 @@ final class PaimonUpsertRun {
           });
     }
     double writeSeconds = (System.nanoTime() - start) / 1e9;
+    double writeCpuSeconds = ProcessCpu.seconds() - cpu;
 
     start = System.nanoTime();
+    cpu = ProcessCpu.seconds();
     long changelogRows = 0;
     ReadBuilder read =
         table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
@@ -105,6 +109,7 @@ final class PaimonUpsertRun {
       }
     }
     double readSeconds = (System.nanoTime() - start) / 1e9;
+    double readCpuSeconds = ProcessCpu.seconds() - cpu;
     long bytes = 0;
     long files = 0;
     try (Stream<Path> all = Files.walk(folder)) {
@@ -119,6 +124,8 @@ final class PaimonUpsertRun {
         writeSeconds,
         changelogRows,
         readSeconds,
+        writeCpuSeconds,
+        readCpuSeconds,
         bytes,
         files,
         HeapPeak.bytes(),

@@ -9,8 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * changelake next to Apache Paimon 1.3.1 on the same upsert workload, producer by producer, in one
- * JVM: prints write and changelog-read rates and ours/Paimon ratios. It measures and prints; it
- * asserts nothing about time.
+ * JVM: prints write and changelog-read rates and ours/Paimon ratios, per second and per CPU-second
+ * of the JVM (steadier on a shared machine: see {@link io.changelake.bench.ProcessCpu}). It
+ * measures and prints; it asserts nothing about time.
  *
  * <p>Not part of the test run (its name ends in Benchmark). Run it with
  *
@@ -57,6 +58,12 @@ class ProducerBenchmark {
           rate(ours.rows(), ours.writeSeconds()) / rate(paimon.rows(), paimon.writeSeconds()),
           rate(ours.changelogRows(), ours.readSeconds())
               / rate(paimon.changelogRows(), paimon.readSeconds()));
+      System.out.printf(
+          "| %s | ours/Paimon per CPU-second | %.2fx | %.2fx | | | | |%n",
+          producer,
+          rate(ours.rows(), ours.writeCpuSeconds()) / rate(paimon.rows(), paimon.writeCpuSeconds()),
+          rate(ours.changelogRows(), ours.readCpuSeconds())
+              / rate(paimon.changelogRows(), paimon.readCpuSeconds()));
     }
   }
 
