@@ -3,6 +3,7 @@ package io.changelake.cli;
 import io.changelake.store.ObjectStore;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
+import io.changelake.table.TagDeletion;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -64,8 +65,15 @@ final class TagCommand implements Callable<Integer> {
         table.tags().create(create, id);
         out.println("tagged snapshot " + id + " of " + table.location() + " as '" + create + "'");
       } else if (delete != null) {
-        table.tags().delete(delete);
-        out.println("deleted tag '" + delete + "' of " + table.location());
+        int files = new TagDeletion(table).delete(delete).size();
+        out.println(
+            "deleted tag '"
+                + delete
+                + "' of "
+                + table.location()
+                + " and "
+                + files
+                + " files only it kept");
       } else {
         Map<String, Snapshot> tags = table.tags().list();
         out.println("tags of " + table.location() + ": " + tags.size());

@@ -22,12 +22,13 @@ import java.util.OptionalLong;
  * beyond it are deleted; tags made by hand are neither counted nor deleted.
  *
  * <p>One instance lives with a committer and remembers where it stopped, as Paimon's does; a new
- * one starts after the newest automatic tag (or at the earliest snapshot). A deleted tag removes
- * only its file: the files only it kept are expired or cleaned as orphans later.
+ * one starts after the newest automatic tag (or at the earliest snapshot). A deleted tag takes the
+ * files only it kept with it ({@link TagDeletion}), as in Paimon.
  */
 final class AutoTags {
 
   private final Tags tags;
+  private final TagDeletion deletion;
   private final SnapshotLog snapshots;
   private final TagPeriod period;
   private final Duration delay;
@@ -42,6 +43,7 @@ final class AutoTags {
   private AutoTags(Table table) throws IOException {
     TableOptions options = table.options();
     this.tags = table.tags();
+    this.deletion = new TagDeletion(table);
     this.snapshots = table.snapshots();
     this.period = TagPeriod.of(options);
     this.delay = options.get(RetentionOptions.TAG_CREATION_DELAY);
@@ -103,7 +105,7 @@ final class AutoTags {
     if (retainedMax != null) {
       List<Map.Entry<String, Snapshot>> automatic = automaticTags();
       for (int i = 0; i < automatic.size() - retainedMax; i++) {
-        tags.delete(automatic.get(i).getKey());
+        deletion.delete(automatic.get(i).getKey());
       }
     }
   }

@@ -78,6 +78,32 @@ public final class OrphanFilesClean {
     return removed;
   }
 
+  /**
+   * The files a tag of {@code tagged} holds: its base and delta lists, their manifests and data
+   * files, and its index files, as paths relative to the store root.
+   */
+  Set<String> referencedBy(Snapshot tagged) throws IOException {
+    Set<String> referenced = new HashSet<>();
+    addTagged(tagged, referenced, new HashSet<>(), new HashMap<>());
+    return referenced;
+  }
+
+  /** Adds what a tag of {@code s} holds: its data, not its changelog, which expires with it. */
+  private void addTagged(
+      Snapshot s,
+      Set<String> referenced,
+      Set<String> seenManifests,
+      Map<SerializedRow, String> partitionPaths)
+      throws IOException {
+    addReferenced(
+        s,
+        List.of(s.baseManifestList(), s.deltaManifestList()),
+        true,
+        referenced,
+        seenManifests,
+        partitionPaths);
+  }
+
   /** Every file some snapshot or tag still references, as paths relative to the store root. */
   Set<String> referencedFiles() throws IOException {
     SnapshotLog snapshots = table.snapshots();
@@ -115,13 +141,7 @@ public final class OrphanFilesClean {
     }
     for (Snapshot s : tagged) {
       // A tag keeps its snapshot's data; its changelog expires with the snapshot, as in Paimon.
-      addReferenced(
-          s,
-          List.of(s.baseManifestList(), s.deltaManifestList()),
-          true,
-          referenced,
-          seenManifests,
-          partitionPaths);
+      addTagged(s, referenced, seenManifests, partitionPaths);
     }
     return referenced;
   }
