@@ -156,18 +156,7 @@ class RetentionSoakIT {
       String planted = PATH.bucketFolder("", 0) + "data-planted-orphan-0.parquet";
       store.write(planted, new byte[] {1, 2, 3});
       Thread.sleep(1_500);
-      String report =
-          run(
-              "clean-orphans",
-              "--warehouse",
-              folder.resolve(s3.bucket()).resolve("soak").toString(),
-              "--database",
-              "db",
-              "--table",
-              "orders",
-              "--older-than",
-              "1s",
-              "--dry-run");
+      String report = cleanOrphans(folder.resolve(s3.bucket()).resolve("soak"), "--dry-run");
       List<String> listed = new ArrayList<>();
       for (String line : report.split("\n")) {
         if (line.startsWith("  ")) {
@@ -180,20 +169,29 @@ class RetentionSoakIT {
           "SOAK clean-orphans --dry-run lists %d files (%d manifests, %d data files, the planted"
               + " one among them)%n",
           listed.size(), listedManifests, listed.size() - listedManifests);
-      run(
-          "clean-orphans",
-          "--warehouse",
-          folder.resolve(s3.bucket()).resolve("soak").toString(),
-          "--database",
-          "db",
-          "--table",
-          "orders",
-          "--older-than",
-          "1s");
+      cleanOrphans(folder.resolve(s3.bucket()).resolve("soak"));
       assertRetainedAreWhole(Table.open(store, PATH), store, truth);
       Rows.assertSameRows(
           truth.values(), PaimonTables.readAll(PaimonTables.open(tableFolder), schema));
     }
+  }
+
+  /** Runs {@code ./changelake clean-orphans} on the soak table, for files older than 1 s. */
+  private static String cleanOrphans(Path warehouse, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "clean-orphans",
+                "--warehouse",
+                warehouse.toString(),
+                "--database",
+                "db",
+                "--table",
+                "orders",
+                "--older-than",
+                "1s"));
+    args.addAll(List.of(more));
+    return run(args.toArray(String[]::new));
   }
 
   /**

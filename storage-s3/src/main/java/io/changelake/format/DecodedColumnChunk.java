@@ -66,9 +66,10 @@ final class DecodedColumnChunk implements ColumnValues {
   private Object[] dictionaryValues;
 
   /**
-   * Whether the current page's values are dictionary ids, read through {@link #dictionaryValues}.
+   * Whether the current page's values are dictionary ids ({@link #ids}), read through {@link
+   * #dictionaryValues} or, where values are not shared, {@link #dictionary}.
    */
-  private boolean sharedPage;
+  private boolean dictionaryPage;
 
   /** Per row of the page, its definition level; null when the column is required. */
   private int[] definitions;
@@ -77,8 +78,9 @@ final class DecodedColumnChunk implements ColumnValues {
   private int[] ids = new int[0];
 
   /**
-   * The page's non-null values, in an array of the column's physical type (long[], int[], float[],
-   * double[], boolean[] or Binary[]) reused from page to page: rows get them boxed or converted.
+   * A plain page's non-null values, in an array of the column's physical type (long[], int[],
+   * float[], double[], boolean[] or Binary[]) reused from page to page: rows get them boxed or
+   * converted.
    */
   private Object values;
 
@@ -122,10 +124,12 @@ final class DecodedColumnChunk implements ColumnValues {
       return null;
     }
     int v = valueIndex++;
-    if (sharedPage) {
-      return dictionaryValues[ids[v]];
+    if (!dictionaryPage) {
+      return codec.fromPhysical(physical(values, v));
     }
-    return codec.fromPhysical(physical(values, v));
+    return dictionaryValues != null
+        ? dictionaryValues[ids[v]]
+        : codec.fromPhysical(physical(dictionary, ids[v]));
   }
 
   /** The value at {@code index} of an array of the column's physical type, boxed. */
@@ -149,13 +153,15 @@ final class DecodedColumnChunk implements ColumnValues {
   @Override
   public long readLong() {
     nextRow();
-    return ((long[]) values)[valueIndex++];
+    int v = valueIndex++;
+    return dictionaryPage ? ((long[]) dictionary)[ids[v]] : ((long[]) values)[v];
   }
 
   @Override
   public int readInt() {
     nextRow();
-    return ((int[]) values)[valueIndex++];
+    int v = valueIndex++;
+    return dictionaryPage ? ((int[]) dictionary)[ids[v]] : ((int[]) values)[v];
   }
 
   private int nextRow() {
@@ -204,15 +210,16 @@ final class DecodedColumnChunk implements ColumnValues {
     } else {
       definitions = null;
     }
-    sharedPage = false;
-    if (encoding.usesDictionary()) {
+    dictionaryPage = encoding.usesDictionary();
+    if (dictionaryPage) {
+      if (dictionary == null) {
+        throw new IllegalStateException(
+            "column " + descriptor + " has dictionary ids but no dictionary");
+      }
       int bitWidth = data[offset] & 0xff;
       RleHybridDecoder.decode(data, offset + 1, data.length, bitWidth, ids(present), present);
       if (codec != null && codec.sharesValues()) {
         shareDictionary();
-        sharedPage = true;
-      } else {
-        lookUp(present);
       }
     } else if (encoding == Encoding.PLAIN) {
       plain(data, offset, present);
@@ -350,56 +357,9 @@ final class DecodedColumnChunk implements ColumnValues {
     }
   }
 
-  private void lookUp(int count) {
-    if (dictionary == null) {
-      throw new IllegalStateException(
-          "column " + descriptor + " has dictionary ids but no dictionary");
-    }
-    switch (type) {
-      case INT64:
-        long[] longDictionary = (long[]) dictionary;
-        long[] longs = (long[]) buffer(count);
-        for (int i = 0; i < count; i++) {
-          longs[i] = longDictionary[ids[i]];
-        }
-        break;
-      case INT32:
-        int[] intDictionary = (int[]) dictionary;
-        int[] ints = (int[]) buffer(count);
-        for (int i = 0; i < count; i++) {
-          ints[i] = intDictionary[ids[i]];
-        }
-        break;
-      case DOUBLE:
-        double[] doubleDictionary = (double[]) dictionary;
-        double[] doubles = (double[]) buffer(count);
-        for (int i = 0; i < count; i++) {
-          doubles[i] = doubleDictionary[ids[i]];
-        }
-        break;
-      case FLOAT:
-        float[] floatDictionary = (float[]) dictionary;
-        float[] floats = (float[]) buffer(count);
-        for (int i = 0; i < count; i++) {
-          floats[i] = floatDictionary[ids[i]];
-        }
-        break;
-      default:
-        Binary[] binaryDictionary = (Binary[]) dictionary;
-        Binary[] binaries = (Binary[]) buffer(count);
-        for (int i = 0; i < count; i++) {
-          binaries[i] = binaryDictionary[ids[i]];
-        }
-    }
-  }
-
   private void shareDictionary() {
     if (dictionaryValues != null) {
       return;
-    }
-    if (dictionary == null) {
-      throw new IllegalStateException(
-          "column " + descriptor + " has dictionary ids but no dictionary");
     }
     dictionaryValues = new Object[dictionarySize];
     for (int i = 0; i < dictionarySize; i++) {

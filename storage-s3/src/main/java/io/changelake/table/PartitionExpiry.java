@@ -80,12 +80,7 @@ public final class PartitionExpiry {
 
   /** Paimon's default partition time text: a date, optionally with a time of day. */
   private static final DateTimeFormatter DATE_TIME =
-      new DateTimeFormatterBuilder()
-          .appendValue(ChronoField.YEAR, 1, 10, SignStyle.NORMAL)
-          .appendLiteral('-')
-          .appendValue(ChronoField.MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
-          .appendLiteral('-')
-          .appendValue(ChronoField.DAY_OF_MONTH, 1, 2, SignStyle.NORMAL)
+      date()
           .optionalStart()
           .appendLiteral(" ")
           .appendValue(ChronoField.HOUR_OF_DAY, 1, 2, SignStyle.NORMAL)
@@ -101,14 +96,17 @@ public final class PartitionExpiry {
           .withResolverStyle(ResolverStyle.LENIENT);
 
   private static final DateTimeFormatter DATE =
-      new DateTimeFormatterBuilder()
-          .appendValue(ChronoField.YEAR, 1, 10, SignStyle.NORMAL)
-          .appendLiteral('-')
-          .appendValue(ChronoField.MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
-          .appendLiteral('-')
-          .appendValue(ChronoField.DAY_OF_MONTH, 1, 2, SignStyle.NORMAL)
-          .toFormatter()
-          .withResolverStyle(ResolverStyle.LENIENT);
+      date().toFormatter().withResolverStyle(ResolverStyle.LENIENT);
+
+  /** Year-month-day, each field of one digit or more. */
+  private static DateTimeFormatterBuilder date() {
+    return new DateTimeFormatterBuilder()
+        .appendValue(ChronoField.YEAR, 1, 10, SignStyle.NORMAL)
+        .appendLiteral('-')
+        .appendValue(ChronoField.MONTH_OF_YEAR, 1, 2, SignStyle.NORMAL)
+        .appendLiteral('-')
+        .appendValue(ChronoField.DAY_OF_MONTH, 1, 2, SignStyle.NORMAL);
+  }
 
   private final Table table;
   private final Duration expirationTime;
