@@ -66,7 +66,10 @@ import org.slf4j.LoggerFactory;
  * <p>Times are the machine's local time, as in Paimon. A value the strategy cannot read as a time
  * (not date-formatted, or null) never expires: it is logged, and the partition stays. Values are
  * the text Paimon gives them: a DATE column is its day number, so it reads as a time only through a
- * pattern and formatter that take it so, as in Paimon.
+ * pattern and formatter that take it so, as in Paimon; a DECIMAL or INT of digits reads through a
+ * formatter such as {@code yyyyMMdd}. A table partitioned by a TIMESTAMP or TIMESTAMP_LTZ column
+ * never expires (a warning says so): Paimon 1.3.1 selects such partitions but fails to drop them,
+ * under either strategy, and the two engines must leave the same table.
  *
  * <p>Readers: an OVERWRITE snapshot carries no changelog, so a changelog read goes on past it
  * without retracting the dropped rows, as Paimon's streaming read does (its {@code
@@ -141,6 +144,22 @@ public final class PartitionExpiry {
     if (expirationTime == null || table.schema().partitionKeys().isEmpty()) {
       return null;
     }
+    for (DataField field : table.schema().partitionType().fields()) {
+      TypeRoot root = field.type().root();
+      if (root == TypeRoot.TIMESTAMP || root == TypeRoot.TIMESTAMP_LTZ) {
+        // Paimon 1.3.1 picks such a partition but cannot drop it (it casts the value's text,
+        // 2026-11-21T09:30, back to a timestamp and fails), under either strategy: dropping it
+        // here would make this table differ from the same table maintained by Paimon.
+        LOG.warn(
+            "partition.expiration-time is set on {}, but its partition column {} is a {}: such"
+                + " partitions are never expired, as in Paimon 1.3.1 (whose committer fails to drop"
+                + " them); drop them by hand, or partition by a DATE-formatted string",
+            table.location(),
+            field.name(),
+            root);
+        return null;
+      }
+    }
     return new PartitionExpiry(table, expirationTime, now);
   }
 
@@ -174,13 +193,13 @@ public final class PartitionExpiry {
     }
     BinaryRowCodec codec = new BinaryRowCodec(table.schema().partitionType());
     // Sorted by the values' text joined with commas, as Paimon picks the first max-num.
-    TreeMap<String, SerializedRow> expired = new TreeMap<>();
+    TreeMap<String, Map.Entry<List<String>, SerializedRow>> expired = new TreeMap<>();
     for (Map.Entry<SerializedRow, List<ManifestEntry>> p : byPartition.entrySet()) {
       List<String> values = valueTexts(codec.decode(p.getKey().bytes()));
       if (byValues
           ? olderByValues(values, expireBefore)
           : olderByUpdate(p.getValue(), expireBefore)) {
-        expired.put(String.join(",", values), p.getKey());
+        expired.put(String.join(",", values), Map.entry(values, p.getKey()));
       }
     }
     if (expired.isEmpty()) {
@@ -188,11 +207,11 @@ public final class PartitionExpiry {
     }
     List<Map<String, String>> dropped = new ArrayList<>();
     List<ManifestEntry> deletes = new ArrayList<>();
-    for (Map.Entry<String, SerializedRow> p : expired.entrySet()) {
+    for (Map.Entry<List<String>, SerializedRow> p : expired.values()) {
       if (dropped.size() == maxNum) {
         break;
       }
-      List<String> values = List.of(p.getKey().split(",", -1));
+      List<String> values = p.getKey();
       Map<String, String> spec = new LinkedHashMap<>();
       for (int i = 0; i < partitionFields.size(); i++) {
         spec.put(partitionFields.get(i).name(), values.get(i));

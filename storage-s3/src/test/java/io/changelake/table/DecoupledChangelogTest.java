@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,65 @@ class DecoupledChangelogTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"lookup", "input"})
+  void paimonsExpiryOnATableWeWroteWithADecoupledChangelogLeavesItReadableToBoth(String producer)
+      throws Exception {
+    Map<String, String> options = new HashMap<>(DECOUPLED);
+    options.put("bucket", "2");
+    options.put("changelog-producer", producer);
+    TableSchema schema = Orders.schema(options);
+    Map<String, String> unexpiring = new HashMap<>(options);
+    unexpiring.keySet().removeAll(DECOUPLED.keySet());
+    Path twinFolder = Files.createDirectories(warehouse.resolve("twin"));
+    try (LocalObjectStore twin = new LocalObjectStore(twinFolder)) {
+      writeWithUs(Table.create(twin, PATH, Orders.schema(unexpiring)), 13, 20);
+    }
+    try (LocalObjectStore store = new LocalObjectStore(warehouse);
+        LocalObjectStore twin = new LocalObjectStore(twinFolder)) {
+      Table table = Table.create(store, PATH, schema);
+      writeWithUs(table, 13, 20);
+      long latest = table.snapshots().latestId().orElseThrow();
+      SnapshotLog changelogs = SnapshotLog.changelogs(store, PATH);
+      assertEquals(latest - 12 + 1, changelogs.earliestId().orElseThrow());
+
+      // Paimon's own expiry, as its committer runs it, with shorter retentions than ours.
+      Map<String, String> shorter =
+          Map.of(
+              "snapshot.num-retained.min", "2",
+              "snapshot.num-retained.max", "2",
+              "snapshot.time-retained", "1 ms",
+              "changelog.num-retained.min", "6",
+              "changelog.num-retained.max", "6",
+              "changelog.time-retained", "1 ms");
+      FileStoreTable expiring =
+          PaimonTables.open(warehouse.resolve(PATH.root())).copy(new HashMap<>(shorter));
+      org.apache.paimon.options.ExpireConfig config = expiring.coreOptions().expireConfig();
+      Thread.sleep(5);
+      while (expiring.newExpireSnapshots().config(config).expire() > 0) {
+        // snapshot.expire.limit bounds one run.
+      }
+      while (expiring.newExpireChangelog().config(config).expire() > 0) {
+        // the same bound
+      }
+
+      long first = latest - 6 + 1;
+      assertEquals(first, changelogs.earliestId().orElseThrow());
+      assertEquals(latest - 2 + 1, table.snapshots().earliestId().orElseThrow());
+      List<Change> expected = ChangelogScanTest.changelog(Table.open(twin, PATH), first);
+      assertFalse(expected.isEmpty());
+      assertEquals(expected, ChangelogScanTest.changelog(table, first));
+      assertEquals(
+          expected,
+          PaimonStreams.changelog(
+              PaimonTables.open(warehouse.resolve(PATH.root())), schema, first));
+      assertNothingUnreferenced(table, store);
+      Rows.assertSameRows(
+          PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), schema),
+          table.newRead().readAll());
+    }
+  }
+
   @Test
   void ourCommitsKeepChangelogsUpToTheirOwnRetentionAndALaggingConsumerHoldsThem()
       throws Exception {
@@ -197,6 +257,30 @@ class DecoupledChangelogTest {
       PaimonStreams.writeRandomChanges(writer, seed, 20);
     }
     return paimon;
+  }
+
+  /** We write {@link RandomOrderChanges} of the seed in {@code commits} commits. */
+  private static void writeWithUs(Table table, long seed, int commits) throws Exception {
+    SnapshotCommit commit = table.newCommit("ours");
+    try (TableWriter writer = table.newWriter()) {
+      RandomOrderChanges.write(
+          new RandomOrderChanges.Sink<Exception>() {
+            @Override
+            public void write(io.changelake.types.RowKind kind, Object[] row) throws Exception {
+              writer.write(kind, row);
+            }
+
+            @Override
+            public void commit(long identifier) throws Exception {
+              commit.commit(identifier, writer.prepareCommit(identifier));
+            }
+          },
+          new TreeMap<>(),
+          new java.util.Random(seed),
+          1,
+          commits);
+    }
+    assertEquals(0, commit.failedExpiries());
   }
 
   private static void commitRow(Table table, SnapshotCommit commit, long identifier)

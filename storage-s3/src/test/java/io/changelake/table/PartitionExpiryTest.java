@@ -9,18 +9,29 @@ import io.changelake.table.PaimonStreams.Change;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.lang.reflect.Method;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.apache.paimon.operation.PartitionExpire;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Partition expiration drops, after a commit, the same partitions Paimon's committer drops, in an
@@ -138,6 +149,159 @@ class PartitionExpiryTest {
       assertEquals(6 * 2, expiry.expire(LocalDateTime.now().plusSeconds(1), commit, 2).size());
       assertEquals(List.of(), table.newRead().readAll());
       assertEquals(CommitKind.OVERWRITE, table.snapshots().latest().orElseThrow().commitKind());
+    }
+  }
+
+  /**
+   * A partition column of each type Paimon reads a time from, or does not: the value of days back
+   * from today as that type holds it, the options, and how many of the 4 partitions expire. A DATE
+   * is its day number to Paimon, so no pattern reads it; a timestamp partition is never dropped,
+   * because Paimon 1.3.1 picks it but fails to drop it (its maintenance logs the error).
+   */
+  static Stream<Arguments> typedPartitions() {
+    Function<LocalDate, Object> date = d -> d;
+    Function<LocalDate, Object> midnight = d -> d.atStartOfDay();
+    Function<LocalDate, Object> morning = d -> d.atTime(LocalTime.of(9, 30, 15, 123_000_000));
+    Function<LocalDate, Object> instant = d -> d.atTime(9, 30).toInstant(ZoneOffset.UTC);
+    Function<LocalDate, Object> text = LocalDate::toString;
+    Function<LocalDate, Object> digits =
+        d -> new BigDecimal(d.format(DateTimeFormatter.BASIC_ISO_DATE));
+    Map<String, String> basic = Map.of("partition.timestamp-formatter", "yyyyMMdd");
+    Map<String, String> iso =
+        Map.of("partition.timestamp-formatter", "yyyy-MM-dd'T'HH:mm[:ss][.SSS]");
+    Map<String, String> updateTime =
+        Map.of(
+            "partition.expiration-strategy", "update-time",
+            "partition.expiration-time", "1 ms");
+    return Stream.of(
+        Arguments.of("DATE", DataType.date(), date, Map.of(), 0),
+        Arguments.of("DATE yyyyMMdd", DataType.date(), date, basic, 0),
+        Arguments.of("TIMESTAMP(0)", DataType.timestamp(0), midnight, Map.of(), 0),
+        Arguments.of("TIMESTAMP(3)", DataType.timestamp(3), morning, Map.of(), 0),
+        Arguments.of("TIMESTAMP(3) ISO", DataType.timestamp(3), morning, iso, 0),
+        Arguments.of("TIMESTAMP(3) update-time", DataType.timestamp(3), morning, updateTime, 0),
+        Arguments.of("TIMESTAMP_LTZ(3) ISO", DataType.timestampLtz(3), instant, iso, 0),
+        Arguments.of("DECIMAL(8,0) yyyyMMdd", DataType.decimal(8, 0), digits, basic, 2),
+        Arguments.of("DECIMAL(8,0)", DataType.decimal(8, 0), digits, Map.of(), 0),
+        Arguments.of("STRING update-time", DataType.string(), text, updateTime, 4));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("typedPartitions")
+  void aTypedPartitionExpiresAsInPaimon(
+      String name,
+      DataType type,
+      Function<LocalDate, Object> value,
+      Map<String, String> formatting,
+      int expectedDropped)
+      throws Exception {
+    RowType rowType =
+        RowType.of(
+            new String[] {"p", "id", "amount"},
+            new DataType[] {type.notNull(), DataType.bigint().notNull(), DataType.bigint()});
+    Map<String, String> options = new HashMap<>(formatting);
+    options.put("bucket", "1");
+    options.putIfAbsent("partition.expiration-time", "2 d");
+    options.put("partition.expiration-check-interval", "0 ms");
+    TableSchema schema =
+        TableSchema.create(rowType, List.of("p"), List.of("p", "id"), options, null);
+    List<Object[]> rows = new ArrayList<>();
+    long id = 0;
+    for (int back : new int[] {10, 3, 1, 0}) {
+      Object v = value.apply(LocalDate.now().minusDays(back));
+      rows.add(new Object[] {v, ++id, id * 10});
+      rows.add(new Object[] {v, ++id, id * 10});
+    }
+    Path theirs = Files.createDirectories(warehouse.resolve("paimon"));
+    FileStoreTable paimon = PaimonTables.create(theirs.resolve(PATH.root()), schema);
+    PaimonTables.write(paimon, schema, rows, RowKind.INSERT);
+    List<Object[]> paimonRows = PaimonTables.readAll(paimon, schema);
+
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, schema);
+      SnapshotCommit commit = table.newCommit("ours");
+      try (TableWriter writer = table.newWriter()) {
+        for (Object[] row : rows) {
+          writer.write(RowKind.INSERT, row);
+        }
+        commit.commit(1, writer.prepareCommit(1));
+      }
+      assertEquals(0, commit.failedPartitionExpiries());
+      List<Object[]> ours = table.newRead().readAll();
+      System.out.printf(
+          "%s: %d of 8 rows left (Paimon %d)%n", name, ours.size(), paimonRows.size());
+      Rows.assertSameRows(paimonRows, ours);
+      assertEquals(rows.size() - 2 * expectedDropped, ours.size(), name);
+    }
+  }
+
+  /**
+   * By update time, with the same {@code now} given to both: a partition whose newest file is older
+   * than the expiration time goes, one written to since stays, on both sides.
+   */
+  @Test
+  void updateTimeDropsThePartitionsPaimonDropsForTheSameNow() throws Exception {
+    TableSchema schema =
+        schema(
+            Map.of(
+                "partition.expiration-time", "1 s",
+                "partition.expiration-strategy", "update-time",
+                "partition.expiration-check-interval", "1 d"));
+    Path theirs = Files.createDirectories(warehouse.resolve("paimon"));
+    FileStoreTable paimon = PaimonTables.create(theirs.resolve(PATH.root()), schema);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, schema);
+      SnapshotCommit commit = table.newCommit("ours");
+      List<Object[]> early = List.of(row("a", 1), row("b", 2), row("c", 3));
+      List<Object[]> late = List.of(row("b", 4), row("d", 5));
+      writeBoth(paimon, table, commit, 1, early);
+      Thread.sleep(1_500);
+      LocalDateTime between = LocalDateTime.now();
+      Thread.sleep(20);
+      writeBoth(paimon, table, commit, 2, late);
+      // Expire before "between": a and c were last written before it, b and d after.
+      LocalDateTime now = between.plusSeconds(1);
+
+      PartitionExpire theirExpiry = paimon.store().newPartitionExpire("paimon", paimon);
+      Method expire =
+          PartitionExpire.class.getDeclaredMethod("expire", LocalDateTime.class, long.class);
+      expire.setAccessible(true);
+      // Its first look is a check interval after it was made, as ours.
+      Method lastCheck =
+          PartitionExpire.class.getDeclaredMethod("setLastCheck", LocalDateTime.class);
+      lastCheck.setAccessible(true);
+      lastCheck.invoke(theirExpiry, now.minusDays(2));
+      @SuppressWarnings("unchecked")
+      List<Map<String, String>> theirDropped =
+          (List<Map<String, String>>) expire.invoke(theirExpiry, now, 3L);
+      List<Map<String, String>> ourDropped =
+          PartitionExpiry.of(table, now).expire(between, commit, 3);
+      assertEquals(theirDropped, ourDropped);
+      assertEquals(List.of("a", "c"), ourDropped.stream().map(p -> p.get("dt")).toList());
+      Rows.assertSameRows(PaimonTables.readAll(paimon, schema), table.newRead().readAll());
+      Rows.assertSameRows(
+          table.newRead().readAll(),
+          PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), schema));
+    }
+  }
+
+  private static Object[] row(String day, long id) {
+    return new Object[] {day, 0, id, id * 10};
+  }
+
+  private static void writeBoth(
+      FileStoreTable paimon,
+      Table table,
+      SnapshotCommit commit,
+      long identifier,
+      List<Object[]> rows)
+      throws Exception {
+    PaimonTables.write(paimon, table.schema(), rows, RowKind.INSERT);
+    try (TableWriter writer = table.newWriter()) {
+      for (Object[] row : rows) {
+        writer.write(RowKind.INSERT, row);
+      }
+      commit.commit(identifier, writer.prepareCommit(identifier));
     }
   }
 
