@@ -14,17 +14,19 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lookup producer over millions of distinct keys in one bucket, through {@link TableWriter} and
- * with default options: every commit looks up each of its keys in everything written before, so
- * this is where a lookup that held the bucket on the heap would run out of memory. Prints the time,
- * rows/s, peak heap (the most heap in use after a garbage collection, {@link HeapPeak}) and the
- * peak local disk of the lookup copies; asserts only that the changelog has one +I per key.
+ * The lookup producer over millions of distinct keys in one bucket (or {@code lookup.buckets} of
+ * them, one writer each in this JVM, as a worker hosts them), through {@link TableWriter} and with
+ * default options: every commit looks up each of its keys in everything written before, so this is
+ * where a lookup that held the bucket on the heap would run out of memory. Prints the time, rows/s,
+ * peak heap (the most heap in use after a garbage collection, {@link HeapPeak}) and the peak local
+ * disk of the lookup copies; asserts only that the changelog has one +I per key.
  *
  * <p>Skipped unless {@code lookup.keys} is set (empty means 10,000,000). To run it as the issue
  * asks, with a 1 GiB heap:
  *
  * <pre>
- * mvn -B -o test -pl storage-s3 -Dtest=LookupScaleTest -Dlookup.keys=30000000 -DargLine=-Xmx1g
+ * mvn -B -o test -pl storage-s3 -Dtest=LookupScaleTest -Dlookup.keys=50000000 -DargLine=-Xmx1g
+ * mvn -B -o test -pl storage-s3 -Dtest=LookupScaleTest -Dlookup.keys=100000000 -Dlookup.buckets=16 -DargLine=-Xmx2g
  * </pre>
  */
 class LookupScaleTest {
@@ -38,6 +40,7 @@ class LookupScaleTest {
   void lookupOverManyDistinctKeysFinishesWithinTheHeap() throws Exception {
     String property = System.getProperty("lookup.keys");
     long keys = property.isEmpty() ? 10_000_000L : Long.parseLong(property);
+    String buckets = System.getProperty("lookup.buckets", "1");
     HeapPeak.reset();
     long start = System.nanoTime();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
@@ -45,7 +48,7 @@ class LookupScaleTest {
           Table.create(
               store,
               new TablePath("db", "orders"),
-              Orders.schema(Map.of("changelog-producer", "lookup")));
+              Orders.schema(Map.of("changelog-producer", "lookup", "bucket", buckets)));
       SnapshotCommit commit = table.newCommit("scale");
       long written = 0;
       try (TableWriter writer = table.newWriter()) {
@@ -63,9 +66,10 @@ class LookupScaleTest {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       System.out.printf(
-          "RESULT lookup keys=%d seconds=%.1f rows_per_s=%.0f heap_peak_mib=%d max_heap_mib=%d"
-              + " lookup_disk_peak_mib=%d%n",
+          "RESULT lookup keys=%d buckets=%s seconds=%.1f rows_per_s=%.0f heap_peak_mib=%d"
+              + " max_heap_mib=%d lookup_disk_peak_mib=%d%n",
           keys,
+          buckets,
           seconds,
           keys / seconds,
           HeapPeak.bytes() >> 20,
