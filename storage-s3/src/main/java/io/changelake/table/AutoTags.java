@@ -104,8 +104,12 @@ final class AutoTags {
     nextTag = closes.plus(period.length());
     if (retainedMax != null) {
       List<Map.Entry<String, Snapshot>> automatic = automaticTags();
+      List<String> beyond = new ArrayList<>();
       for (int i = 0; i < automatic.size() - retainedMax; i++) {
-        deletion.delete(automatic.get(i).getKey());
+        beyond.add(automatic.get(i).getKey());
+      }
+      if (!beyond.isEmpty()) {
+        deletion.delete(beyond);
       }
     }
   }

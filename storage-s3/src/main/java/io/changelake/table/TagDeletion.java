@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -37,10 +38,25 @@ public final class TagDeletion {
    * @throws IllegalArgumentException if there is no such tag
    */
   public List<String> delete(String name) throws IOException {
-    Snapshot tagged = table.tags().read(name);
+    return delete(List.of(name));
+  }
+
+  /**
+   * Deletes the tags {@code names} and the files only they referenced, walking the table's
+   * references once for all of them (a lowered {@code tag.num-retained-max} drops many at once).
+   *
+   * @return the files deleted besides the tags' own, relative to the store root
+   * @throws IllegalArgumentException if one of the tags does not exist; then none is deleted
+   */
+  public List<String> delete(Collection<String> names) throws IOException {
     OrphanFilesClean references = new OrphanFilesClean(table);
-    Set<String> held = new TreeSet<>(references.referencedBy(tagged));
-    table.tags().delete(name);
+    Set<String> held = new TreeSet<>();
+    for (String name : names) {
+      held.addAll(references.referencedBy(table.tags().read(name)));
+    }
+    for (String name : names) {
+      table.tags().delete(name);
+    }
     held.removeAll(references.referencedFiles());
     List<String> deleted = new ArrayList<>();
     for (String file : held) {
@@ -48,7 +64,10 @@ public final class TagDeletion {
       deleted.add(file);
     }
     LOG.info(
-        "deleted tag '{}' of {} and {} files only it kept", name, table.location(), deleted.size());
+        "deleted tags {} of {} and {} files only they kept",
+        names,
+        table.location(),
+        deleted.size());
     return deleted;
   }
 }

@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.schema.TableSchema;
@@ -74,6 +75,37 @@ class TagDeletionTest {
 
       assertEquals(List.of(), new TagDeletion(table).delete("live"));
       assertFalse(table.tags().get("live").isPresent());
+      Rows.assertSameRows(
+          PaimonStreams.readSnapshot(paimon, schema, latest),
+          table.newRead().readAll(table.snapshots().read(latest)));
+    }
+  }
+
+  @Test
+  void tagsDeletedTogetherTakeTheFilesOnlyTheyKeptAndAMissingOneStopsAllBeforeAnyIsDeleted()
+      throws Exception {
+    List<Object[]> atSeven = PaimonStreams.readSnapshot(paimon, schema, 7);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.open(store, PATH);
+      long latest = table.snapshots().latestId().orElseThrow();
+      table.tags().create("three", 3);
+      table.tags().create("five", 5);
+      table.tags().create("seven", 7);
+      table.newSnapshotExpiry().expire(Long.MAX_VALUE / 2);
+      TagDeletion deletion = new TagDeletion(table);
+
+      assertThrows(
+          IllegalArgumentException.class, () -> deletion.delete(List.of("three", "missing")));
+      assertTrue(table.tags().get("three").isPresent(), "nothing deleted");
+
+      List<String> deleted = deletion.delete(List.of("three", "five"));
+      assertFalse(deleted.isEmpty());
+      for (String file : deleted) {
+        assertFalse(store.exists(file), file);
+      }
+      assertEquals(List.of("seven"), List.copyOf(table.tags().list().keySet()));
+      assertEquals(List.of(), new OrphanFilesClean(table).clean(Duration.ZERO));
+      Rows.assertSameRows(atSeven, table.newRead().readAll(table.tags().read("seven")));
       Rows.assertSameRows(
           PaimonStreams.readSnapshot(paimon, schema, latest),
           table.newRead().readAll(table.snapshots().read(latest)));
