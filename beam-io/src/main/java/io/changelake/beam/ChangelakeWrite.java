@@ -45,6 +45,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   private static final TupleTag<BadRecord> REJECTED = new TupleTag<>() {};
   private static final TupleTag<KV<String, WrittenBatch>> WRITTEN = new TupleTag<>() {};
   private static final TupleTag<BadRecord> REFUSED = new TupleTag<>() {};
+  private static final TupleTag<Row> SNAPSHOTS = new TupleTag<>() {};
+  private static final TupleTag<Row> SETTLED = new TupleTag<>() {};
 
   abstract @Nullable String getWarehouse();
 
@@ -329,14 +331,22 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             getFaults(),
                             getIdleWriterTimeout().getMillis()))
                 .withOutputTags(WRITTEN, TupleTagList.of(REFUSED)));
-    PCollection<Row> snapshots =
+    PCollectionTuple committed =
         written
             .get(WRITTEN)
             .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenBatchCoder.of()))
             .apply(
                 "Commit",
-                ParDo.of(new CommitFn(target, user, bounded ? null : interval, getFaults())))
-            .setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
+                ParDo.of(
+                        new CommitFn(
+                            target,
+                            SNAPSHOTS,
+                            SETTLED,
+                            user,
+                            bounded ? null : interval,
+                            getFaults()))
+                    .withOutputTags(SNAPSHOTS, TupleTagList.of(SETTLED)));
+    PCollection<Row> snapshots = committed.get(SNAPSHOTS).setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
 
     PCollection<BadRecord> deadLetters =
         PCollectionList.of(assigned.get(REJECTED).setCoder(BadRecord.getCoder(input.getPipeline())))
@@ -345,6 +355,29 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     if (getErrorHandler() != null) {
       getErrorHandler().addErrorCollection(deadLetters);
     }
-    return new WriteResult(input.getPipeline(), snapshots, deadLetters);
+    return new WriteResult(
+        input.getPipeline(), snapshots, deadLetters, settled(input, target, assigned, committed));
+  }
+
+  /** The positions the commits settled and those of the rows the first stage refused. */
+  private static PCollection<Row> settled(
+      PCollection<Row> input,
+      TableReference target,
+      PCollectionTuple assigned,
+      PCollectionTuple committed) {
+    PCollectionList<Row> settled =
+        PCollectionList.of(committed.get(SETTLED).setRowSchema(SourcePosition.SETTLED_SCHEMA));
+    int position = SourcePosition.fieldIndex(input.getSchema());
+    if (position >= 0) {
+      settled =
+          settled.and(
+              assigned
+                  .get(REJECTED)
+                  .apply(
+                      "SettleRejected",
+                      ParDo.of(new SettleRejectedFn(target.location(), input.getCoder(), position)))
+                  .setRowSchema(SourcePosition.SETTLED_SCHEMA));
+    }
+    return settled.apply("SettledPositions", Flatten.pCollections());
   }
 }
