@@ -18,6 +18,7 @@ package io.changelake.beam;
  *             .withRowKindField("op"));
  * result.getSnapshots();   // one Row per snapshot committed
  * result.getDeadLetters(); // BadRecord per row that could not be written, with the reason
+ * result.getSettledPositions(); // source offsets the table holds (see SourcePosition)
  * }</pre>
  *
  * <p>Each row is an upsert (or, with a row-kind field, the change it names) of the row with its
@@ -120,6 +121,9 @@ package io.changelake.beam;
  *       <td>TIMESTAMP(6) WITH LOCAL TIME ZONE</td></tr>
  *   <tr><td>{@link DynamicColumns#FIELD_TYPE} (one field)</td><td>no column: its entries fill
  *       columns by name, and may evolve the table while the pipeline runs</td></tr>
+ *   <tr><td>{@link SourcePosition#FIELD_TYPE} (one field)</td><td>no column: the row's source
+ *       position, settled on {@link WriteResult#getSettledPositions()} once the table holds the
+ *       row</td></tr>
  *   <tr><td>ARRAY, ITERABLE, MAP, ROW, other logical types</td><td>refused when applied</td></tr>
  * </table>
  *

@@ -2,7 +2,6 @@ package io.changelake.beam;
 
 import com.google.auto.value.AutoValue;
 import io.changelake.store.S3Settings;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +9,6 @@ import java.util.UUID;
 import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.GroupIntoBatches;
@@ -47,6 +45,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   private static final TupleTag<BadRecord> REJECTED = new TupleTag<>() {};
   private static final TupleTag<KV<String, WrittenBatch>> WRITTEN = new TupleTag<>() {};
   private static final TupleTag<BadRecord> REFUSED = new TupleTag<>() {};
+  private static final TupleTag<Row> SNAPSHOTS = new TupleTag<>() {};
+  private static final TupleTag<Row> SETTLED = new TupleTag<>() {};
 
   abstract @Nullable String getWarehouse();
 
@@ -274,7 +274,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
   @Override
   public WriteResult expand(PCollection<Row> input) {
-    TableReference target = validate(input);
+    TableReference target = WriteChecks.validate(this, input);
     boolean dynamicBuckets =
         target
             .existingSchema()
@@ -331,14 +331,22 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             getFaults(),
                             getIdleWriterTimeout().getMillis()))
                 .withOutputTags(WRITTEN, TupleTagList.of(REFUSED)));
-    PCollection<Row> snapshots =
+    PCollectionTuple committed =
         written
             .get(WRITTEN)
             .setCoder(KvCoder.of(StringUtf8Coder.of(), WrittenBatchCoder.of()))
             .apply(
                 "Commit",
-                ParDo.of(new CommitFn(target, user, bounded ? null : interval, getFaults())))
-            .setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
+                ParDo.of(
+                        new CommitFn(
+                            target,
+                            SNAPSHOTS,
+                            SETTLED,
+                            user,
+                            bounded ? null : interval,
+                            getFaults()))
+                    .withOutputTags(SNAPSHOTS, TupleTagList.of(SETTLED)));
+    PCollection<Row> snapshots = committed.get(SNAPSHOTS).setRowSchema(CommitFn.SNAPSHOT_SCHEMA);
 
     PCollection<BadRecord> deadLetters =
         PCollectionList.of(assigned.get(REJECTED).setCoder(BadRecord.getCoder(input.getPipeline())))
@@ -347,102 +355,29 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     if (getErrorHandler() != null) {
       getErrorHandler().addErrorCollection(deadLetters);
     }
-    return new WriteResult(input.getPipeline(), snapshots, deadLetters);
+    return new WriteResult(
+        input.getPipeline(), snapshots, deadLetters, settled(input, target, assigned, committed));
   }
 
-  /** Checks every setting against the input; each message names the setting to fix. */
-  private TableReference validate(PCollection<Row> input) {
-    if (getWarehouse() == null || getWarehouse().isBlank()) {
-      throw invalid("to(warehouse, database, table) is required: name the table to write");
+  /** The positions the commits settled and those of the rows the first stage refused. */
+  private static PCollection<Row> settled(
+      PCollection<Row> input,
+      TableReference target,
+      PCollectionTuple assigned,
+      PCollectionTuple committed) {
+    PCollectionList<Row> settled =
+        PCollectionList.of(committed.get(SETTLED).setRowSchema(SourcePosition.SETTLED_SCHEMA));
+    int position = SourcePosition.fieldIndex(input.getSchema());
+    if (position >= 0) {
+      settled =
+          settled.and(
+              assigned
+                  .get(REJECTED)
+                  .apply(
+                      "SettleRejected",
+                      ParDo.of(new SettleRejectedFn(target.location(), input.getCoder(), position)))
+                  .setRowSchema(SourcePosition.SETTLED_SCHEMA));
     }
-    TableReference table;
-    try {
-      table = new TableReference(getWarehouse(), getDatabase(), getTable(), getS3Settings(), null);
-    } catch (IllegalArgumentException e) {
-      throw invalid("to(warehouse, database, table): " + e.getMessage());
-    }
-    if (!input.hasSchema()) {
-      throw invalid("the input PCollection<Row> has no schema: call setRowSchema on it");
-    }
-    Schema schema = input.getSchema();
-    String rowKind = getRowKindField();
-    if (rowKind != null
-        && (!schema.hasField(rowKind)
-            || schema.getField(rowKind).getType().getTypeName() != Schema.TypeName.STRING)) {
-      throw invalid(
-          "withRowKindField('"
-              + rowKind
-              + "'): the input has no STRING field of that name"
-              + " (fields "
-              + schema.getFieldNames()
-              + ")");
-    }
-    Duration interval = getCommitInterval();
-    if (interval == null || !interval.isLongerThan(Duration.ZERO)) {
-      throw invalid("withCommitInterval(" + interval + "): give a positive duration");
-    }
-    if (getMaxBatchRows() < 1) {
-      throw invalid("withMaxBatchRows(" + getMaxBatchRows() + "): give at least 1");
-    }
-    try {
-      RowMapping.tableType(schema, rowKind);
-      OrderingContract.checkSequenceFields(schema, getSequenceFields(), rowKind);
-    } catch (IllegalArgumentException e) {
-      throw invalid(e.getMessage());
-    }
-    TableReference.Creation creation = creation(schema);
-    try {
-      OrderingContract.checkOrdered(input, getSequenceFields(), getArrivalOrder(), creation);
-      SchemaFit.applyTo(table, schema, rowKind, getSchemaEvolution());
-    } catch (IllegalArgumentException e) {
-      throw invalid(e.getMessage());
-    }
-    return table.withCreation(creation);
-  }
-
-  private TableReference.Creation creation(Schema schema) {
-    if (getPrimaryKeys() == null) {
-      if (getPartitionKeys() != null || getBuckets() != null || getTableOptions() != null) {
-        throw invalid(
-            "withPartitionKeys, withBuckets and withTableOptions describe a table to create:"
-                + " also set withPrimaryKeys, or drop them to write an existing table");
-      }
-      return null;
-    }
-    Map<String, String> options =
-        new LinkedHashMap<>(getTableOptions() == null ? Map.of() : getTableOptions());
-    if (getSequenceFields() != null) {
-      String fields = String.join(",", getSequenceFields());
-      agree(options, "sequence.field", fields, "withSequenceField(" + fields + ")");
-    }
-    if (getBuckets() != null) {
-      agree(options, "bucket", Integer.toString(getBuckets()), "withBuckets(" + getBuckets() + ")");
-    }
-    TableReference.Creation creation =
-        new TableReference.Creation(
-            schema,
-            getRowKindField(),
-            getPrimaryKeys(),
-            getPartitionKeys() == null ? List.of() : getPartitionKeys(),
-            options);
-    try {
-      creation.schema(); // refuses bad table options here, not on a worker
-    } catch (IllegalArgumentException e) {
-      throw invalid(e.getMessage());
-    }
-    return creation;
-  }
-
-  /** Sets a table option from a setting, refusing a table option that says otherwise. */
-  private static void agree(Map<String, String> options, String key, String value, String setting) {
-    String given = options.put(key, value);
-    if (given != null && !given.equals(value)) {
-      throw invalid(
-          setting + " and table option '" + key + "'=" + given + " disagree: set one of them");
-    }
-  }
-
-  private static IllegalArgumentException invalid(String message) {
-    return new IllegalArgumentException("ChangelakeIO.write(): " + message);
+    return settled.apply("SettledPositions", Flatten.pCollections());
   }
 }

@@ -31,13 +31,17 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.Row;
+import org.apache.beam.sdk.values.TupleTag;
 import org.joda.time.Duration;
 import org.joda.time.Instant;
 
 /**
  * The committer: one key per table, it commits the bucket writers' batches as snapshots, each
  * bucket's batches in their order, under increasing commit identifiers, and outputs the snapshots
- * it created.
+ * it created, and, on a second output, the {@link SourcePosition} ranges of the batches each commit
+ * holds ({@link SourcePosition#SETTLED_SCHEMA}), only after the commit succeeded. A batch without
+ * messages (rows refused or changing nothing) settles its positions as it arrives, with no
+ * identifier.
  *
  * <p>Two steps, each its own timer callback, so that a retried commit commits exactly what the
  * failed one tried:
@@ -74,6 +78,8 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
           .build();
 
   private final TableReference target;
+  private final TupleTag<Row> snapshotsTag;
+  private final TupleTag<Row> settledTag;
   private final String commitUser;
   private final Duration commitInterval;
   private final FaultInjection faults;
@@ -115,8 +121,15 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
    * @param commitInterval the time between commits, or null to commit only at the end of input
    */
   CommitFn(
-      TableReference target, String commitUser, Duration commitInterval, FaultInjection faults) {
+      TableReference target,
+      TupleTag<Row> snapshotsTag,
+      TupleTag<Row> settledTag,
+      String commitUser,
+      Duration commitInterval,
+      FaultInjection faults) {
     this.target = target;
+    this.snapshotsTag = snapshotsTag;
+    this.settledTag = settledTag;
     this.commitUser = commitUser;
     this.commitInterval = commitInterval;
     this.faults = faults;
@@ -136,7 +149,12 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @StateId("arrived") BagState<WrittenBatch> arrived,
       @StateId("interval-armed") ValueState<Boolean> intervalArmed,
       @TimerId("commit-interval") Timer interval,
-      @TimerId("end-of-input") Timer end) {
+      @TimerId("end-of-input") Timer end,
+      MultiOutputReceiver out) {
+    if (element.getValue().messages().isEmpty()) {
+      settle(element.getValue(), null, out);
+      return;
+    }
     arrived.add(element.getValue());
     end.set(window.maxTimestamp());
     // Armed once per interval: re-setting it per element would postpone it under steady input.
@@ -169,7 +187,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   @RequiresStableInput
   @OnTimer("commit-sealed")
   public void onCommitSealed(
-      @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed, OutputReceiver<Row> out)
+      @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed, MultiOutputReceiver out)
       throws IOException {
     commitSealed(sealed, out);
   }
@@ -182,7 +200,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed,
       @StateId("identifier") ValueState<Long> identifier,
       @StateId("sealed-through") ValueState<Map<String, Long>> sealedThrough,
-      OutputReceiver<Row> out)
+      MultiOutputReceiver out)
       throws IOException {
     commitSealed(sealed, out);
     if (seal(arrived, sealed, identifier, sealedThrough)) {
@@ -248,11 +266,13 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     return commit.lastCommittedIdentifier().orElse(0);
   }
 
-  private void commitSealed(BagState<KV<Long, WrittenBatch>> sealed, OutputReceiver<Row> out)
+  private void commitSealed(BagState<KV<Long, WrittenBatch>> sealed, MultiOutputReceiver out)
       throws IOException {
     Map<Long, List<CommitMessage>> rounds = new TreeMap<>();
+    List<KV<Long, WrittenBatch>> batches = new ArrayList<>();
     for (KV<Long, WrittenBatch> s : sealed.read()) {
       rounds.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).addAll(s.getValue().messages());
+      batches.add(s);
     }
     if (rounds.isEmpty()) {
       return;
@@ -267,17 +287,32 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       }
     }
     sealed.clear();
+    for (KV<Long, WrittenBatch> b : batches) {
+      settle(b.getValue(), b.getKey(), out);
+    }
     for (Snapshot s : created) {
-      out.output(
-          Row.withSchema(SNAPSHOT_SCHEMA)
-              .addValues(
-                  target.location(),
-                  s.id(),
-                  s.commitKind().name(),
-                  Instant.ofEpochMilli(s.timeMillis()),
-                  s.commitIdentifier(),
-                  s.commitUser())
-              .build());
+      out.get(snapshotsTag)
+          .output(
+              Row.withSchema(SNAPSHOT_SCHEMA)
+                  .addValues(
+                      target.location(),
+                      s.id(),
+                      s.commitKind().name(),
+                      Instant.ofEpochMilli(s.timeMillis()),
+                      s.commitIdentifier(),
+                      s.commitUser())
+                  .build());
+    }
+  }
+
+  /** Emits a batch's position ranges: the table holds its rows under {@code identifier}. */
+  private void settle(WrittenBatch batch, Long identifier, MultiOutputReceiver out) {
+    for (PositionRange r : batch.positions()) {
+      out.get(settledTag)
+          .output(
+              Row.withSchema(SourcePosition.SETTLED_SCHEMA)
+                  .addValues(target.location(), r.partition(), r.first(), r.last(), identifier)
+                  .build());
     }
   }
 

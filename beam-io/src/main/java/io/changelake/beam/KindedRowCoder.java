@@ -16,8 +16,8 @@ import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CustomCoder;
 
 /**
- * The coder of {@link KindedRow}: the kind byte, the schema id, then each value behind a tag of its
- * Java class.
+ * The coder of {@link KindedRow}: the kind byte, the schema id, each value behind a tag of its Java
+ * class, then the source position (a flag byte, then partition and offset).
  *
  * <p>Self-describing on purpose: the coder must exist when the pipeline is built, and the column
  * types of a table that already exists are only known once a worker opens it.
@@ -54,6 +54,13 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
     out.writeInt(row.values().length);
     for (Object v : row.values()) {
       writeValue(v, out);
+    }
+    PositionRange source = row.source();
+    out.writeBoolean(source != null);
+    if (source != null) {
+      out.writeUTF(source.partition());
+      out.writeLong(source.first());
+      out.writeLong(source.last());
     }
     out.flush();
   }
@@ -125,7 +132,9 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
     for (int i = 0; i < values.length; i++) {
       values[i] = readValue(in);
     }
-    return new KindedRow(kind, values, schemaId);
+    PositionRange source =
+        in.readBoolean() ? new PositionRange(in.readUTF(), in.readLong(), in.readLong()) : null;
+    return new KindedRow(kind, values, schemaId, source);
   }
 
   private static Object readValue(DataInputStream in) throws IOException {

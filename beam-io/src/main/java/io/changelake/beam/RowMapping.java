@@ -41,28 +41,37 @@ final class RowMapping {
   private final List<ColumnReader> readers;
   private final int kindIndex;
   private final int dynamicIndex;
+  private final int positionIndex;
   private final RowType table;
   private final long schemaId;
 
   private RowMapping(
-      List<ColumnReader> readers, int kindIndex, int dynamicIndex, RowType table, long schemaId) {
+      List<ColumnReader> readers,
+      int kindIndex,
+      int dynamicIndex,
+      int positionIndex,
+      RowType table,
+      long schemaId) {
     this.readers = readers;
     this.kindIndex = kindIndex;
     this.dynamicIndex = dynamicIndex;
+    this.positionIndex = positionIndex;
     this.table = table;
     this.schemaId = schemaId;
   }
 
   /**
-   * The column types of a table made from the input schema: every field but the row-kind field and
-   * the {@link DynamicColumns} field, in order.
+   * The column types of a table made from the input schema: every field but the row-kind field, the
+   * {@link DynamicColumns} field and the {@link SourcePosition} field, in order.
    *
    * @throws IllegalArgumentException naming the field whose type has no column type
    */
   static RowType tableType(Schema input, String rowKindField) {
     List<DataField> fields = new ArrayList<>();
     for (Schema.Field f : input.getFields()) {
-      if (f.getName().equals(rowKindField) || DynamicColumns.isField(f.getType())) {
+      if (f.getName().equals(rowKindField)
+          || DynamicColumns.isField(f.getType())
+          || SourcePosition.isField(f.getType())) {
         continue;
       }
       DataType type = columnType(f.getName(), f.getType());
@@ -152,7 +161,9 @@ final class RowMapping {
     for (Schema.Field f : input.getFields()) {
       if (DynamicColumns.isField(f.getType())) {
         dynamicIndex = input.indexOf(f.getName());
-      } else if (!f.getName().equals(rowKindField) && table.indexOf(f.getName()) < 0) {
+      } else if (!f.getName().equals(rowKindField)
+          && !SourcePosition.isField(f.getType())
+          && table.indexOf(f.getName()) < 0) {
         throw new IllegalArgumentException(
             "input field '"
                 + f.getName()
@@ -191,6 +202,7 @@ final class RowMapping {
         readers,
         rowKindField == null ? -1 : input.indexOf(rowKindField),
         dynamicIndex,
+        SourcePosition.fieldIndex(input),
         table,
         schemaId);
   }
@@ -378,7 +390,17 @@ final class RowMapping {
             "dynamic column '" + entry.getKey() + "' is null, but the column is NOT NULL");
       }
     }
-    return new KindedRow(kind, values, schemaId);
+    return new KindedRow(kind, values, schemaId, sourceOf(row));
+  }
+
+  /** The row's {@link SourcePosition} as a range of one offset, or null if it has none. */
+  private PositionRange sourceOf(Row row) {
+    Row position = positionIndex < 0 ? null : row.getRow(positionIndex);
+    if (position == null) {
+      return null;
+    }
+    long offset = position.getInt64("offset");
+    return new PositionRange(position.getString("partition"), offset, offset);
   }
 
   /** The {@link DynamicColumns} of a row of the input schema: none if it has no such field. */

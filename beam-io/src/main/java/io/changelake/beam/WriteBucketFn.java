@@ -31,9 +31,12 @@ import org.apache.beam.sdk.values.TupleTag;
 /**
  * The bucket writer stage: keyed by bucket, it hosts the bucket's {@link TableWriter}, writes each
  * batch of the bucket's rows, prepares the commit and emits the commit messages, numbered per
- * bucket, to the committer. A row the merge engine refuses becomes a dead letter. In a
- * dynamic-bucket table the rows come with the bucket {@link AssignHashBucketFn} gave them, and the
- * writer adds their new keys to the bucket's hash index file, which the messages carry.
+ * bucket, to the committer, with the {@link SourcePosition}s of the batch's rows summarised. A row
+ * the merge engine refuses becomes a dead letter. A batch that changes nothing (every row refused)
+ * is no commit: its positions go to the committer alone, in a batch of sequence 0 without messages,
+ * to be settled at once. In a dynamic-bucket table the rows come with the bucket {@link
+ * AssignHashBucketFn} gave them, and the writer adds their new keys to the bucket's hash index
+ * file, which the messages carry.
  *
  * <p>State (ids are stable: changing them breaks pipeline updates):
  *
@@ -108,7 +111,12 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
 
   /** What an attempt produced, applied to state and outputs only once it succeeded. */
   private record Outcome(
-      WrittenBatch written, String viewId, List<BadRecord> deadLetters, long rows, long millis) {}
+      WrittenBatch written,
+      WrittenBatch settledOnly,
+      String viewId,
+      List<BadRecord> deadLetters,
+      long rows,
+      long millis) {}
 
   WriteBucketFn(
       TableReference target,
@@ -158,6 +166,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WriteMetrics.ROWS_WRITTEN.inc(outcome.rows());
     WriteMetrics.FLUSH_AND_COMPACTION_MILLIS.update(outcome.millis());
     WriteMetrics.reportCaches(writers.size());
+    if (outcome.settledOnly() != null) {
+      out.get(writtenTag).output(KV.of(target.location(), outcome.settledOnly()));
+    }
     if (outcome.written() == null) {
       return;
     }
@@ -229,10 +240,15 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     hosted.viewId = null;
     hosted.lastUsedNanos = System.nanoTime();
     List<BadRecord> deadLetters = new ArrayList<>();
+    PositionRange.Summary positions = new PositionRange.Summary();
     long accepted = 0;
     int dynamicBucket =
         opened.table().options().dynamicBucket() ? BucketAssigner.RowBucket.bucketOfId(bucket) : -1;
     for (KindedRow row : rows) {
+      // A refused row settles with its batch too: it is a dead letter, never to be in the table.
+      if (row.source() != null) {
+        positions.add(row.source());
+      }
       try {
         if (dynamicBucket < 0) {
           hosted.writer.write(row.kind(), layouts.valuesOf(row));
@@ -252,12 +268,18 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     long millis = (System.nanoTime() - start) / 1_000_000;
     faults.reached(Point.AFTER_FILES_WRITTEN);
     WrittenBatch batch =
-        messages.isEmpty() ? null : new WrittenBatch(bucket, written + 1, messages);
+        messages.isEmpty()
+            ? null
+            : new WrittenBatch(bucket, written + 1, messages, positions.ranges());
     String newViewId = batch == null ? viewId : UUID.randomUUID().toString();
     hosted.viewId = newViewId;
     // The writer is now ahead of the state: only a committed bundle makes the state agree.
     faults.reached(Point.AFTER_MESSAGES_EMITTED);
-    return new Outcome(batch, newViewId, deadLetters, accepted, millis);
+    WrittenBatch settledOnly =
+        batch == null && !positions.isEmpty()
+            ? new WrittenBatch(bucket, 0, List.of(), positions.ranges())
+            : null;
+    return new Outcome(batch, settledOnly, newViewId, deadLetters, accepted, millis);
   }
 
   private static List<CommitMessage> messagesOf(Iterable<WrittenBatch> batches) {

@@ -12,22 +12,29 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * What {@link ChangelakeIO#write()} returns: the snapshots it committed and the rows it could not
- * write.
+ * What {@link ChangelakeIO#write()} returns: the snapshots it committed, the rows it could not
+ * write, and the source positions it is done with.
  */
 public final class WriteResult implements POutput {
 
   private static final TupleTag<Row> SNAPSHOTS = new TupleTag<>("snapshots");
   private static final TupleTag<BadRecord> DEAD_LETTERS = new TupleTag<>("deadLetters");
+  private static final TupleTag<Row> SETTLED = new TupleTag<>("settledPositions");
 
   private final Pipeline pipeline;
   private final PCollection<Row> snapshots;
   private final PCollection<BadRecord> deadLetters;
+  private final PCollection<Row> settledPositions;
 
-  WriteResult(Pipeline pipeline, PCollection<Row> snapshots, PCollection<BadRecord> deadLetters) {
+  WriteResult(
+      Pipeline pipeline,
+      PCollection<Row> snapshots,
+      PCollection<BadRecord> deadLetters,
+      PCollection<Row> settledPositions) {
     this.pipeline = pipeline;
     this.snapshots = snapshots;
     this.deadLetters = deadLetters;
+    this.settledPositions = settledPositions;
   }
 
   /**
@@ -49,6 +56,18 @@ public final class WriteResult implements POutput {
     return deadLetters;
   }
 
+  /**
+   * The {@link SourcePosition}s of the input rows the write is done with, as ranges of {@link
+   * SourcePosition#SETTLED_SCHEMA}: a range with a {@code commit_identifier} is in the table's
+   * snapshot of that commit, emitted only after the commit succeeded; one without it holds rows
+   * that went to the dead letters or changed nothing. Empty unless the input has a position field.
+   * A range may come again after a failure is retried (at least once), and ranges come in no
+   * particular order.
+   */
+  public PCollection<Row> getSettledPositions() {
+    return settledPositions;
+  }
+
   @Override
   public Pipeline getPipeline() {
     return pipeline;
@@ -56,7 +75,7 @@ public final class WriteResult implements POutput {
 
   @Override
   public Map<TupleTag<?>, PValue> expand() {
-    return Map.of(SNAPSHOTS, snapshots, DEAD_LETTERS, deadLetters);
+    return Map.of(SNAPSHOTS, snapshots, DEAD_LETTERS, deadLetters, SETTLED, settledPositions);
   }
 
   @Override

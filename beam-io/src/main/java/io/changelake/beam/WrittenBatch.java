@@ -10,9 +10,13 @@ import java.util.List;
  * @param sequence the batch's number in its bucket, 1, 2, 3, ...: the committer commits a bucket's
  *     batches in this order
  * @param messages what the batch changed in the bucket (one message: one writer per bucket)
+ * @param positions the source positions of the batch's rows, summarised ({@link SourcePosition}); a
+ *     batch that changed nothing has no messages and sequence 0, and only settles its positions
  */
-record WrittenBatch(String bucket, long sequence, List<CommitMessage> messages) {
+record WrittenBatch(
+    String bucket, long sequence, List<CommitMessage> messages, List<PositionRange> positions) {
   WrittenBatch {
     messages = List.copyOf(messages);
+    positions = List.copyOf(positions);
   }
 }

@@ -13,8 +13,8 @@ import org.apache.beam.sdk.coders.CustomCoder;
 
 /**
  * The coder of {@link WrittenBatch}; its commit messages in {@link CommitMessageSerializer}'s
- * versioned form, so a pipeline update that changes the form fails loudly instead of misreading
- * state.
+ * versioned form, then its position ranges, so a pipeline update that changes the form fails loudly
+ * instead of misreading state.
  */
 final class WrittenBatchCoder extends CustomCoder<WrittenBatch> {
   private static final long serialVersionUID = 1L;
@@ -34,6 +34,12 @@ final class WrittenBatchCoder extends CustomCoder<WrittenBatch> {
     for (CommitMessage m : batch.messages()) {
       CommitMessageSerializer.write(m, out);
     }
+    out.writeInt(batch.positions().size());
+    for (PositionRange r : batch.positions()) {
+      out.writeUTF(r.partition());
+      out.writeLong(r.first());
+      out.writeLong(r.last());
+    }
     out.flush();
   }
 
@@ -47,6 +53,11 @@ final class WrittenBatchCoder extends CustomCoder<WrittenBatch> {
     for (int i = 0; i < n; i++) {
       messages.add(CommitMessageSerializer.read(in));
     }
-    return new WrittenBatch(bucket, sequence, messages);
+    int ranges = in.readInt();
+    List<PositionRange> positions = new ArrayList<>(ranges);
+    for (int i = 0; i < ranges; i++) {
+      positions.add(new PositionRange(in.readUTF(), in.readLong(), in.readLong()));
+    }
+    return new WrittenBatch(bucket, sequence, messages, positions);
   }
 }

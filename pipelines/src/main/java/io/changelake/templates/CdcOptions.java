@@ -116,15 +116,17 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   void setTopicPattern(String value);
 
   @Description(
-      "Kafka consumer group (group.id); KafkaIO commits the read offsets to it when the runner"
-          + " finalizes its checkpoint. Required with --bootstrapServers.")
+      "Kafka consumer group (group.id); the template commits to it, per partition, the offset up"
+          + " to which every record is in a committed table snapshot or the dead letters. Required"
+          + " with --bootstrapServers.")
   String getConsumerGroup();
 
   void setConsumerGroup(String value);
 
   @Description(
       "Where a consumer group without committed offsets starts: earliest, latest, or a time"
-          + " (ISO-8601 such as 2026-12-01T10:00:00Z, or epoch milliseconds) from which to read.")
+          + " (ISO-8601 such as 2026-12-01T10:00:00Z, or epoch milliseconds) from which to read;"
+          + " committed to the group at launch.")
   @Default.String("earliest")
   String getStartingOffsets();
 

@@ -5,10 +5,6 @@ import io.changelake.beam.ChangelakeWrite;
 import io.changelake.beam.WriteResult;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.NullableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.io.TextIO;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
@@ -87,9 +83,11 @@ public final class CdcToTable {
    * sequence.field}).
    */
   static WrittenTable eventsToTable(PBegin begin, CdcOptions options, OptionChecks.Cdc cdc) {
-    PCollection<KV<String, Long>> events;
-    if (cdc.kafka() != null) {
-      events = begin.apply("Kafka", cdc.kafka().read());
+    PCollection<KV<String, Row>> events;
+    KafkaSource kafka = cdc.kafka();
+    if (kafka != null) {
+      OffsetTracker.placeGroup(kafka, java.time.Duration.ofSeconds(30));
+      events = begin.apply("Kafka", kafka.read());
     } else {
       FileIO.Match match = FileIO.match().filepattern(options.getInputFilePattern());
       if (options.isStreaming()) {
@@ -104,15 +102,21 @@ public final class CdcToTable {
               .apply("OpenFiles", FileIO.readMatches())
               .apply("ReadLines", TextIO.readFiles())
               .apply(
-                  "NoOffset",
+                  "NoPosition",
                   MapElements.into(
-                          TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.longs()))
-                      .via(line -> KV.of(line, (Long) null)))
-              .setCoder(KvCoder.of(StringUtf8Coder.of(), NullableCoder.of(VarLongCoder.of())));
+                          TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.rows()))
+                      .via(line -> KV.of(line, (Row) null)))
+              .setCoder(KafkaSource.EVENT_CODER);
     }
     TableColumns columns = cdc.columns();
     PCollectionTuple parsed =
-        events.apply("ParseEvents", new ParseChangeEvents(columns, cdc.timeUnit()));
+        events.apply(
+            "ParseEvents",
+            new ParseChangeEvents(
+                columns,
+                cdc.timeUnit(),
+                kafka != null,
+                options.getDatabase() + "." + options.getTable()));
     PCollection<Row> changes = parsed.get(ParseChangeEvents.CHANGES);
     ChangelakeWrite write =
         ChangelakeIO.write()
@@ -130,6 +134,12 @@ public final class CdcToTable {
         PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
             .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
             .apply("TableDeadLetters", Flatten.pCollections());
+    if (kafka != null) {
+      PCollectionList.of(parsed.get(ParseChangeEvents.SETTLED))
+          .and(result.getSettledPositions())
+          .apply("SettledPositions", Flatten.pCollections())
+          .apply("ConsumerGroup", kafka.commitOffsets());
+    }
     return new WrittenTable(result, deadLetters);
   }
 }

@@ -1,5 +1,6 @@
 package io.changelake.templates;
 
+import io.changelake.beam.SourcePosition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -19,8 +20,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.io.kafka.KafkaIO;
 import org.apache.beam.sdk.io.kafka.KafkaRecord;
 import org.apache.beam.sdk.metrics.Counter;
@@ -32,6 +33,7 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -42,9 +44,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * The Kafka source of the CDC templates, through Beam's KafkaIO: Debezium JSON values of {@code
- * --topics} (or {@code --topicPattern}) as {@code KV(event, partition offset)}; tombstones (null
- * values, which Debezium sends after a delete for log compaction) are skipped and counted ({@code
- * tombstones} in {@code changelake.templates}).
+ * --topics} (or {@code --topicPattern}) as {@code KV(event, source position)}, the position being
+ * the record's topic-partition ({@code <topic>-<partition>}) and offset ({@link SourcePosition});
+ * tombstones (null values, which Debezium sends after a delete for log compaction) come as empty
+ * events, which change nothing, and are counted ({@code tombstones} in {@code
+ * changelake.templates}).
  *
  * <p><b>Secrets.</b> The extra consumer properties ({@code --kafkaProperties}, {@code
  * --kafkaPropertiesFile}: {@code security.protocol}, {@code sasl.*}, {@code ssl.*}, ...) never go
@@ -53,18 +57,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * {@code security.*}, {@code sasl.*} and {@code ssl.*} keys masked, and nothing here logs or throws
  * a property value; Kafka's own consumer log masks password-type settings.
  *
- * <p><b>Offsets and exactly-once.</b> The consumer never commits on its own ({@code
- * enable.auto.commit=false}); KafkaIO commits a partition's offset to {@code --consumerGroup} when
- * the runner finalizes the checkpoint of the read, that is once the runner holds the events durably
- * in its own state, which is before the table commit that holds them. A job that keeps its state (a
- * restart or update on the same runner) loses nothing: the events sit in its state until they are
- * committed. A new job that starts over from the group's offsets may miss the events the old one
- * held uncommitted, so start a replacement with {@code --startingOffsets=<a time before the last
- * snapshot's commit>}: every event carries its source position in {@code _sequence}, and an event
- * applied twice leaves the same row (the newest position wins, an equal one is the same change), so
- * re-reading is harmless. The table's snapshots, with their per-job commit user and increasing
- * commit identifiers, are the record of what is in; the group's offsets are where to resume
- * reading, not a promise of it.
+ * <p><b>Offsets and exactly-once.</b> Nothing auto-commits and KafkaIO never commits. Each change
+ * row carries its record's position through the table write, which settles it only once the
+ * snapshot holding the row is committed; records that never reach the table (tombstones, bad
+ * events, refused rows) settle as they are skipped or dead-lettered. {@link OffsetTracker} commits
+ * to {@code --consumerGroup} the end of each partition's run of settled offsets, with the table
+ * commit identifier as metadata: a new job started from the group's offsets re-reads every event
+ * the table may lack, and re-applying one it holds is harmless ({@code _sequence} is the table's
+ * {@code sequence.field}: the newest position wins, an equal one is the same change). A job that
+ * keeps its state resumes from it instead. Where a group starts: {@link OffsetTracker#placeGroup}.
  */
 final class KafkaSource implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -266,12 +267,55 @@ final class KafkaSource implements Serializable {
     return new IllegalArgumentException("--" + option + "=" + value + " is not valid: " + fix);
   }
 
-  /** The events: {@code KV(Debezium JSON, partition offset)}, tombstones left out. */
-  PTransform<PBegin, PCollection<KV<String, Long>>> read() {
+  /** The events: {@code KV(Debezium JSON, source position)}, tombstones as empty events. */
+  PTransform<PBegin, PCollection<KV<String, Row>>> read() {
     return new Read(this);
   }
 
-  private static final class Read extends PTransform<PBegin, PCollection<KV<String, Long>>> {
+  /** Commits the settled positions to the consumer group ({@link OffsetTracker}). */
+  OffsetTracker commitOffsets() {
+    return new OffsetTracker(this);
+  }
+
+  /**
+   * The settings of a consumer of these brokers: the extra properties, no auto-commit, and the
+   * consumer group if {@code inGroup}. It holds the secrets: never log or show it.
+   */
+  Map<String, Object> consumerConfig(boolean inGroup) {
+    Map<String, Object> config = new HashMap<>(properties);
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    if (inGroup) {
+      config.put(ConsumerConfig.GROUP_ID_CONFIG, consumerGroup);
+    }
+    return config;
+  }
+
+  /** The time {@code --startingOffsets} names, or null for earliest or latest. */
+  Instant startTime() {
+    return startTime;
+  }
+
+  /** Whether a partition the group has no offset for starts at its beginning. */
+  boolean startsEarliest() {
+    return "earliest".equals(startingOffsets);
+  }
+
+  /** The partitions of the topics the options name. */
+  List<TopicPartition> partitions(Consumer<?, ?> consumer, Duration timeout) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    Pattern pattern = topicPattern == null ? null : Pattern.compile(topicPattern);
+    for (Map.Entry<String, List<PartitionInfo>> topic : consumer.listTopics(timeout).entrySet()) {
+      if (topics != null
+          ? topics.contains(topic.getKey())
+          : pattern.matcher(topic.getKey()).matches()) {
+        topic.getValue().forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+      }
+    }
+    return partitions;
+  }
+
+  private static final class Read extends PTransform<PBegin, PCollection<KV<String, Row>>> {
     private static final long serialVersionUID = 1L;
     private final KafkaSource source;
 
@@ -280,13 +324,12 @@ final class KafkaSource implements Serializable {
     }
 
     @Override
-    public PCollection<KV<String, Long>> expand(PBegin begin) {
+    public PCollection<KV<String, Row>> expand(PBegin begin) {
       Map<String, Object> config = new HashMap<>();
       config.put(ConsumerConfig.GROUP_ID_CONFIG, source.consumerGroup);
       config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-      if (source.startingOffsets != null) {
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, source.startingOffsets);
-      }
+      // The launch placed the group (placeGroup); a partition without an offset is a new one.
+      config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
       KafkaIO.Read<String, String> read =
           KafkaIO.<String, String>read()
               .withBootstrapServers(source.bootstrapServers)
@@ -295,38 +338,39 @@ final class KafkaSource implements Serializable {
               .withValueDeserializerAndCoder(
                   StringDeserializer.class, NullableCoder.of(StringUtf8Coder.of()))
               .withConsumerConfigUpdates(config)
-              .withConsumerFactoryFn(new ConsumerWithProperties(source.properties))
-              .commitOffsetsInFinalize();
+              .withConsumerFactoryFn(new ConsumerWithProperties(source.properties));
       read =
           source.topics != null
               ? read.withTopics(source.topics)
               : read.withTopicPattern(source.topicPattern);
-      if (source.startTime != null) {
-        read =
-            read.withStartReadTime(
-                org.joda.time.Instant.ofEpochMilli(source.startTime.toEpochMilli()));
-      }
       return begin
           .apply("ReadKafka", read)
-          .apply("SkipTombstones", ParDo.of(new EventFn()))
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), NullableCoder.of(VarLongCoder.of())));
+          .apply("Positions", ParDo.of(new EventFn()))
+          .setCoder(EVENT_CODER);
     }
   }
 
-  /** A record's value and offset; a tombstone is dropped. */
-  private static final class EventFn extends DoFn<KafkaRecord<String, String>, KV<String, Long>> {
+  /** The coder of events with their source positions (null for events from files). */
+  static final KvCoder<String, Row> EVENT_CODER =
+      KvCoder.of(StringUtf8Coder.of(), NullableCoder.of(RowCoder.of(SourcePosition.SCHEMA)));
+
+  /** A record's value (empty for a tombstone) and position. */
+  private static final class EventFn extends DoFn<KafkaRecord<String, String>, KV<String, Row>> {
     private static final long serialVersionUID = 1L;
     private final Counter tombstones = Metrics.counter("changelake.templates", "tombstones");
 
     @ProcessElement
     public void process(
-        @Element KafkaRecord<String, String> record, OutputReceiver<KV<String, Long>> out) {
+        @Element KafkaRecord<String, String> record, OutputReceiver<KV<String, Row>> out) {
       String value = record.getKV().getValue();
       if (value == null) {
         tombstones.inc();
-        return;
       }
-      out.output(KV.of(value, record.getOffset()));
+      Row position =
+          SourcePosition.of(
+              new TopicPartition(record.getTopic(), record.getPartition()).toString(),
+              record.getOffset());
+      out.output(KV.of(value == null ? "" : value, position));
     }
   }
 
@@ -367,22 +411,10 @@ final class KafkaSource implements Serializable {
    * @throws IllegalArgumentException if no event comes within {@code timeout}
    */
   FirstRecord firstRecord(Duration timeout) {
-    Map<String, Object> config = new HashMap<>(properties);
-    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      Pattern pattern = topicPattern == null ? null : Pattern.compile(topicPattern);
-      for (Map.Entry<String, List<PartitionInfo>> topic : consumer.listTopics(timeout).entrySet()) {
-        if (topics != null
-            ? topics.contains(topic.getKey())
-            : pattern.matcher(topic.getKey()).matches()) {
-          topic
-              .getValue()
-              .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
-        }
-      }
+        new KafkaConsumer<>(
+            consumerConfig(false), new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions = partitions(consumer, timeout);
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       long deadline = System.nanoTime() + timeout.toNanos();

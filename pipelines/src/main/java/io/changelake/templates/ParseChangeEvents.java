@@ -1,8 +1,10 @@
 package io.changelake.templates;
 
+import io.changelake.beam.SourcePosition;
 import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -14,63 +16,121 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * Debezium JSON events, each with its Kafka partition offset or null, to change rows ({@link
- * #CHANGES}, schema {@link TableColumns#changeSchema()}) and dead-letter lines for the events that
- * cannot be read ({@link #DEAD_LETTERS}); a bad event never stops the pipeline. Counters {@code
- * events} and {@code badEvents} in namespace {@code changelake.templates}.
+ * Debezium JSON events, each with its source position ({@link SourcePosition}: Kafka
+ * topic-partition and offset) or null, to change rows ({@link #CHANGES}, schema {@link
+ * #changeSchema()}) and dead-letter lines for the events that cannot be read ({@link
+ * #DEAD_LETTERS}); a bad event never stops the pipeline. The positions of events that make no
+ * change row (empty events such as tombstones, bad events) are settled at once on {@link #SETTLED};
+ * a change row carries its event's position in {@link TableColumns#SOURCE} for the write to settle.
+ * Counters {@code events} and {@code badEvents} in namespace {@code changelake.templates}.
  */
-final class ParseChangeEvents extends PTransform<PCollection<KV<String, Long>>, PCollectionTuple> {
+final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, PCollectionTuple> {
   private static final long serialVersionUID = 1L;
 
   static final TupleTag<Row> CHANGES = new TupleTag<>() {};
   static final TupleTag<String> DEAD_LETTERS = new TupleTag<>() {};
+  static final TupleTag<Row> SETTLED = new TupleTag<>() {};
 
   private final TableColumns columns;
   private final ColumnType.Unit timeUnit;
+  private final boolean positioned;
+  private final String table;
 
-  ParseChangeEvents(TableColumns columns, ColumnType.Unit timeUnit) {
+  /**
+   * @param positioned whether the events carry source positions (from Kafka)
+   * @param table the table the changes go to, named in the settled positions
+   */
+  ParseChangeEvents(
+      TableColumns columns, ColumnType.Unit timeUnit, boolean positioned, String table) {
     this.columns = columns;
     this.timeUnit = timeUnit;
+    this.positioned = positioned;
+    this.table = table;
+  }
+
+  /** The change rows' schema: {@link TableColumns#changeSchema()}, then the position if any. */
+  Schema changeSchema() {
+    Schema schema = columns.changeSchema();
+    return positioned
+        ? Schema.builder()
+            .addFields(schema.getFields())
+            .addField(TableColumns.SOURCE, SourcePosition.FIELD_TYPE)
+            .build()
+        : schema;
   }
 
   @Override
-  public PCollectionTuple expand(PCollection<KV<String, Long>> events) {
+  public PCollectionTuple expand(PCollection<KV<String, Row>> events) {
+    Schema schema = changeSchema();
     PCollectionTuple parsed =
         events.apply(
             "ParseDebezium",
-            ParDo.of(new ParseFn(new DebeziumEvents(columns, timeUnit)))
-                .withOutputTags(CHANGES, TupleTagList.of(DEAD_LETTERS)));
-    parsed.get(CHANGES).setRowSchema(columns.changeSchema());
+            ParDo.of(
+                    new ParseFn(
+                        new DebeziumEvents(columns, timeUnit), positioned ? schema : null, table))
+                .withOutputTags(CHANGES, TupleTagList.of(DEAD_LETTERS).and(SETTLED)));
+    parsed.get(CHANGES).setRowSchema(schema);
+    parsed.get(SETTLED).setRowSchema(SourcePosition.SETTLED_SCHEMA);
     return parsed;
   }
 
-  private static final class ParseFn extends DoFn<KV<String, Long>, Row> {
+  private static final class ParseFn extends DoFn<KV<String, Row>, Row> {
     private static final long serialVersionUID = 1L;
 
     private final DebeziumEvents debezium;
+    private final Schema positioned;
+    private final String table;
     private final Counter events = Metrics.counter("changelake.templates", "events");
     private final Counter badEvents = Metrics.counter("changelake.templates", "badEvents");
 
-    ParseFn(DebeziumEvents debezium) {
+    ParseFn(DebeziumEvents debezium, Schema positioned, String table) {
       this.debezium = debezium;
+      this.positioned = positioned;
+      this.table = table;
     }
 
     @ProcessElement
-    public void process(@Element KV<String, Long> sourced, MultiOutputReceiver out) {
+    public void process(@Element KV<String, Row> sourced, MultiOutputReceiver out) {
       String event = sourced.getKey();
+      Row position = sourced.getValue();
       if (event.isBlank()) {
+        settle(position, out);
         return;
       }
       events.inc();
       try {
-        List<Row> rows = debezium.rows(event, sourced.getValue());
+        List<Row> rows =
+            debezium.rows(event, position == null ? null : position.getInt64("offset"));
         for (Row row : rows) {
-          out.get(CHANGES).output(row);
+          out.get(CHANGES)
+              .output(
+                  positioned == null
+                      ? row
+                      : Row.withSchema(positioned)
+                          .addValues(row.getValues())
+                          .addValue(position)
+                          .build());
+        }
+        if (rows.isEmpty()) {
+          settle(position, out);
         }
       } catch (DebeziumEvents.BadEvent e) {
         badEvents.inc();
         out.get(DEAD_LETTERS).output(DeadLetterFiles.line(e.getMessage(), event));
+        settle(position, out);
       }
+    }
+
+    private void settle(Row position, MultiOutputReceiver out) {
+      if (position == null) {
+        return;
+      }
+      long offset = position.getInt64("offset");
+      out.get(SETTLED)
+          .output(
+              Row.withSchema(SourcePosition.SETTLED_SCHEMA)
+                  .addValues(table, position.getString("partition"), offset, offset, null)
+                  .build());
     }
   }
 }

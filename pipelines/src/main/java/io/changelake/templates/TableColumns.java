@@ -35,6 +35,12 @@ final class TableColumns implements Serializable {
    */
   static final String DYNAMIC = "_dynamic_columns";
 
+  /**
+   * From Kafka, the {@link io.changelake.beam.SourcePosition} field of a change row: its record's
+   * topic-partition and offset, no column, which the write settles once the table holds the row.
+   */
+  static final String SOURCE = "_source";
+
   /** One column: its name, type and whether it belongs to the primary key. */
   record Column(String name, ColumnType type, boolean key) implements Serializable {}
 
@@ -96,7 +102,10 @@ final class TableColumns implements Serializable {
 
   /** Whether the template keeps {@code name} for itself. */
   static boolean reserved(String name) {
-    return name.equals(ROW_KIND) || name.equals(SEQUENCE) || name.equals(DYNAMIC);
+    return name.equals(ROW_KIND)
+        || name.equals(SEQUENCE)
+        || name.equals(DYNAMIC)
+        || name.equals(SOURCE);
   }
 
   /** These columns, whose change rows carry {@link #DYNAMIC} for the columns that appear later. */

@@ -28,5 +28,13 @@
  * sequence.field} of the tables the CDC templates create, so a key's changes merge in the order the
  * database made them on any runner, however the runner reorders them. An event without any position
  * is a dead letter.
+ *
+ * <p>Exactly-once from Kafka: the consumer group's offsets are committed by the template only up to
+ * records whose change is in a committed snapshot of the table (or in the dead letters), with the
+ * table commit identifier in the offset's metadata, so a new job started from the group's offsets
+ * re-reads every event the table may lack, and re-applying one the table holds changes nothing
+ * ({@code _sequence}: the newest wins, an equal one is the same change). See {@code KafkaSource}
+ * and {@code OffsetTracker}. In {@code cdc-to-aggregate} the offsets follow the {@code --table}
+ * commit, not the aggregate's.
  */
 package io.changelake.templates;

@@ -41,8 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * table and on into an aggregate, and events of a MySQL-like source without an envelope, delivered
  * in the wrong order across two binlog files, into a table that still ends right.
  *
- * <p>Not checked here: the consumer group's committed offsets. KafkaIO commits them when the runner
- * finalizes its checkpoint; on the DirectRunner none showed within 120 s.
+ * <p>And the consumer group's offsets: while a pipeline runs they never pass an event whose change
+ * is not in a committed snapshot; tombstones, a bad event and transaction markers (offsets without
+ * a record) do not hold them back; a pipeline cancelled mid-stream and a new one started from the
+ * group's offsets end with the table and the aggregate of the seed story.
  */
 class CdcFromKafkaIT {
 
@@ -62,6 +64,8 @@ class CdcFromKafkaIT {
             .setConfigProp("offsets.topic.replication.factor", "1")
             .setConfigProp("offsets.topic.num.partitions", "1")
             .setConfigProp("group.initial.rebalance.delay.ms", "0")
+            .setConfigProp("transaction.state.log.replication.factor", "1")
+            .setConfigProp("transaction.state.log.min.isr", "1")
             .build();
     kafka.format();
     kafka.startup();
@@ -155,6 +159,29 @@ class CdcFromKafkaIT {
         + ",\"price\":\""
         + price
         + "\",\"placed_at\":1764596700000000}";
+  }
+
+  /** An event produced to a chosen partition: where it landed, and what the table must show. */
+  private record Sent(int partition, long offset, long order, long lsn) {}
+
+  private static KafkaProducer<String, String> producer(String transactionalId) {
+    Map<String, Object> config = new java.util.HashMap<>();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    if (transactionalId != null) {
+      config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+    }
+    return new KafkaProducer<>(config);
+  }
+
+  /** Sends to partition {@code order % 2}; a change's key and LSN are kept for the checks. */
+  private static Sent send(
+      KafkaProducer<String, String> producer, String topic, long order, long lsn, String[] kv)
+      throws Exception {
+    long offset =
+        producer.send(new ProducerRecord<>(topic, (int) (order % 2), kv[0], kv[1])).get().offset();
+    return new Sent((int) (order % 2), offset, order, lsn);
   }
 
   private static String[] tombstone(long order) {
@@ -279,6 +306,222 @@ class CdcFromKafkaIT {
         ObjectStore store = ObjectStores.open(warehouse)) {
       awaitRows(pipeline, store, "mysql_orders", List.of("[2001, 3]"));
     }
+  }
+
+  @Test
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void groupOffsetsFollowTheTableCommitsAndANewPipelineFromThemEndsRight() throws Exception {
+    String topic = "offsets.shop.orders";
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+    }
+    List<Sent> sent = new ArrayList<>();
+    try (KafkaProducer<String, String> plain = producer(null);
+        KafkaProducer<String, String> transactional = producer("offsets-test")) {
+      sent.add(send(plain, topic, 1001, 100, postgres("c", 1001, 10, 0, 100, 100)));
+      sent.add(send(plain, topic, 1002, 110, postgres("c", 1002, 20, 0, 50, 110)));
+      sent.add(send(plain, topic, 1002, 0, tombstone(1002)));
+      sent.add(send(plain, topic, 9, 0, new String[] {"{\"order_id\":9}", "{not json"}));
+      // A committed transaction leaves a marker, an offset without a record, in each partition,
+      // written after the commit returns: before or after the next records.
+      transactional.initTransactions();
+      transactional.beginTransaction();
+      sent.add(send(transactional, topic, 1003, 120, postgres("c", 1003, 30, 0, 5, 120)));
+      sent.add(send(transactional, topic, 1004, 130, postgres("c", 1004, 30, 0, 7, 130)));
+      transactional.commitTransaction();
+      sent.add(send(plain, topic, 1005, 140, postgres("c", 1005, 40, 0, 20, 140)));
+      sent.add(send(plain, topic, 1006, 150, postgres("c", 1006, 50, 0, 30, 150)));
+    }
+    List<Sent> changes = sent.stream().filter(c -> c.lsn() > 0).toList();
+    String warehouse = local.resolve("lake").toString();
+    List<String> args =
+        List.of(
+            "--bootstrapServers=" + kafka.bootstrapServers(),
+            "--topics=" + topic,
+            "--consumerGroup=changelake-offsets",
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--table=orders",
+            "--producer=lookup",
+            "--buckets=2",
+            "--commitIntervalSeconds=1",
+            "--groupColumn=store_id",
+            "--valueColumn=amount",
+            "--aggregateTable=store_totals",
+            "--deadLetterDir=" + local.resolve("dead"),
+            "--blockOnRun=false");
+    Map<Integer, Long> ends = afterLastRecord(sent);
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      try (TemplateRun.Running first =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, args)) {
+        Map<Integer, Long> committed = new java.util.HashMap<>();
+        int[] checks = {0};
+        awaitTrue(
+            first,
+            "the group's offsets past the last records "
+                + ends
+                + " (over the tombstone, the bad"
+                + " event and the transaction markers)",
+            () -> {
+              committed.clear();
+              committed.putAll(groupOffsets());
+              assertSettledInTable(store, changes, committed);
+              checks[0]++;
+              return committed.equals(ends);
+            },
+            () -> {
+              try {
+                return "; the group is at "
+                    + committed
+                    + ", the table holds "
+                    + TemplateRun.rows(store, "orders");
+              } catch (java.io.IOException e) {
+                return "; the group is at " + committed;
+              }
+            });
+        awaitRows(
+            first,
+            store,
+            "store_totals",
+            List.of("[10, 100, 1]", "[20, 50, 1]", "[30, 12, 2]", "[40, 20, 1]", "[50, 30, 1]"));
+        assertTrue(checks[0] > 1, "the offsets were checked against the table while it ran");
+        try (KafkaProducer<String, String> plain = producer(null)) {
+          // After the transaction markers: gaps inside each partition now.
+          sent.add(send(plain, topic, 1001, 200, postgres("u", 1001, 10, 100, 80, 200)));
+          sent.add(send(plain, topic, 1002, 210, postgres("d", 1002, 20, 50, 50, 210)));
+          sent.add(send(plain, topic, 1002, 0, tombstone(1002)));
+          sent.add(send(plain, topic, 1007, 220, postgres("c", 1007, 20, 0, 70, 220)));
+        }
+        // Cancelled mid-stream: the new events are read, or on their way, or not read yet.
+      }
+      Map<Integer, Long> left = groupOffsets();
+      Map<Integer, Long> newEnds = afterLastRecord(sent);
+      try (TemplateRun.Running second =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, args)) {
+        awaitRows(
+            second,
+            store,
+            "orders",
+            List.of(
+                "[1001, 10, 80, 80.05, 2025-12-01T13:45]",
+                "[1003, 30, 5, 5.05, 2025-12-01T13:45]",
+                "[1004, 30, 7, 7.05, 2025-12-01T13:45]",
+                "[1005, 40, 20, 20.05, 2025-12-01T13:45]",
+                "[1006, 50, 30, 30.05, 2025-12-01T13:45]",
+                "[1007, 20, 70, 70.05, 2025-12-01T13:45]"));
+        awaitRows(
+            second,
+            store,
+            "store_totals",
+            List.of("[10, 80, 1]", "[20, 70, 1]", "[30, 12, 2]", "[40, 20, 1]", "[50, 30, 1]"));
+        Map<Integer, Long> committed = new java.util.HashMap<>();
+        awaitTrue(
+            second,
+            "the group's offsets past the new last records " + newEnds + " (left at " + left + ")",
+            () -> {
+              committed.clear();
+              committed.putAll(groupOffsets());
+              return committed.equals(newEnds);
+            },
+            () -> "; the group is at " + committed);
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void latestStartsANewGroupAtTheEndCommittedAtLaunch() throws Exception {
+    String topic = "latest.shop.orders";
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+    }
+    List<Sent> before = new ArrayList<>();
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      before.add(send(plain, topic, 3001, 100, postgres("c", 3001, 10, 0, 1, 100)));
+      before.add(send(plain, topic, 3002, 110, postgres("c", 3002, 10, 0, 2, 110)));
+    }
+    String warehouse = local.resolve("lake").toString();
+    try (TemplateRun.Running pipeline =
+            TemplateRun.startWatched(
+                TemplateCatalog.CDC_TO_TABLE,
+                List.of(
+                    "--bootstrapServers=" + kafka.bootstrapServers(),
+                    "--topics=" + topic,
+                    "--consumerGroup=changelake-latest",
+                    "--startingOffsets=latest",
+                    "--warehouse=" + warehouse,
+                    "--database=shop",
+                    "--table=latest_orders",
+                    "--commitIntervalSeconds=1",
+                    "--deadLetterDir=" + local.resolve("dead"),
+                    "--blockOnRun=false"));
+        ObjectStore store = ObjectStores.open(warehouse)) {
+      assertEquals(afterLastRecord(before), groupOffsets("changelake-latest"));
+      try (KafkaProducer<String, String> plain = producer(null)) {
+        send(plain, topic, 3003, 120, postgres("c", 3003, 10, 0, 3, 120));
+      }
+      awaitRows(pipeline, store, "latest_orders", List.of("[3003, 10, 3, 3.05, 2025-12-01T13:45]"));
+    }
+  }
+
+  /**
+   * Every change below the group's offset of its partition is in the table: its key's row carries
+   * its LSN or a newer one (the group's offsets are read before the table, which only moves on).
+   */
+  private static void assertSettledInTable(
+      ObjectStore store, List<Sent> changes, Map<Integer, Long> committed) throws Exception {
+    Map<Long, Long> lsnByOrder = new java.util.HashMap<>();
+    try {
+      Table table = Table.open(store, new TablePath("shop", "orders"));
+      int key = table.schema().rowType().indexOf("order_id");
+      int sequence = table.schema().rowType().indexOf("_sequence");
+      for (Object[] row : table.newRead().readAll()) {
+        // _sequence of a PostgreSQL event: 1p:<LSN in hex>:<row>.
+        lsnByOrder.put((Long) row[key], Long.parseLong(((String) row[sequence]).split(":")[1], 16));
+      }
+    } catch (java.io.IOException notYet) {
+      // No table yet: then no change may be below a committed offset either.
+    }
+    for (Sent change : changes) {
+      if (change.offset() < committed.getOrDefault(change.partition(), 0L)) {
+        Long lsn = lsnByOrder.get(change.order());
+        assertTrue(
+            lsn != null && lsn >= change.lsn(),
+            "the group passed offset "
+                + change.offset()
+                + " of partition "
+                + change.partition()
+                + " (order "
+                + change.order()
+                + ") but the table holds "
+                + lsnByOrder);
+      }
+    }
+  }
+
+  private static Map<Integer, Long> groupOffsets() throws Exception {
+    return groupOffsets("changelake-offsets");
+  }
+
+  private static Map<Integer, Long> groupOffsets(String group) throws Exception {
+    Map<Integer, Long> offsets = new java.util.HashMap<>();
+    try (Admin admin = admin()) {
+      admin
+          .listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata()
+          .get()
+          .forEach((p, o) -> offsets.put(p.partition(), o.offset()));
+    }
+    return offsets;
+  }
+
+  /** Per partition, the offset after its last record sent. */
+  private static Map<Integer, Long> afterLastRecord(List<Sent> sent) {
+    Map<Integer, Long> after = new java.util.HashMap<>();
+    for (Sent record : sent) {
+      after.merge(record.partition(), record.offset() + 1, Math::max);
+    }
+    return after;
   }
 
   private static List<String> withSequence(ObjectStore store, String table) throws Exception {

@@ -1,0 +1,127 @@
+package io.changelake.beam;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
+
+/**
+ * The checks {@link ChangelakeWrite#expand} runs on its settings against the input before it builds
+ * anything: each message names the setting to fix.
+ */
+final class WriteChecks {
+
+  private WriteChecks() {}
+
+  /** Checks every setting against the input; each message names the setting to fix. */
+  static TableReference validate(ChangelakeWrite write, PCollection<Row> input) {
+    if (write.getWarehouse() == null || write.getWarehouse().isBlank()) {
+      throw invalid("to(warehouse, database, table) is required: name the table to write");
+    }
+    TableReference table;
+    try {
+      table =
+          new TableReference(
+              write.getWarehouse(),
+              write.getDatabase(),
+              write.getTable(),
+              write.getS3Settings(),
+              null);
+    } catch (IllegalArgumentException e) {
+      throw invalid("to(warehouse, database, table): " + e.getMessage());
+    }
+    if (!input.hasSchema()) {
+      throw invalid("the input PCollection<Row> has no schema: call setRowSchema on it");
+    }
+    Schema schema = input.getSchema();
+    String rowKind = write.getRowKindField();
+    if (rowKind != null
+        && (!schema.hasField(rowKind)
+            || schema.getField(rowKind).getType().getTypeName() != Schema.TypeName.STRING)) {
+      throw invalid(
+          "withRowKindField('"
+              + rowKind
+              + "'): the input has no STRING field of that name"
+              + " (fields "
+              + schema.getFieldNames()
+              + ")");
+    }
+    Duration interval = write.getCommitInterval();
+    if (interval == null || !interval.isLongerThan(Duration.ZERO)) {
+      throw invalid("withCommitInterval(" + interval + "): give a positive duration");
+    }
+    if (write.getMaxBatchRows() < 1) {
+      throw invalid("withMaxBatchRows(" + write.getMaxBatchRows() + "): give at least 1");
+    }
+    try {
+      RowMapping.tableType(schema, rowKind);
+      OrderingContract.checkSequenceFields(schema, write.getSequenceFields(), rowKind);
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    TableReference.Creation creation = creation(write, schema);
+    try {
+      OrderingContract.checkOrdered(
+          input, write.getSequenceFields(), write.getArrivalOrder(), creation);
+      SchemaFit.applyTo(table, schema, rowKind, write.getSchemaEvolution());
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return table.withCreation(creation);
+  }
+
+  private static TableReference.Creation creation(ChangelakeWrite write, Schema schema) {
+    if (write.getPrimaryKeys() == null) {
+      if (write.getPartitionKeys() != null
+          || write.getBuckets() != null
+          || write.getTableOptions() != null) {
+        throw invalid(
+            "withPartitionKeys, withBuckets and withTableOptions describe a table to create:"
+                + " also set withPrimaryKeys, or drop them to write an existing table");
+      }
+      return null;
+    }
+    Map<String, String> options =
+        new LinkedHashMap<>(write.getTableOptions() == null ? Map.of() : write.getTableOptions());
+    if (write.getSequenceFields() != null) {
+      String fields = String.join(",", write.getSequenceFields());
+      agree(options, "sequence.field", fields, "withSequenceField(" + fields + ")");
+    }
+    if (write.getBuckets() != null) {
+      agree(
+          options,
+          "bucket",
+          Integer.toString(write.getBuckets()),
+          "withBuckets(" + write.getBuckets() + ")");
+    }
+    TableReference.Creation creation =
+        new TableReference.Creation(
+            schema,
+            write.getRowKindField(),
+            write.getPrimaryKeys(),
+            write.getPartitionKeys() == null ? List.of() : write.getPartitionKeys(),
+            options);
+    try {
+      creation.schema(); // refuses bad table options here, not on a worker
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return creation;
+  }
+
+  /** Sets a table option from a setting, refusing a table option that says otherwise. */
+  private static void agree(Map<String, String> options, String key, String value, String setting) {
+    String given = options.put(key, value);
+    if (given != null && !given.equals(value)) {
+      throw invalid(
+          setting + " and table option '" + key + "'=" + given + " disagree: set one of them");
+    }
+  }
+
+  private static IllegalArgumentException invalid(String message) {
+    return new IllegalArgumentException("ChangelakeIO.write(): " + message);
+  }
+}
