@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * Throughput of the Beam write on the DirectRunner per producer, next to the same topology with a
  * bucket writer that does nothing (assign, group per bucket, a stateful DoFn per bucket, the
  * committer: the runner's and our conversion and coders' share) and to the storage-level writer on
- * the same upserts (one writer, one commit). Prints; asserts nothing about time. Not run by default
- * (its name does not end in Test): {@code mvn -pl beam-io -am test -Dtest=ChangelakeWriteBenchmark
+ * the same upserts (one writer, one commit), after one unmeasured pipeline that warms the JVM.
+ * Prints; asserts nothing about time. Not run by default (its name does not end in Test): {@code
+ * mvn -pl beam-io -am test -Dtest=ChangelakeWriteBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class ChangelakeWriteBenchmark {
@@ -35,6 +36,9 @@ class ChangelakeWriteBenchmark {
 
   @Test
   void printThroughputPerProducer() throws Exception {
+    // One pipeline first, unmeasured: the first producer measured would otherwise pay the JVM's
+    // warm-up (class loading, the JIT) for all of them.
+    beamRowsPerSecond("none", false);
     System.out.printf(
         "%-16s %12s %12s %12s %10s %10s%n",
         "producer", "beam rows/s", "no-op rows/s", "table rows/s", "beam/no-op", "beam/table");

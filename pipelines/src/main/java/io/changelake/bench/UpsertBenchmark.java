@@ -5,11 +5,13 @@ import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
+import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.table.TableRead;
 import io.changelake.table.TableWriter;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -22,10 +24,10 @@ import java.util.Map;
 
 /**
  * Runs an {@link UpsertWorkload} against a changelake table on local disk and measures the write
- * rate, the changelog read rate, what is left on disk, the peak heap ({@link HeapPeak}) and the
- * peak local disk of the lookup cache. The table has one bucket by default; with more buckets or
- * partitions, one {@link TableWriter} in this JVM hosts a writer per bucket, as a worker does, and
- * they share the worker's budgets.
+ * rate, the changelog read rate, the batch read rate of the latest snapshot, what is left on disk,
+ * the peak heap ({@link HeapPeak}) and the peak local disk of the lookup cache. The table has one
+ * bucket by default; with more buckets or partitions, one {@link TableWriter} in this JVM hosts a
+ * writer per bucket, as a worker does, and they share the worker's budgets.
  */
 public final class UpsertBenchmark {
 
@@ -39,6 +41,9 @@ public final class UpsertBenchmark {
    * @param readSeconds time to read the changelog from snapshot 1
    * @param writeCpuSeconds CPU time of the JVM, every thread, while writing ({@link ProcessCpu})
    * @param readCpuSeconds CPU time of the JVM, every thread, while reading
+   * @param batchRows rows a batch read of the latest snapshot returned (one per live key)
+   * @param batchSeconds time of that batch read
+   * @param batchCpuSeconds CPU time of the JVM, every thread, during the batch read
    * @param bytes bytes of the table folder
    * @param files files in the table folder
    * @param peakHeapBytes peak heap during the run, after garbage collections
@@ -52,6 +57,9 @@ public final class UpsertBenchmark {
       double readSeconds,
       double writeCpuSeconds,
       double readCpuSeconds,
+      long batchRows,
+      double batchSeconds,
+      double batchCpuSeconds,
       long bytes,
       long files,
       long peakHeapBytes,
@@ -62,7 +70,8 @@ public final class UpsertBenchmark {
       return String.format(
           "RESULT producer=%s rows=%d write_rows_per_s=%.0f read_rows_per_s=%.0f"
               + " write_rows_per_cpu_s=%.0f read_rows_per_cpu_s=%.0f bytes=%d files=%d"
-              + " changelog_rows=%d peak_heap_mb=%d lookup_disk_peak_mb=%d",
+              + " changelog_rows=%d peak_heap_mb=%d lookup_disk_peak_mb=%d"
+              + " batch_read_rows_per_s=%.0f batch_read_rows_per_cpu_s=%.0f",
           producer,
           rows,
           rows / writeSeconds,
@@ -73,7 +82,9 @@ public final class UpsertBenchmark {
           files,
           changelogRows,
           peakHeapBytes >> 20,
-          lookupDiskPeakBytes < 0 ? -1 : lookupDiskPeakBytes >> 20);
+          lookupDiskPeakBytes < 0 ? -1 : lookupDiskPeakBytes >> 20,
+          batchRows / Math.max(batchSeconds, 1e-9),
+          batchRows / Math.max(batchCpuSeconds, 1e-9));
     }
   }
 
@@ -108,6 +119,22 @@ public final class UpsertBenchmark {
               }
             });
     return rows[0];
+  }
+
+  /** Every row of the table's latest snapshot, read as a batch, split by split. */
+  public static long batchRows(Table table) throws IOException {
+    Snapshot latest = table.snapshots().latest().orElseThrow();
+    TableRead read = table.newRead();
+    long rows = 0;
+    for (BucketSplit split : read.splits(latest)) {
+      try (TableRead.MergedRows merged = read.read(split)) {
+        while (merged.hasNext()) {
+          merged.nextKeyValue();
+          rows++;
+        }
+      }
+    }
+    return rows;
   }
 
   /** {@link #run(String, UpsertWorkload, Path, int, int)} into one bucket, unpartitioned. */
@@ -168,6 +195,12 @@ public final class UpsertBenchmark {
       long changelogRows = changelogRows(table);
       double readSeconds = (System.nanoTime() - start) / 1e9;
       double readCpuSeconds = ProcessCpu.seconds() - cpu;
+
+      start = System.nanoTime();
+      cpu = ProcessCpu.seconds();
+      long batchRows = batchRows(table);
+      double batchSeconds = (System.nanoTime() - start) / 1e9;
+      double batchCpuSeconds = ProcessCpu.seconds() - cpu;
       long bytes = 0;
       List<ObjectInfo> objects = store.list(path.root());
       for (ObjectInfo o : objects) {
@@ -181,6 +214,9 @@ public final class UpsertBenchmark {
           readSeconds,
           writeCpuSeconds,
           readCpuSeconds,
+          batchRows,
+          batchSeconds,
+          batchCpuSeconds,
           bytes,
           objects.size(),
           HeapPeak.bytes(),

@@ -18,11 +18,11 @@ import picocli.CommandLine.Option;
     description = {
       "Writes N upserts over K uniformly random keys into a table on local disk (one bucket"
           + " unless --buckets, unpartitioned unless --partitions), committing every C rows, then"
-          + " reads the changelog from snapshot 1.",
+          + " reads the changelog from snapshot 1 and the latest snapshot as a batch.",
       "Ends with: RESULT producer=P rows=N write_rows_per_s=X read_rows_per_s=Y"
           + " write_rows_per_cpu_s=XC read_rows_per_cpu_s=YC bytes=B files=F changelog_rows=R"
-          + " peak_heap_mb=H lookup_disk_peak_mb=D (per CPU-second: the JVM's CPU time, every"
-          + " thread)"
+          + " peak_heap_mb=H lookup_disk_peak_mb=D batch_read_rows_per_s=Z"
+          + " batch_read_rows_per_cpu_s=ZC (per CPU-second: the JVM's CPU time, every thread)"
     })
 final class BenchCommand implements Callable<Integer> {
 

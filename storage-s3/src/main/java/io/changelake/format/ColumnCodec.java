@@ -13,9 +13,9 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.function.Function;
 import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.ColumnOrder;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit;
@@ -310,27 +310,27 @@ final class ColumnCodec {
     return builder.id(id).named(name);
   }
 
-  /** Writes a non-null value to the current field. */
-  void write(RecordConsumer consumer, Object value) {
+  /** Writes a non-null value to a column of a flat file, at the column's definition level. */
+  void write(ColumnWriter writer, Object value, int definitionLevel) {
     Object p = toPhysical.apply(value);
     switch (physical) {
       case BOOLEAN:
-        consumer.addBoolean((Boolean) p);
+        writer.write((boolean) (Boolean) p, 0, definitionLevel);
         break;
       case INT32:
-        consumer.addInteger((Integer) p);
+        writer.write((int) (Integer) p, 0, definitionLevel);
         break;
       case INT64:
-        consumer.addLong((Long) p);
+        writer.write((long) (Long) p, 0, definitionLevel);
         break;
       case FLOAT:
-        consumer.addFloat((Float) p);
+        writer.write((float) (Float) p, 0, definitionLevel);
         break;
       case DOUBLE:
-        consumer.addDouble((Double) p);
+        writer.write((double) (Double) p, 0, definitionLevel);
         break;
       default:
-        consumer.addBinary((Binary) p);
+        writer.write((Binary) p, 0, definitionLevel);
     }
   }
 

@@ -8,16 +8,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -56,7 +51,8 @@ public final class KeyValueFileWriter implements Closeable {
   private final StatsMode valueStatsMode;
   private final ObjectOutputFile file;
   private final MessageType schema;
-  private final ParquetWriter<KeyValue> writer;
+  private final KeyValueColumns columns;
+  private final RowGroupWriter writer;
 
   private Object[] minKey;
   private Object[] maxKey;
@@ -65,6 +61,7 @@ public final class KeyValueFileWriter implements Closeable {
   private long maxSequenceNumber = Long.MIN_VALUE;
   private long deleteRowCount;
   private boolean closed;
+  private boolean failed;
 
   private KeyValueFileWriter(
       ObjectStore store,
@@ -79,23 +76,16 @@ public final class KeyValueFileWriter implements Closeable {
     this.valueType = valueType;
     this.valueStatsMode = options.valueStatsMode();
     this.file = new ObjectOutputFile(store, path);
-    KeyValueWriteSupport support = new KeyValueWriteSupport(keyType, valueType);
-    this.schema = support.schema();
-    // Paimon's Parquet settings; everything not named here is Parquet's default, as in Paimon
-    // (with Parquet at Paimon's version, see the pom), so that a file takes Paimon's bytes for
-    // the same rows: universal compaction picks runs by their file sizes. The one difference is
-    // the row group size (ParquetFileOptions), which shows only in files of more than a row
-    // group. Key columns keep their dictionary too: Parquet drops it after the first page where
-    // the keys are unique, and a changelog file (-U and +U of a key) is smaller with it.
-    this.writer =
-        new Builder(file, support)
-            .withConf(new Configuration(false))
-            .config("parquet.compression.codec.zstd.level", Integer.toString(options.zstdLevel()))
-            .withCompressionCodec(options.codec())
-            .withRowGroupSize(options.rowGroupSize())
-            .withPageSize(options.pageSize())
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .build();
+    this.columns = new KeyValueColumns(keyType, valueType);
+    this.schema = columns.schema();
+    // Paimon's Parquet settings (RowGroupWriter); everything not named there is Parquet's
+    // default, as in Paimon (with Parquet at Paimon's version, see the pom), so that a file takes
+    // Paimon's bytes for the same rows: universal compaction picks runs by their file sizes. The
+    // one difference is the row group size (ParquetFileOptions), which shows only in files of
+    // more than a row group. Key columns keep their dictionary too: Parquet drops it after the
+    // first page where the keys are unique, and a changelog file (-U and +U of a key) is smaller
+    // with it.
+    this.writer = new RowGroupWriter(file, schema, options);
   }
 
   /**
@@ -121,7 +111,15 @@ public final class KeyValueFileWriter implements Closeable {
    *     a NOT NULL column, a decimal too large)
    */
   public void write(KeyValue kv) throws IOException {
-    writer.write(kv);
+    if (failed) {
+      throw new IOException("the writer of " + path + " failed on an earlier key-value");
+    }
+    try {
+      columns.write(writer, kv);
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    }
     if (minKey == null) {
       minKey = kv.key();
     }
@@ -144,7 +142,7 @@ public final class KeyValueFileWriter implements Closeable {
    * yet the open page). For rolling to a new file at a target size.
    */
   public long estimatedSize() {
-    return writer.getDataSize();
+    return writer.dataSize();
   }
 
   /**
@@ -161,9 +159,11 @@ public final class KeyValueFileWriter implements Closeable {
       throw new IllegalStateException(
           "no key-value was written to " + path + "; close the writer instead of finishing it");
     }
+    if (failed) {
+      throw new IllegalStateException("the writer of " + path + " failed; close it instead");
+    }
     closed = true;
-    writer.close();
-    List<ColumnStats> stats = stats(writer.getFooter());
+    List<ColumnStats> stats = stats(writer.finish());
     int keys = keyType.size();
     return new KeyValueFileMeta(
         path,
@@ -233,27 +233,6 @@ public final class KeyValueFileWriter implements Closeable {
       writer.close();
     } finally {
       store.delete(path);
-    }
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<KeyValue, Builder> {
-    private final WriteSupport<KeyValue> support;
-
-    Builder(OutputFile file, WriteSupport<KeyValue> support) {
-      super(file);
-      this.support = support;
-    }
-
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    // Parquet deprecates this overload yet still declares it abstract: it must be written.
-    @SuppressWarnings("deprecation")
-    @Override
-    protected WriteSupport<KeyValue> getWriteSupport(Configuration conf) {
-      return support;
     }
   }
 }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 
 /**
  * Merges runs that are each sorted by key then version into one stream in that order, so the
@@ -14,9 +13,26 @@ import java.util.PriorityQueue;
  */
 public final class SortMergeReader implements Iterator<KeyValue> {
 
-  private record Head(KeyValue current, Iterator<KeyValue> rest, int run) {}
+  /** A run and its current record; reused as the run advances. */
+  private static final class Head {
+    private KeyValue current;
+    private final Iterator<KeyValue> rest;
+    private final int run;
 
-  private final PriorityQueue<Head> heads;
+    private Head(KeyValue current, Iterator<KeyValue> rest, int run) {
+      this.current = current;
+      this.rest = rest;
+      this.run = run;
+    }
+  }
+
+  private final Comparator<Object[]> keyOrder;
+  private final Comparator<KeyValue> versionOrder;
+  // A binary min-heap of the runs by their current record: the run whose record comes next on top.
+  // Taking a record replaces the top's record in place and sifts it down once (a priority queue's
+  // poll and add would sift twice and allocate an entry per record).
+  private final Head[] heap;
+  private int size;
   private int lastRun = -1;
 
   /** Runs sorted by key then sequence number. */
@@ -29,18 +45,14 @@ public final class SortMergeReader implements Iterator<KeyValue> {
       List<? extends Iterator<KeyValue>> runs,
       Comparator<Object[]> keyOrder,
       Comparator<KeyValue> versionOrder) {
-    Comparator<KeyValue> order =
-        Comparator.<KeyValue, Object[]>comparing(KeyValue::key, keyOrder)
-            .thenComparing(versionOrder);
-    // Equal records come run by run, in the order the runs were given: a reader that orders by
-    // key alone (a changelog) keeps each file's changes of a key together and the files in order.
-    Comparator<Head> headOrder =
-        Comparator.<Head, KeyValue>comparing(Head::current, order).thenComparingInt(Head::run);
-    heads = new PriorityQueue<>(Math.max(1, runs.size()), headOrder);
+    this.keyOrder = keyOrder;
+    this.versionOrder = versionOrder;
+    this.heap = new Head[runs.size()];
     for (int i = 0; i < runs.size(); i++) {
       Iterator<KeyValue> run = runs.get(i);
       if (run.hasNext()) {
-        heads.add(new Head(run.next(), run, i));
+        heap[size] = new Head(run.next(), run, i);
+        siftUp(size++);
       }
     }
   }
@@ -52,19 +64,70 @@ public final class SortMergeReader implements Iterator<KeyValue> {
 
   @Override
   public boolean hasNext() {
-    return !heads.isEmpty();
+    return size > 0;
   }
 
   @Override
   public KeyValue next() {
-    Head head = heads.poll();
-    if (head == null) {
+    if (size == 0) {
       throw new NoSuchElementException();
     }
-    if (head.rest.hasNext()) {
-      heads.add(new Head(head.rest.next(), head.rest, head.run));
-    }
+    Head head = heap[0];
+    KeyValue record = head.current;
     lastRun = head.run;
-    return head.current;
+    if (head.rest.hasNext()) {
+      head.current = head.rest.next();
+    } else {
+      heap[0] = heap[--size];
+      heap[size] = null;
+    }
+    if (size > 1) {
+      siftDown(0);
+    }
+    return record;
+  }
+
+  private void siftUp(int i) {
+    Head h = heap[i];
+    while (i > 0) {
+      int parent = (i - 1) >>> 1;
+      if (before(heap[parent], h)) {
+        break;
+      }
+      heap[i] = heap[parent];
+      i = parent;
+    }
+    heap[i] = h;
+  }
+
+  private void siftDown(int i) {
+    Head h = heap[i];
+    int half = size >>> 1;
+    while (i < half) {
+      int child = 2 * i + 1;
+      int right = child + 1;
+      if (right < size && before(heap[right], heap[child])) {
+        child = right;
+      }
+      if (before(h, heap[child])) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = h;
+  }
+
+  /**
+   * Whether {@code a} comes strictly before {@code b}: by key, then version, then run. Equal
+   * records come run by run, in the order the runs were given: a reader that orders by key alone (a
+   * changelog) keeps each file's changes of a key together and the files in order.
+   */
+  private boolean before(Head a, Head b) {
+    int c = keyOrder.compare(a.current.key(), b.current.key());
+    if (c == 0) {
+      c = versionOrder.compare(a.current, b.current);
+    }
+    return c != 0 ? c < 0 : a.run < b.run;
   }
 }

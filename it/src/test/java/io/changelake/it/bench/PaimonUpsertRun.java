@@ -31,7 +31,8 @@ import org.apache.paimon.types.DataTypes;
  * The benchmark workload written by Apache Paimon 1.3.1 itself (its Java write API, no Flink), as
  * the reference: streaming commits with the commit waiting for compaction where the producer needs
  * it (lookup), and a full compaction before each commit for the full-compaction producer (as
- * Flink's {@code full-compaction.delta-commits = 1} does).
+ * Flink's {@code full-compaction.delta-commits = 1} does); then its changelog read from snapshot 1
+ * and its batch read of the latest snapshot ({@link ReadBuilder}'s batch scan and read).
  */
 final class PaimonUpsertRun {
 
@@ -110,6 +111,23 @@ final class PaimonUpsertRun {
     }
     double readSeconds = (System.nanoTime() - start) / 1e9;
     double readCpuSeconds = ProcessCpu.seconds() - cpu;
+
+    start = System.nanoTime();
+    cpu = ProcessCpu.seconds();
+    long batchRows = 0;
+    ReadBuilder batch = table.newReadBuilder();
+    try (RecordReader<InternalRow> reader =
+        batch.newRead().createReader(batch.newScan().plan().splits())) {
+      RecordReader.RecordIterator<InternalRow> rows;
+      while ((rows = reader.readBatch()) != null) {
+        while (rows.next() != null) {
+          batchRows++;
+        }
+        rows.releaseBatch();
+      }
+    }
+    double batchSeconds = (System.nanoTime() - start) / 1e9;
+    double batchCpuSeconds = ProcessCpu.seconds() - cpu;
     long bytes = 0;
     long files = 0;
     try (Stream<Path> all = Files.walk(folder)) {
@@ -126,6 +144,9 @@ final class PaimonUpsertRun {
         readSeconds,
         writeCpuSeconds,
         readCpuSeconds,
+        batchRows,
+        batchSeconds,
+        batchCpuSeconds,
         bytes,
         files,
         HeapPeak.bytes(),

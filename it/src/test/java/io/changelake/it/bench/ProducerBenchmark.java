@@ -9,9 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * changelake next to Apache Paimon 1.3.1 on the same upsert workload, producer by producer, in one
- * JVM: prints write and changelog-read rates and ours/Paimon ratios, per second and per CPU-second
- * of the JVM (steadier on a shared machine: see {@link io.changelake.bench.ProcessCpu}). It
- * measures and prints; it asserts nothing about time.
+ * JVM: prints write, changelog-read and batch-read rates and ours/Paimon ratios, per second and per
+ * CPU-second of the JVM (steadier on a shared machine: see {@link io.changelake.bench.ProcessCpu}).
+ * It measures and prints; it asserts nothing about time.
  *
  * <p>Not part of the test run (its name ends in Benchmark). Run it with
  *
@@ -43,8 +43,8 @@ class ProducerBenchmark {
         Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20);
     System.out.println(
-        "| producer | engine | write rows/s | changelog read rows/s | changelog rows | bytes | files | peak heap MiB |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+        "| producer | engine | write rows/s | changelog read rows/s | batch read rows/s | changelog rows | batch rows | bytes | files | peak heap MiB |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (String producer : producers) {
       UpsertBenchmark.Result paimon =
           PaimonUpsertRun.run(producer, workload, folder.resolve("paimon-" + producer));
@@ -53,17 +53,21 @@ class ProducerBenchmark {
       print("Paimon 1.3.1", paimon);
       print("changelake", ours);
       System.out.printf(
-          "| %s | ours/Paimon | %.2fx | %.2fx | | | | |%n",
+          "| %s | ours/Paimon | %.2fx | %.2fx | %.2fx | | | | | |%n",
           producer,
           rate(ours.rows(), ours.writeSeconds()) / rate(paimon.rows(), paimon.writeSeconds()),
           rate(ours.changelogRows(), ours.readSeconds())
-              / rate(paimon.changelogRows(), paimon.readSeconds()));
+              / rate(paimon.changelogRows(), paimon.readSeconds()),
+          rate(ours.batchRows(), ours.batchSeconds())
+              / rate(paimon.batchRows(), paimon.batchSeconds()));
       System.out.printf(
-          "| %s | ours/Paimon per CPU-second | %.2fx | %.2fx | | | | |%n",
+          "| %s | ours/Paimon per CPU-second | %.2fx | %.2fx | %.2fx | | | | | |%n",
           producer,
           rate(ours.rows(), ours.writeCpuSeconds()) / rate(paimon.rows(), paimon.writeCpuSeconds()),
           rate(ours.changelogRows(), ours.readCpuSeconds())
-              / rate(paimon.changelogRows(), paimon.readCpuSeconds()));
+              / rate(paimon.changelogRows(), paimon.readCpuSeconds()),
+          rate(ours.batchRows(), ours.batchCpuSeconds())
+              / rate(paimon.batchRows(), paimon.batchCpuSeconds()));
     }
   }
 
@@ -73,12 +77,14 @@ class ProducerBenchmark {
 
   private static void print(String engine, UpsertBenchmark.Result r) {
     System.out.printf(
-        "| %s | %s | %.0f | %.0f | %d | %d | %d | %d |%n",
+        "| %s | %s | %.0f | %.0f | %.0f | %d | %d | %d | %d | %d |%n",
         r.producer(),
         engine,
         rate(r.rows(), r.writeSeconds()),
         rate(r.changelogRows(), r.readSeconds()),
+        rate(r.batchRows(), r.batchSeconds()),
         r.changelogRows(),
+        r.batchRows(),
         r.bytes(),
         r.files(),
         r.peakHeapBytes() >> 20);
