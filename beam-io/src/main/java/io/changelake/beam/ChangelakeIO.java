@@ -81,8 +81,9 @@ package io.changelake.beam;
  * commit holds yet, so a retried bundle or restarted worker never gives a key a second bucket. A
  * pipeline built where the warehouse cannot be read (S3 from a laptop without credentials) cannot
  * tell, and a worker then refuses a dynamic-bucket table, asking for the pipeline to be built where
- * the table can be read. Cross-partition upserts (a primary key without the partition columns) are
- * not supported.
+ * the table can be read. A cross-partition upsert table (a primary key without every partition
+ * column) is refused when the pipeline is built: the storage API's {@code TableWriter} writes it,
+ * with Paimon's rule per merge engine; the Beam write does not yet.
  *
  * <h3>Ordering</h3>
  *

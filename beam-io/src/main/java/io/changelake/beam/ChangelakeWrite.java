@@ -279,7 +279,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
         target
             .existingSchema()
             .or(() -> Optional.ofNullable(target.creation()).map(c -> c.schema()))
-            .map(schema -> schema.options().dynamicBucket())
+            .map(TableReference::dynamicBuckets)
             .orElse(false);
     String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;

@@ -3,6 +3,7 @@ package io.changelake.beam;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
@@ -182,6 +183,27 @@ record TableReference(
           "cannot read table {} while building the pipeline: {}", this, unreachable.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether a table of this schema has dynamic buckets ({@code bucket} = -1), whose writes take an
+   * assigner stage.
+   *
+   * @throws UnsupportedTableException if it is a cross-partition upsert table (a primary key
+   *     without every partition column), which the Beam write does not implement yet
+   */
+  static boolean dynamicBuckets(TableSchema schema) {
+    if (schema.crossPartitionUpsert()) {
+      throw new UnsupportedTableException(
+          "the Beam write does not implement cross-partition upsert tables: the primary key "
+              + schema.primaryKeys()
+              + " lacks a partition column of "
+              + schema.partitionKeys()
+              + "; put every partition column in the primary key, or write the table with the"
+              + " storage API's TableWriter, which implements Paimon's cross-partition rule",
+          null);
+    }
+    return schema.options().dynamicBucket();
   }
 
   /** {@link #open()}, polling every {@code poll} until some writer has created the table. */

@@ -66,10 +66,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /**
    * Built once: read options built from Hadoop's configuration parse its XML defaults on every file
-   * opened (a sixth of a changelog read of many small files).
+   * opened (a sixth of a changelog read of many small files). The options themselves are built per
+   * file: they hold a codec factory, whose decompressor pool is not thread-safe and which closing a
+   * file releases, so readers on several threads must not share one.
    */
-  private static final ParquetReadOptions READ_OPTIONS =
-      ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
+  private static final PlainParquetConfiguration READ_CONFIGURATION =
+      new PlainParquetConfiguration();
 
   private final String path;
   private final ParquetFileReader file;
@@ -196,7 +198,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
     ParquetFileReader file =
         ParquetFileReader.open(
-            new ObjectInputFile(store, path, info.size(), READ_AHEAD), READ_OPTIONS);
+            new ObjectInputFile(store, path, info.size(), READ_AHEAD),
+            ParquetReadOptions.builder(READ_CONFIGURATION).build());
     try {
       return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
     } catch (RuntimeException e) {

@@ -62,6 +62,15 @@ public final class ImplementedOptions {
           "bucket assigners of a writer (Paimon: unset, the assigner parallelism); assigner a of n"
               + " opens only the buckets a, a + n, a + 2n, ... (bucket = -1)");
 
+  public static final TableOption<Integer> CROSS_PARTITION_UPSERT_BOOTSTRAP_PARALLELISM =
+      option(
+          "cross-partition-upsert.bootstrap-parallelism",
+          "10",
+          OptionValues::integer,
+          atLeast(1),
+          "threads reading the table's keys into a writer's key index when it opens, in a"
+              + " cross-partition upsert table (a primary key without every partition column)");
+
   public static final TableOption<Integer> DYNAMIC_BUCKET_MAX_BUCKETS =
       option(
           "dynamic-bucket.max-buckets",

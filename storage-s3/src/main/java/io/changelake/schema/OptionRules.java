@@ -210,7 +210,6 @@ public final class OptionRules {
     prefix("materialized-table.", "Flink materialized-table metadata");
     prefix("metastore.", "catalog metadata");
     prefix("dynamic-bucket.", "the parallelism of Flink's bucket-assigner operator");
-    prefix("cross-partition-upsert.", "cross-partition upserts only, which are refused");
     prefix("sort-compaction.", "Paimon's sort compaction action");
     prefix("partition.mark-done-action", "Flink marks partitions done");
     prefix("commit.callback.", "parameters of commit callbacks, which are refused");
@@ -225,6 +224,9 @@ public final class OptionRules {
     refused("compaction.total-size-threshold", "size-triggered full compaction");
     refused("commit.strict-mode.last-safe-snapshot", "strict commit mode");
     refused("data-file.external-paths.specific-fs", "data files at external paths");
+    refused(
+        "cross-partition-upsert.index-ttl",
+        "a time-to-live of the cross-partition key index (in Paimon it may duplicate keys)");
 
     // Read-side defaults of Paimon readers; a changelake read always names its own start.
     for (String key :

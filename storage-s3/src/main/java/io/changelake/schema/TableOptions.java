@@ -219,6 +219,10 @@ public final class TableOptions {
     return get(ImplementedOptions.DYNAMIC_BUCKET_INITIAL_BUCKETS);
   }
 
+  public int crossPartitionUpsertBootstrapParallelism() {
+    return get(ImplementedOptions.CROSS_PARTITION_UPSERT_BOOTSTRAP_PARALLELISM);
+  }
+
   public int dynamicBucketMaxBuckets() {
     return get(ImplementedOptions.DYNAMIC_BUCKET_MAX_BUCKETS);
   }

@@ -64,8 +64,9 @@ public record TableSchema(
 
   /**
    * A first schema for a new table, validated: column names unique, keys name columns, primary-key
-   * columns NOT NULL (made so, as Paimon does), partition keys inside the primary key, options
-   * known and consistent.
+   * columns NOT NULL (made so, as Paimon does), a primary key of more than partition columns
+   * (without every partition column it is a cross-partition upsert table), options known and
+   * consistent.
    *
    * @throws IllegalArgumentException naming what is wrong and the fix
    */
@@ -102,16 +103,8 @@ public record TableSchema(
         throw new IllegalArgumentException(
             "partition key '" + p + "' is not a column: columns are " + rowType.names());
       }
-      if (!primaryKeys.contains(p)) {
-        throw new IllegalArgumentException(
-            "partition key '"
-                + p
-                + "' is not in the primary key "
-                + primaryKeys
-                + ": add it to the primary key, since a key must live in one partition");
-      }
     }
-    if (primaryKeys.size() == partitionKeys.size()) {
+    if (partitionKeys.containsAll(primaryKeys)) {
       throw new IllegalArgumentException(
           "the primary key "
               + primaryKeys
@@ -137,6 +130,14 @@ public record TableSchema(
    */
   public List<String> trimmedPrimaryKeys() {
     return primaryKeys.stream().filter(k -> !partitionKeys.contains(k)).toList();
+  }
+
+  /**
+   * Whether the primary key lacks a partition column: a cross-partition upsert table, whose keys
+   * move between partitions (Paimon's {@code crossPartitionUpdate}).
+   */
+  public boolean crossPartitionUpsert() {
+    return !primaryKeys.containsAll(partitionKeys);
   }
 
   /** Positions in the row of the {@link #trimmedPrimaryKeys} columns. */

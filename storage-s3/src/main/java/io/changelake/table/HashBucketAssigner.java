@@ -60,6 +60,18 @@ public final class HashBucketAssigner {
               + ": a fixed bucket count has no hash index to assign from; use BucketAssigner",
           null);
     }
+    if (table.schema().crossPartitionUpsert()) {
+      throw new UnsupportedTableException(
+          "table "
+              + table.location()
+              + " is a cross-partition upsert table (its primary key "
+              + table.schema().primaryKeys()
+              + " lacks a partition column of "
+              + table.schema().partitionKeys()
+              + "): its buckets come from a key index of the whole table, not a hash index per"
+              + " partition; write it with a TableWriter",
+          null);
+    }
     this.table = table;
     this.buckets =
         DynamicBuckets.forAssigner(

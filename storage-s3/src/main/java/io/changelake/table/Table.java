@@ -8,7 +8,6 @@ import io.changelake.schema.SchemaChange;
 import io.changelake.schema.SchemaEvolution;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
-import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
 import java.util.List;
@@ -56,6 +55,7 @@ public final class Table {
   public static Table create(ObjectStore store, TablePath path, TableSchema schema)
       throws IOException {
     checkMergeEngine(schema);
+    CrossPartitionUpsert.checkTable(schema, store.root() + path.root(), "created");
     SchemaLog schemas = new SchemaLog(store, path);
     if (schemas.latestId().isPresent() || !schemas.tryCreate(schema)) {
       throw new TableExistsException(
@@ -261,20 +261,7 @@ public final class Table {
    */
   void requireSupported(String use) {
     schema.options().checkSupported(location(), use);
-    if (!schema.primaryKeys().containsAll(schema.partitionKeys())) {
-      throw new UnsupportedTableException(
-          "table "
-              + location()
-              + " cannot be "
-              + use
-              + " by changelake: its primary key "
-              + schema.primaryKeys()
-              + " does not hold the partition columns "
-              + schema.partitionKeys()
-              + ", which makes it a cross-partition upsert table (a global key index), which"
-              + " changelake does not implement: use Paimon for this table",
-          null);
-    }
+    CrossPartitionUpsert.checkTable(schema, location(), use);
   }
 
   /** The folder of a partition's buckets ({@code k=v/.../}, empty if unpartitioned). */

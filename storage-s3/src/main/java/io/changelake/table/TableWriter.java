@@ -37,6 +37,9 @@ import java.util.stream.Stream;
  * Paimon writers agree; in a dynamic-bucket table, the table's hash index, {@link DynamicBuckets},
  * whose changed files each commit carries) and hands it to that bucket's {@link MergeTreeWriter},
  * which restores the bucket's files from the latest snapshot the first time the bucket is written.
+ * In a cross-partition upsert table (a primary key without every partition column) a key index of
+ * the whole table routes each row, and may add a -D for the key's old partition, as Paimon does:
+ * see {@link CrossPartitionUpsert}.
  *
  * <p>{@link #prepareCommit} asks every bucket writer for what the commit needs (flushed files,
  * compactions, changelog) and returns one {@link CommitMessage} per bucket that changed; commit
@@ -62,6 +65,8 @@ public final class TableWriter implements AutoCloseable {
   private final int[] keyIndexes;
   private final BucketAssigner assigner;
   private final DynamicBuckets dynamicBuckets;
+  private final boolean crossPartition;
+  private CrossPartitionUpsert crossPartitionUpsert;
   private final List<CommitMessage> uncommitted;
   private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
   private final List<AutoCloseable> lookups = new ArrayList<>();
@@ -74,8 +79,9 @@ public final class TableWriter implements AutoCloseable {
     this.schema = table.schema();
     this.keyIndexes = schema.keyIndexes();
     this.uncommitted = List.copyOf(uncommitted);
+    this.crossPartition = schema.crossPartitionUpsert();
     this.dynamicBuckets =
-        schema.options().dynamicBucket()
+        schema.options().dynamicBucket() && !crossPartition
             ? new DynamicBuckets(
                 schema.options(),
                 () -> liveIndexFiles(table, this.uncommitted),
@@ -115,7 +121,20 @@ public final class TableWriter implements AutoCloseable {
    * @throws io.changelake.mergetree.MergeException if the merge engine cannot take the record
    */
   public void write(RowKind kind, Object[] row) throws IOException {
-    put(kind, row, assigner.assign(row));
+    if (crossPartition) {
+      crossPartitionUpsert().write(kind, row, this::put);
+    } else {
+      put(kind, row, assigner.assign(row));
+    }
+  }
+
+  private CrossPartitionUpsert crossPartitionUpsert() throws IOException {
+    if (crossPartitionUpsert == null) {
+      crossPartitionUpsert =
+          new CrossPartitionUpsert(
+              table, uncommitted, assigner, scratch().resolve("key-index"), 1, 0);
+    }
+    return crossPartitionUpsert;
   }
 
   /**
@@ -130,7 +149,11 @@ public final class TableWriter implements AutoCloseable {
   public void write(RowKind kind, Object[] row, int bucket) throws IOException {
     if (dynamicBuckets == null) {
       throw new IllegalStateException(
-          "table " + table.location() + " has a fixed bucket count: its rows choose no bucket");
+          "table "
+              + table.location()
+              + (crossPartition
+                  ? " is a cross-partition upsert table: its key index gives the buckets"
+                  : " has a fixed bucket count: its rows choose no bucket"));
     }
     put(kind, row, assigner.assignTo(row, bucket));
   }
@@ -301,6 +324,14 @@ public final class TableWriter implements AutoCloseable {
       } catch (Exception e) {
         failures.add(e);
       }
+    }
+    if (crossPartitionUpsert != null) {
+      try {
+        crossPartitionUpsert.close();
+      } catch (IOException e) {
+        failures.add(e);
+      }
+      crossPartitionUpsert = null;
     }
     writers.clear();
     lookups.clear();

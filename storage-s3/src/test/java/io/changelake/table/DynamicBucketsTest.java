@@ -345,30 +345,6 @@ class DynamicBucketsTest {
     }
   }
 
-  @Test
-  void aCrossPartitionTableOfPaimonIsRefusedByName() throws Exception {
-    Path folder = warehouse.resolve("db.db/cross");
-    new org.apache.paimon.schema.SchemaManager(
-            org.apache.paimon.fs.local.LocalFileIO.create(),
-            new org.apache.paimon.fs.Path(folder.toUri()))
-        .createTable(
-            org.apache.paimon.schema.Schema.newBuilder()
-                .column("day", org.apache.paimon.types.DataTypes.INT().notNull())
-                .column("id", org.apache.paimon.types.DataTypes.BIGINT().notNull())
-                .partitionKeys("day")
-                .primaryKey("id")
-                .option("file.format", "parquet")
-                .build());
-    try (ObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table = Table.open(store, new TablePath("db", "cross"));
-      BadInputTest.assertMentions(
-          org.junit.jupiter.api.Assertions.assertThrows(
-              io.changelake.schema.UnsupportedTableException.class, table::newWriter),
-          "cross-partition",
-          "[id]");
-    }
-  }
-
   private static Set<String> fileNames(Path folder) throws Exception {
     try (Stream<Path> files = Files.list(folder)) {
       Set<String> names = new HashSet<>();
