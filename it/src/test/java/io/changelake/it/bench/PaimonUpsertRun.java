@@ -114,18 +114,7 @@ final class PaimonUpsertRun {
 
     start = System.nanoTime();
     cpu = ProcessCpu.seconds();
-    long batchRows = 0;
-    ReadBuilder batch = table.newReadBuilder();
-    try (RecordReader<InternalRow> reader =
-        batch.newRead().createReader(batch.newScan().plan().splits())) {
-      RecordReader.RecordIterator<InternalRow> rows;
-      while ((rows = reader.readBatch()) != null) {
-        while (rows.next() != null) {
-          batchRows++;
-        }
-        rows.releaseBatch();
-      }
-    }
+    long batchRows = batchRows(table);
     double batchSeconds = (System.nanoTime() - start) / 1e9;
     double batchCpuSeconds = ProcessCpu.seconds() - cpu;
     long bytes = 0;
@@ -151,5 +140,22 @@ final class PaimonUpsertRun {
         files,
         HeapPeak.bytes(),
         -1);
+  }
+
+  /** Every row of the table's latest snapshot, through Paimon's batch scan and read. */
+  static long batchRows(FileStoreTable table) throws Exception {
+    long count = 0;
+    ReadBuilder batch = table.newReadBuilder();
+    try (RecordReader<InternalRow> reader =
+        batch.newRead().createReader(batch.newScan().plan().splits())) {
+      RecordReader.RecordIterator<InternalRow> rows;
+      while ((rows = reader.readBatch()) != null) {
+        while (rows.next() != null) {
+          count++;
+        }
+        rows.releaseBatch();
+      }
+    }
+    return count;
   }
 }
