@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * changelake next to Apache Paimon 1.3.1 on the same upsert workload, producer by producer, in one
  * JVM: prints write, changelog-read and batch-read rates and ours/Paimon ratios, per second and per
- * CPU-second of the JVM (steadier on a shared machine: see {@link io.changelake.bench.ProcessCpu}).
- * It measures and prints; it asserts nothing about time.
+ * CPU-second of the JVM (steadier on a shared machine: see {@link ProcessCpu}), then each table
+ * read as a batch by both engines, warm. It measures and prints; it asserts nothing about time.
  *
  * <p>Not part of the test run (its name ends in Benchmark). Run it with
  *
