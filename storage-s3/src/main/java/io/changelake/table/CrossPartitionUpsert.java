@@ -58,8 +58,7 @@ import java.util.concurrent.Future;
  *
  * <p>The table has no hash index files (Paimon writes none in this mode) and is one writer's at a
  * time: two writers at once may put a key in two partitions, which the next bootstrap refuses, as
- * Paimon's does. {@code n} assigners split the keys by bucket: assigner a bootstraps only the
- * buckets {@code b % n == a} and opens only those.
+ * Paimon's does.
  *
  * <p>Memory: the heap holds one entry per partition and per (partition, bucket); the keys are on
  * local disk ({@link GlobalKeyIndex}). Not thread-safe.
@@ -80,8 +79,6 @@ final class CrossPartitionUpsert implements Closeable {
   private final List<CommitMessage> uncommitted;
   private final BucketAssigner rows;
   private final Path folder;
-  private final int assigners;
-  private final int assigner;
   private final MergeEngine engine;
   private final long targetRowNum;
   private final int[] keyIndexes;
@@ -136,23 +133,14 @@ final class CrossPartitionUpsert implements Closeable {
    * @param uncommitted messages a predecessor prepared that the latest snapshot may not hold
    * @param rows the table's row checks and partitions
    * @param folder a folder of local disk for the index, removed by {@link #close}
-   * @param assigners the table's assigners, n
-   * @param assigner this assigner, 0 to n - 1
    */
   CrossPartitionUpsert(
-      Table table,
-      List<CommitMessage> uncommitted,
-      BucketAssigner rows,
-      Path folder,
-      int assigners,
-      int assigner) {
+      Table table, List<CommitMessage> uncommitted, BucketAssigner rows, Path folder) {
     this.table = table;
     this.schema = table.schema();
     this.uncommitted = List.copyOf(uncommitted);
     this.rows = rows;
     this.folder = folder;
-    this.assigners = assigners;
-    this.assigner = assigner;
     this.engine = schema.options().mergeEngine();
     this.targetRowNum = schema.options().dynamicBucketTargetRowNum();
     RowType rowType = schema.rowType();
@@ -213,21 +201,17 @@ final class CrossPartitionUpsert implements Closeable {
   private int newBucket(int partition) {
     TreeMap<Integer, Long> counts = bucketKeys.get(partition);
     for (Map.Entry<Integer, Long> e : counts.entrySet()) {
-      if (ownBucket(e.getKey()) && e.getValue() < targetRowNum) {
+      if (e.getValue() < targetRowNum) {
         e.setValue(e.getValue() + 1);
         return e.getKey();
       }
     }
     for (int b = 0; ; b++) {
-      if (ownBucket(b) && !counts.containsKey(b)) {
+      if (!counts.containsKey(b)) {
         counts.put(b, 1L);
         return b;
       }
     }
-  }
-
-  private boolean ownBucket(int bucket) {
-    return bucket % assigners == assigner;
   }
 
   private Object[] inPartition(Object[] row, int partition) {
@@ -276,12 +260,7 @@ final class CrossPartitionUpsert implements Closeable {
         latest.isPresent() ? table.newScan().liveFiles(latest.get()) : List.of();
     List<ManifestEntry> base =
         new ArrayList<>(UncommittedMessages.applied(live, uncommitted).values());
-    List<BucketSplit> splits = new ArrayList<>();
-    for (BucketSplit split : TableRead.byBucket(latest.map(Snapshot::id).orElse(0L), base)) {
-      if (ownBucket(split.bucket())) {
-        splits.add(split);
-      }
-    }
+    List<BucketSplit> splits = TableRead.byBucket(latest.map(Snapshot::id).orElse(0L), base);
     if (splits.isEmpty()) {
       return;
     }

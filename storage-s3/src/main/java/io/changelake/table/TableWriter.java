@@ -131,8 +131,7 @@ public final class TableWriter implements AutoCloseable {
   private CrossPartitionUpsert crossPartitionUpsert() throws IOException {
     if (crossPartitionUpsert == null) {
       crossPartitionUpsert =
-          new CrossPartitionUpsert(
-              table, uncommitted, assigner, scratch().resolve("key-index"), 1, 0);
+          new CrossPartitionUpsert(table, uncommitted, assigner, scratch().resolve("key-index"));
     }
     return crossPartitionUpsert;
   }
