@@ -308,11 +308,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   /** Emits a batch's position ranges: the table holds its rows under {@code identifier}. */
   private void settle(WrittenBatch batch, Long identifier, MultiOutputReceiver out) {
     for (PositionRange r : batch.positions()) {
-      out.get(settledTag)
-          .output(
-              Row.withSchema(SourcePosition.SETTLED_SCHEMA)
-                  .addValues(target.location(), r.partition(), r.first(), r.last(), identifier)
-                  .build());
+      out.get(settledTag).output(SourcePosition.settled(target.location(), r, identifier));
     }
   }
 

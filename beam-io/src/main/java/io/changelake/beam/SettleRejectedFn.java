@@ -36,12 +36,9 @@ final class SettleRejectedFn extends DoFn<BadRecord, Row> {
               + rejected.getFailure().getDescription());
     }
     Row position = inputCoder.decode(new ByteArrayInputStream(encoded)).getRow(positionIndex);
-    if (position != null) {
-      long offset = position.getInt64("offset");
-      out.output(
-          Row.withSchema(SourcePosition.SETTLED_SCHEMA)
-              .addValues(table, position.getString("partition"), offset, offset, null)
-              .build());
+    Row settled = SourcePosition.settledWithoutCommit(table, position);
+    if (settled != null) {
+      out.output(settled);
     }
   }
 }

@@ -49,6 +49,28 @@ public final class SourcePosition {
     return Row.withSchema(SCHEMA).addValues(partition, offset).build();
   }
 
+  /**
+   * A {@link #SETTLED_SCHEMA} row for one position whose row the table will never hold (refused, or
+   * skipped by the source's own parsing): settled at once, with no commit identifier.
+   *
+   * @param position a value of a position field, or null for none
+   * @return the settled row, or null if there is no position
+   */
+  public static Row settledWithoutCommit(String table, Row position) {
+    if (position == null) {
+      return null;
+    }
+    long offset = position.getInt64("offset");
+    return settled(table, new PositionRange(position.getString("partition"), offset, offset), null);
+  }
+
+  /** A {@link #SETTLED_SCHEMA} row: the range is in the commit {@code identifier}, or in none. */
+  static Row settled(String table, PositionRange range, Long identifier) {
+    return Row.withSchema(SETTLED_SCHEMA)
+        .addValues(table, range.partition(), range.first(), range.last(), identifier)
+        .build();
+  }
+
   /** Whether {@code type} is {@link #FIELD_TYPE}, nullable or not. */
   static boolean isField(FieldType type) {
     return type.withNullable(true).equals(FIELD_TYPE);

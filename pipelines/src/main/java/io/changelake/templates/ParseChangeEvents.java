@@ -122,15 +122,10 @@ final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, P
     }
 
     private void settle(Row position, MultiOutputReceiver out) {
-      if (position == null) {
-        return;
+      Row settled = SourcePosition.settledWithoutCommit(table, position);
+      if (settled != null) {
+        out.get(SETTLED).output(settled);
       }
-      long offset = position.getInt64("offset");
-      out.get(SETTLED)
-          .output(
-              Row.withSchema(SourcePosition.SETTLED_SCHEMA)
-                  .addValues(table, position.getString("partition"), offset, offset, null)
-                  .build());
     }
   }
 }
