@@ -185,10 +185,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   }
 
   @Teardown
-  public void teardown() throws Exception {
-    if (opened != null) {
-      opened.close();
-      opened = null;
-    }
+  public void teardown() {
+    Release.quietly("AssignBucketFn: table", opened);
+    opened = null;
   }
 }

@@ -230,11 +230,9 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
   }
 
   @Teardown
-  public void teardown() throws IOException {
+  public void teardown() {
     assigners = null;
-    if (opened != null) {
-      opened.close();
-      opened = null;
-    }
+    Release.quietly("AssignHashBucketFn: table", opened);
+    opened = null;
   }
 }

@@ -352,10 +352,8 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (opened != null) {
-      opened.close();
-      opened = null;
-    }
+  public void teardown() {
+    Release.quietly("CommitFn: table", opened);
+    opened = null;
   }
 }

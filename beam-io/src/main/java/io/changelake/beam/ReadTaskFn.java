@@ -83,9 +83,8 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (opened != null) {
-      opened.close();
-    }
+  public void teardown() {
+    Release.quietly("ReadTaskFn: table", opened);
+    opened = null;
   }
 }

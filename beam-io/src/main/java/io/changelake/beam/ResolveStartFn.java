@@ -67,9 +67,8 @@ final class ResolveStartFn extends DoFn<byte[], Long> {
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (opened != null) {
-      opened.close();
-    }
+  public void teardown() {
+    Release.quietly("ResolveStartFn: table", opened);
+    opened = null;
   }
 }

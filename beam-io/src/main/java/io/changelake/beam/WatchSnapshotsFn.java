@@ -217,9 +217,8 @@ abstract class WatchSnapshotsFn extends DoFn<Long, ChangelogTask> {
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (opened != null) {
-      opened.close();
-    }
+  public void teardown() {
+    Release.quietly("WatchSnapshotsFn: table", opened);
+    opened = null;
   }
 }

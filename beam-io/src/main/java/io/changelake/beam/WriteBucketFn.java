@@ -336,16 +336,20 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (writers != null) {
-      for (HostedWriter hosted : writers.values()) {
-        hosted.writer.close();
-      }
-      writers = null;
+  public void teardown() {
+    Map<String, HostedWriter> hosted = writers;
+    writers = null;
+    if (hosted != null) {
+      // Walked on a copy: a runner's worker may still be opening a writer in the map.
+      Release.quietly(
+          "WriteBucketFn: bucket writers",
+          () -> {
+            for (HostedWriter writer : List.copyOf(hosted.values())) {
+              Release.quietly("WriteBucketFn: bucket writer", writer.writer);
+            }
+          });
     }
-    if (opened != null) {
-      opened.close();
-      opened = null;
-    }
+    Release.quietly("WriteBucketFn: table", opened);
+    opened = null;
   }
 }

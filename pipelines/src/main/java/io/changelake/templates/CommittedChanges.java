@@ -1,5 +1,6 @@
 package io.changelake.templates;
 
+import io.changelake.beam.Release;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
@@ -75,9 +76,8 @@ final class CommittedChanges extends DoFn<Row, Row> {
   }
 
   @Teardown
-  public void teardown() throws IOException {
-    if (store != null) {
-      store.close();
-    }
+  public void teardown() {
+    Release.quietly("CommittedChanges: object store", store);
+    store = null;
   }
 }

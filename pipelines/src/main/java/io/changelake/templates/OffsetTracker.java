@@ -1,5 +1,6 @@
 package io.changelake.templates;
 
+import io.changelake.beam.Release;
 import io.changelake.beam.SourcePosition;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -289,10 +290,8 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
 
     @Teardown
     public void teardown() {
-      if (consumer != null) {
-        consumer.close();
-        consumer = null;
-      }
+      Release.quietly("CommitOffsets: Kafka consumer", consumer);
+      consumer = null;
     }
   }
 }
