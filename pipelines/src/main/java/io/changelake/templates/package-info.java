@@ -35,6 +35,8 @@
  * re-reads every event the table may lack, and re-applying one the table holds changes nothing
  * ({@code _sequence}: the newest wins, an equal one is the same change). See {@code KafkaSource}
  * and {@code OffsetTracker}. In {@code cdc-to-aggregate} the offsets follow the {@code --table}
- * commit, not the aggregate's.
+ * commit, not the aggregate's, and need not: the aggregate follows the table's snapshots, recording
+ * in its own commits the last one it applied, so a run stopped between the two commits is made good
+ * by the next run, once (see {@code CdcToAggregate} for the assumptions).
  */
 package io.changelake.templates;
