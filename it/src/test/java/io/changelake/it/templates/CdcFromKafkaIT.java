@@ -46,6 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * a record) do not hold them back; a pipeline cancelled mid-stream and a new one started from the
  * group's offsets end with the table and the aggregate of the seed story.
  *
+ * <p>And the aggregate across a stop between the table's commit and its own: the next run applies
+ * what the table holds beyond the aggregate, once, although the group's offsets are past those
+ * events and no event comes again.
+ *
  * <p>And the offsets Kafka no longer holds: on a compacted topic the tracker passes the offsets the
  * cleaner removed, and a new pipeline from the group's offsets ends right; and a partition held by
  * a table commit still to come shows in the {@code heldPartitions} and {@code heldOffsets} metrics
@@ -468,6 +472,75 @@ class CdcFromKafkaIT {
         send(plain, topic, 3003, 120, postgres("c", 3003, 10, 0, 3, 120));
       }
       awaitRows(pipeline, store, "latest_orders", List.of("[3003, 10, 3, 3.05, 2025-12-01T13:45]"));
+    }
+  }
+
+  @Test
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void aStopBetweenTheTableCommitAndTheAggregateCommitIsMadeGoodByTheNextRunWithNoNewEvent()
+      throws Exception {
+    String topic = "stop.shop.orders";
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+    }
+    List<Sent> sent = new ArrayList<>();
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      sent.add(send(plain, topic, 6001, 100, postgres("c", 6001, 10, 0, 100, 100)));
+      sent.add(send(plain, topic, 6002, 110, postgres("c", 6002, 20, 0, 50, 110)));
+      sent.add(send(plain, topic, 6001, 120, postgres("u", 6001, 10, 100, 80, 120)));
+    }
+    String warehouse = local.resolve("lake").toString();
+    List<String> table =
+        List.of(
+            "--bootstrapServers=" + kafka.bootstrapServers(),
+            "--topics=" + topic,
+            "--consumerGroup=changelake-stop",
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--table=orders",
+            "--producer=lookup",
+            "--buckets=2",
+            "--commitIntervalSeconds=1",
+            "--deadLetterDir=" + local.resolve("dead"),
+            "--blockOnRun=false");
+    List<String> aggregate = new ArrayList<>(table);
+    aggregate.addAll(
+        List.of("--groupColumn=store_id", "--valueColumn=amount", "--aggregateTable=store_totals"));
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      try (TemplateRun.Running first =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, aggregate)) {
+        awaitRows(first, store, "store_totals", List.of("[10, 80, 1]", "[20, 50, 1]"));
+      }
+      try (KafkaProducer<String, String> plain = producer(null)) {
+        sent.add(send(plain, topic, 6003, 130, postgres("c", 6003, 20, 0, 70, 130)));
+        sent.add(send(plain, topic, 6002, 140, postgres("d", 6002, 20, 50, 50, 140)));
+      }
+      // What a stop between the two commits leaves: the table holds the new events, the group's
+      // offsets are past them (Kafka will not deliver them again), the aggregate lacks them.
+      Map<Integer, Long> ends = afterLastRecord(sent);
+      try (TemplateRun.Running tableOnly =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_TABLE, table)) {
+        awaitTrue(
+            tableOnly,
+            "the group past the last records " + ends,
+            () -> groupOffsets("changelake-stop").equals(ends),
+            () -> "; the group is at " + groupOffsetsText("changelake-stop"));
+      }
+      assertEquals(List.of("[10, 80, 1]", "[20, 50, 1]"), TemplateRun.rows(store, "store_totals"));
+      try (TemplateRun.Running restarted =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, aggregate)) {
+        awaitRows(restarted, store, "store_totals", List.of("[10, 80, 1]", "[20, 70, 1]"));
+        Thread.sleep(3000);
+        assertEquals(
+            List.of("[10, 80, 1]", "[20, 70, 1]"),
+            TemplateRun.rows(store, "store_totals"),
+            "applied once, not again");
+      }
+      assertEquals(ends, groupOffsets("changelake-stop"));
+      assertEquals(
+          List.of(
+              "[6001, 10, 80, 80.05, 2025-12-01T13:45]", "[6003, 20, 70, 70.05, 2025-12-01T13:45]"),
+          TemplateRun.rows(store, "orders"));
     }
   }
 
