@@ -584,6 +584,13 @@ class CdcFromKafkaIT {
           () -> pipeline.metric("heldPartitions") == 1 && pipeline.metric("heldOffsets") == 2,
           () -> heldMetrics(pipeline));
       assertEquals(Map.of(0, 0L), groupOffsets("changelake-held"));
+      // No new range comes: the recheck timer reports the hold's age.
+      awaitTrue(
+          pipeline,
+          "the hold's age reported by a recheck, at least 5 s",
+          () -> pipeline.metric("heldMillis") >= 5000 || pipeline.metric("heldPartitions") == 0,
+          () -> heldMetrics(pipeline));
+      assertEquals(1, pipeline.metric("heldPartitions"), "still held at the recheck");
       awaitRows(
           pipeline, store, "held_orders", List.of("[4001, 10, 100, 100.05, 2025-12-01T13:45]"));
       awaitTrue(
