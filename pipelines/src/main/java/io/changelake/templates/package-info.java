@@ -38,5 +38,10 @@
  * commit, not the aggregate's, and need not: the aggregate follows the table's snapshots, recording
  * in its own commits the last one it applied, so a run stopped between the two commits is made good
  * by the next run, once (see {@code CdcToAggregate} for the assumptions).
+ *
+ * <p>Operating the Kafka templates: a partition whose offset is held shows in the metrics {@code
+ * heldPartitions}, {@code heldOffsets} and {@code heldMillis} of {@code changelake.templates} (see
+ * {@code OffsetTracker}); the aggregate's progress in {@code aggregateSnapshotsApplied} and {@code
+ * aggregateSnapshotsBehind}.
  */
 package io.changelake.templates;
