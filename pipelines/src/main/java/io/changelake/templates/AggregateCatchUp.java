@@ -5,6 +5,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
 import io.changelake.table.ChangelogScan;
+import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
 import io.changelake.table.TableNotFoundException;
@@ -45,7 +46,8 @@ import org.apache.beam.sdk.values.KV;
  * that crashed between the source's commit and the aggregate's finds the snapshots not applied yet
  * and applies each once; and {@link SnapshotCommit} does not repeat a commit whose (user,
  * identifier) already landed, which covers a crash after the aggregate snapshot and before the
- * runner heard of it.
+ * runner heard of it. Source snapshots that bring no delta make no aggregate commit; the job keeps
+ * in state how far it went past them, and a new job reads them again, harmlessly.
  *
  * <p>Each input element only wakes the catch-up up (a snapshot the source write committed, or the
  * pipeline's start); it reads the source table's snapshots itself, whoever made them, so arrival
@@ -54,10 +56,11 @@ import org.apache.beam.sdk.values.KV;
  * another: the aggregate's throughput is that of one reader of the source changelog.
  *
  * <p>Refused: a group value that is null (the aggregate's primary key is NOT NULL): the change
- * becomes a dead-letter line, and the snapshot is applied without it. A source snapshot that
- * expired before the aggregate applied it fails the catch-up with a message naming it, since the
- * aggregate could no longer be right; so does an aggregate table that holds snapshots but none of
- * {@link #commitUser} (a table another writer made, whose progress is unknown).
+ * becomes a dead-letter line, and the snapshot is applied without it (the line comes again if the
+ * snapshot is read again: a retried bundle, or a new job past snapshots with no delta). A source
+ * snapshot that expired before the aggregate applied it fails the catch-up with a message naming
+ * it, since the aggregate could no longer be right; so does an aggregate table that holds snapshots
+ * but none of {@link #commitUser} (a table another writer made, whose progress is unknown).
  *
  * <p>Metrics in {@code changelake.templates}: counters {@code aggregateSnapshotsApplied}, {@code
  * aggregateCommits}, {@code aggregateNullGroups}; gauge {@code aggregateSnapshotsBehind} (source
@@ -174,7 +177,8 @@ final class AggregateCatchUp extends DoFn<KV<String, Long>, String> {
         Table.openOrCreate(store, new TablePath(database, aggregateTable), schema(source));
     SnapshotCommit commit = aggregate.newCommit(commitUser(database, sourceTable));
     checkResumable(aggregate, commit, sourceTable);
-    long through = commit.lastCommittedIdentifier().orElse(0);
+    // This job's own record may be ahead of the table's: snapshots with no delta make no commit.
+    long through = Math.max(commit.lastCommittedIdentifier().orElse(0), known == null ? 0 : known);
     checkNotExpired(source, through);
     behind.set(latest.getAsLong() - through);
     while (through < latest.getAsLong()) {
@@ -229,7 +233,7 @@ final class AggregateCatchUp extends DoFn<KV<String, Long>, String> {
             last,
             new ChangelogScan.ChangeVisitor() {
               @Override
-              public void snapshot(io.changelake.table.Snapshot snapshot) {}
+              public void snapshot(Snapshot snapshot) {}
 
               @Override
               public void change(KeyValue change) {
