@@ -224,6 +224,33 @@ class CdcToAggregateTest {
   }
 
   @Test
+  void sourceSnapshotsExpiredBeforeTheAggregateAppliedThemFailTheRunNamingThem() throws Exception {
+    List<String> keepOne =
+        new ArrayList<>(
+            args(
+                TemplateCatalog.CDC_TO_TABLE,
+                input("1.json", event("c", "null", order(1001, 10L, 100))),
+                "orders"));
+    keepOne.add("--tableOptions=snapshot.num-retained.min=1;snapshot.num-retained.max=1");
+    TemplateCatalog.CDC_TO_TABLE.run(keepOne.toArray(String[]::new)).waitUntilFinish();
+    keepOne.set(
+        0, "--inputFilePattern=" + input("2.json", event("c", "null", order(1002, 20L, 5))));
+    TemplateCatalog.CDC_TO_TABLE.run(keepOne.toArray(String[]::new)).waitUntilFinish();
+    assertTrue(snapshots(ORDERS).get(0).id() > 1, "the first snapshots expired");
+
+    Exception failed =
+        assertThrows(
+            Exception.class, () -> run(TemplateCatalog.CDC_TO_AGGREGATE, input("empty.json")));
+    Throwable cause = failed;
+    while (cause.getCause() != null && !(cause instanceof IllegalStateException)) {
+      cause = cause.getCause();
+    }
+    assertTrue(
+        cause.getMessage().contains("has applied orders up to snapshot 0, but orders's snapshots"),
+        cause.getMessage());
+  }
+
+  @Test
   void anAggregateTableAnotherFlowWroteIsRefusedAtLaunch() throws Exception {
     Path first = input("1.json", event("c", "null", order(1001, 10L, 100)));
     run(TemplateCatalog.CDC_TO_AGGREGATE, first);
