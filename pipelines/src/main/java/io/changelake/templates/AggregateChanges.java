@@ -150,18 +150,19 @@ final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
       }
       out.output(Row.withSchema(deltas).addValues(change.getValue(groupColumn), sum, sign).build());
     }
+  }
 
-    private static long sign(String kind) {
-      switch (kind) {
-        case "+I":
-        case "+U":
-          return 1;
-        case "-U":
-        case "-D":
-          return -1;
-        default:
-          throw new IllegalStateException("a change row has row kind '" + kind + "'");
-      }
+  /** The sign of a change's delta: +1 for +I and +U, -1 for -U and -D. */
+  static long sign(String kind) {
+    switch (kind) {
+      case "+I":
+      case "+U":
+        return 1;
+      case "-U":
+      case "-D":
+        return -1;
+      default:
+        throw new IllegalStateException("a change row has row kind '" + kind + "'");
     }
   }
 }

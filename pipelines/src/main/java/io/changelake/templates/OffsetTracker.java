@@ -16,9 +16,14 @@ import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Gauge;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
+import org.apache.beam.sdk.state.TimeDomain;
+import org.apache.beam.sdk.state.Timer;
+import org.apache.beam.sdk.state.TimerSpec;
+import org.apache.beam.sdk.state.TimerSpecs;
 import org.apache.beam.sdk.state.ValueState;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -56,8 +61,19 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * record known to exist in the gap) and {@code identifier} (the newest table commit identifier
  * settled, written into the group commit's metadata as {@code changelake table commit <id>}). The
  * first range of a partition starts it at the group's committed offset, or at the partition's
- * beginning if the group has none. Counters {@code offsetCommits} and {@code offsetGapsResolved} in
- * {@code changelake.templates}.
+ * beginning if the group has none.
+ *
+ * <p>Metrics in {@code changelake.templates}: counters {@code offsetCommits} and {@code
+ * offsetGapsResolved}; and, for an operator to see a partition whose offset is held (settled
+ * offsets wait behind a record whose table commit has not come, or behind a gap Kafka did not
+ * explain within the wait), counters that go up and down: {@code heldPartitions}, the partitions
+ * held now, and {@code heldOffsets}, the settled offsets waiting behind their gaps now; and the
+ * gauge {@code heldMillis}, the age of the hold of the partition that reported last (0 once it is
+ * released; read it while {@code heldPartitions} is above 0). A held partition is looked at again
+ * when its next settled range arrives, and every 10 s without one (a gap Kafka did not explain is
+ * asked again; the age is reported). The tracker sees only settled offsets: records read but not
+ * settled yet, with nothing settled after them, hold nothing here; the group's lag (end offset
+ * minus committed offset, from Kafka's own tools) shows those.
  */
 final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
   private static final long serialVersionUID = 1L;
@@ -172,9 +188,17 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
 
     private static final Duration POLL_WAIT = Duration.ofSeconds(2);
 
+    /** How often a held partition is looked at again while no new range arrives. */
+    private static final org.joda.time.Duration RECHECK =
+        org.joda.time.Duration.standardSeconds(10);
+
     private final KafkaSource source;
     private final Counter commits = Metrics.counter("changelake.templates", "offsetCommits");
     private final Counter gaps = Metrics.counter("changelake.templates", "offsetGapsResolved");
+    private final Counter heldPartitions =
+        Metrics.counter("changelake.templates", "heldPartitions");
+    private final Counter heldOffsets = Metrics.counter("changelake.templates", "heldOffsets");
+    private final Gauge heldMillis = Metrics.gauge("changelake.templates", "heldMillis");
 
     @StateId("next")
     private final StateSpec<ValueState<Long>> nextSpec = StateSpecs.value(VarLongCoder.of());
@@ -188,6 +212,14 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
 
     @StateId("identifier")
     private final StateSpec<ValueState<Long>> identifierSpec = StateSpecs.value(VarLongCoder.of());
+
+    /** While settled offsets wait behind a gap: since when (millis), and how many it reported. */
+    @TimerId("recheck")
+    private final TimerSpec recheckSpec = TimerSpecs.timer(TimeDomain.PROCESSING_TIME);
+
+    @StateId("held")
+    private final StateSpec<ValueState<KV<Long, Long>>> heldSpec =
+        StateSpecs.value(KvCoder.of(VarLongCoder.of(), VarLongCoder.of()));
 
     private transient Consumer<byte[], byte[]> consumer;
 
@@ -210,7 +242,9 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
         @StateId("next") ValueState<Long> nextState,
         @StateId("pending") ValueState<List<KV<Long, Long>>> pendingState,
         @StateId("waiting-for") ValueState<Long> waitingState,
-        @StateId("identifier") ValueState<Long> identifierState) {
+        @StateId("identifier") ValueState<Long> identifierState,
+        @StateId("held") ValueState<KV<Long, Long>> heldState,
+        @TimerId("recheck") Timer recheck) {
       TopicPartition partition = partitionOf(element.getKey());
       Row range = element.getValue();
       Long identifier = range.getInt64("commit_identifier");
@@ -225,6 +259,48 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
       if (last >= start) {
         pending.add(KV.of(Math.max(start, range.getInt64("first_offset")), last));
       }
+      track(partition, start, pending, nextState, pendingState, waitingState, identifierState);
+      reportHeld(nextState.read(), pendingState.read(), heldState, recheck);
+    }
+
+    /**
+     * A held partition, looked at again without a new range: a gap Kafka did not explain may be
+     * explained now, and the hold's age is reported.
+     */
+    @OnTimer("recheck")
+    public void onRecheck(
+        @Key String key,
+        @StateId("next") ValueState<Long> nextState,
+        @StateId("pending") ValueState<List<KV<Long, Long>>> pendingState,
+        @StateId("waiting-for") ValueState<Long> waitingState,
+        @StateId("identifier") ValueState<Long> identifierState,
+        @StateId("held") ValueState<KV<Long, Long>> heldState,
+        @TimerId("recheck") Timer recheck) {
+      Long start = nextState.read();
+      List<KV<Long, Long>> pending = pendingState.read();
+      if (start == null || pending == null || pending.isEmpty()) {
+        return;
+      }
+      track(
+          partitionOf(key),
+          start,
+          new ArrayList<>(pending),
+          nextState,
+          pendingState,
+          waitingState,
+          identifierState);
+      reportHeld(nextState.read(), pendingState.read(), heldState, recheck);
+    }
+
+    /** Moves the partition's offset from {@code start} over {@code pending}, and commits it. */
+    private void track(
+        TopicPartition partition,
+        long start,
+        List<KV<Long, Long>> pending,
+        ValueState<Long> nextState,
+        ValueState<List<KV<Long, Long>>> pendingState,
+        ValueState<Long> waitingState,
+        ValueState<Long> identifierState) {
       Long waiting = waitingState.read();
       long[] inGap = {-1};
       long next =
@@ -260,6 +336,45 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
         consumer.commitSync(Map.of(partition, new OffsetAndMetadata(next, metadata)));
         commits.inc();
       }
+    }
+
+    /**
+     * Keeps the held metrics current: {@code heldPartitions} and {@code heldOffsets} move up and
+     * down with this partition's hold (so their sums over all partitions are the holds of now),
+     * {@code heldMillis} is set to its hold's age.
+     */
+    private void reportHeld(
+        long next, List<KV<Long, Long>> pending, ValueState<KV<Long, Long>> held, Timer recheck) {
+      KV<Long, Long> before = held.read();
+      long reported = before == null ? 0 : before.getValue();
+      if (pending.isEmpty()) {
+        if (before != null) {
+          heldPartitions.dec();
+          heldOffsets.dec(reported);
+          heldMillis.set(0);
+          held.clear();
+        }
+        return;
+      }
+      // Distinct offsets: a range may come twice. advance() left the ranges sorted by start.
+      long waiting = 0;
+      long counted = next;
+      for (KV<Long, Long> range : pending) {
+        long from = Math.max(counted, range.getKey());
+        if (range.getValue() >= from) {
+          waiting += range.getValue() - from + 1;
+          counted = range.getValue() + 1;
+        }
+      }
+      long now = System.currentTimeMillis();
+      long since = before == null ? now : before.getKey();
+      if (before == null) {
+        heldPartitions.inc();
+      }
+      heldOffsets.inc(waiting - reported);
+      heldMillis.set(now - since);
+      held.write(KV.of(since, waiting));
+      recheck.offset(RECHECK).setRelative();
     }
 
     /** Where the group left the partition, or its beginning if the group never read it. */

@@ -35,6 +35,13 @@
  * re-reads every event the table may lack, and re-applying one the table holds changes nothing
  * ({@code _sequence}: the newest wins, an equal one is the same change). See {@code KafkaSource}
  * and {@code OffsetTracker}. In {@code cdc-to-aggregate} the offsets follow the {@code --table}
- * commit, not the aggregate's.
+ * commit, not the aggregate's, and need not: the aggregate follows the table's snapshots, recording
+ * in its own commits the last one it applied, so a run stopped between the two commits is made good
+ * by the next run, once (see {@code CdcToAggregate} for the assumptions).
+ *
+ * <p>Operating the Kafka templates: a partition whose offset is held shows in the metrics {@code
+ * heldPartitions}, {@code heldOffsets} and {@code heldMillis} of {@code changelake.templates} (see
+ * {@code OffsetTracker}); the aggregate's progress in {@code aggregateSnapshotsApplied} and {@code
+ * aggregateSnapshotsBehind}.
  */
 package io.changelake.templates;

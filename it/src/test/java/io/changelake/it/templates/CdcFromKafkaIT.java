@@ -45,6 +45,15 @@ import org.junit.jupiter.api.io.TempDir;
  * is not in a committed snapshot; tombstones, a bad event and transaction markers (offsets without
  * a record) do not hold them back; a pipeline cancelled mid-stream and a new one started from the
  * group's offsets end with the table and the aggregate of the seed story.
+ *
+ * <p>And the aggregate across a stop between the table's commit and its own: the next run applies
+ * what the table holds beyond the aggregate, once, although the group's offsets are past those
+ * events and no event comes again.
+ *
+ * <p>And the offsets Kafka no longer holds: on a compacted topic the tracker passes the offsets the
+ * cleaner removed, and a new pipeline from the group's offsets ends right; and a partition held by
+ * a table commit still to come shows in the {@code heldPartitions} and {@code heldOffsets} metrics
+ * until the commit releases it.
  */
 class CdcFromKafkaIT {
 
@@ -66,6 +75,8 @@ class CdcFromKafkaIT {
             .setConfigProp("group.initial.rebalance.delay.ms", "0")
             .setConfigProp("transaction.state.log.replication.factor", "1")
             .setConfigProp("transaction.state.log.min.isr", "1")
+            // The log cleaner looks for compactable topics every 100 ms, not every 15 s.
+            .setConfigProp("log.cleaner.backoff.ms", "100")
             .build();
     kafka.format();
     kafka.startup();
@@ -464,6 +475,280 @@ class CdcFromKafkaIT {
     }
   }
 
+  @Test
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void aStopBetweenTheTableCommitAndTheAggregateCommitIsMadeGoodByTheNextRunWithNoNewEvent()
+      throws Exception {
+    String topic = "stop.shop.orders";
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+    }
+    List<Sent> sent = new ArrayList<>();
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      sent.add(send(plain, topic, 6001, 100, postgres("c", 6001, 10, 0, 100, 100)));
+      sent.add(send(plain, topic, 6002, 110, postgres("c", 6002, 20, 0, 50, 110)));
+      sent.add(send(plain, topic, 6001, 120, postgres("u", 6001, 10, 100, 80, 120)));
+    }
+    String warehouse = local.resolve("lake").toString();
+    List<String> table =
+        List.of(
+            "--bootstrapServers=" + kafka.bootstrapServers(),
+            "--topics=" + topic,
+            "--consumerGroup=changelake-stop",
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--table=orders",
+            "--producer=lookup",
+            "--buckets=2",
+            "--commitIntervalSeconds=1",
+            "--deadLetterDir=" + local.resolve("dead"),
+            "--blockOnRun=false");
+    List<String> aggregate = new ArrayList<>(table);
+    aggregate.addAll(
+        List.of("--groupColumn=store_id", "--valueColumn=amount", "--aggregateTable=store_totals"));
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      try (TemplateRun.Running first =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, aggregate)) {
+        awaitRows(first, store, "store_totals", List.of("[10, 80, 1]", "[20, 50, 1]"));
+      }
+      try (KafkaProducer<String, String> plain = producer(null)) {
+        sent.add(send(plain, topic, 6003, 130, postgres("c", 6003, 20, 0, 70, 130)));
+        sent.add(send(plain, topic, 6002, 140, postgres("d", 6002, 20, 50, 50, 140)));
+      }
+      // What a stop between the two commits leaves: the table holds the new events, the group's
+      // offsets are past them (Kafka will not deliver them again), the aggregate lacks them.
+      Map<Integer, Long> ends = afterLastRecord(sent);
+      try (TemplateRun.Running tableOnly =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_TABLE, table)) {
+        awaitTrue(
+            tableOnly,
+            "the group past the last records " + ends,
+            () -> groupOffsets("changelake-stop").equals(ends),
+            () -> "; the group is at " + groupOffsetsText("changelake-stop"));
+      }
+      assertEquals(List.of("[10, 80, 1]", "[20, 50, 1]"), TemplateRun.rows(store, "store_totals"));
+      try (TemplateRun.Running restarted =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, aggregate)) {
+        awaitRows(restarted, store, "store_totals", List.of("[10, 80, 1]", "[20, 70, 1]"));
+        Thread.sleep(3000);
+        assertEquals(
+            List.of("[10, 80, 1]", "[20, 70, 1]"),
+            TemplateRun.rows(store, "store_totals"),
+            "applied once, not again");
+      }
+      assertEquals(ends, groupOffsets("changelake-stop"));
+      assertEquals(
+          List.of(
+              "[6001, 10, 80, 80.05, 2025-12-01T13:45]", "[6003, 20, 70, 70.05, 2025-12-01T13:45]"),
+          TemplateRun.rows(store, "orders"));
+    }
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aPartitionHeldByAWaitingTableCommitShowsInTheMetricsUntilTheCommitComes() throws Exception {
+    String topic = "held.shop.orders";
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+    }
+    // Offset 0 waits for the table's commit; the tombstone and the bad event behind it settle at
+    // once, so the partition holds two settled offsets behind a record on its way.
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      for (String[] kv :
+          List.of(
+              postgres("c", 4001, 10, 0, 100, 100),
+              tombstone(4001),
+              new String[] {"{\"order_id\":9}", "{not json"})) {
+        plain.send(new ProducerRecord<>(topic, 0, kv[0], kv[1])).get();
+      }
+    }
+    String warehouse = local.resolve("lake").toString();
+    try (TemplateRun.Running pipeline =
+            TemplateRun.startWatched(
+                TemplateCatalog.CDC_TO_TABLE,
+                List.of(
+                    "--bootstrapServers=" + kafka.bootstrapServers(),
+                    "--topics=" + topic,
+                    "--consumerGroup=changelake-held",
+                    "--warehouse=" + warehouse,
+                    "--database=shop",
+                    "--table=held_orders",
+                    // Long enough for the test to see the hold before the commit releases it.
+                    "--commitIntervalSeconds=30",
+                    "--deadLetterDir=" + local.resolve("dead"),
+                    "--blockOnRun=false"));
+        ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitTrue(
+          pipeline,
+          "one held partition with 2 held offsets",
+          () -> pipeline.metric("heldPartitions") == 1 && pipeline.metric("heldOffsets") == 2,
+          () -> heldMetrics(pipeline));
+      assertEquals(Map.of(0, 0L), groupOffsets("changelake-held"));
+      // No new range comes: the recheck timer reports the hold's age.
+      awaitTrue(
+          pipeline,
+          "the hold's age reported by a recheck, at least 5 s",
+          () -> pipeline.metric("heldMillis") >= 5000 || pipeline.metric("heldPartitions") == 0,
+          () -> heldMetrics(pipeline));
+      assertEquals(1, pipeline.metric("heldPartitions"), "still held at the recheck");
+      awaitRows(
+          pipeline, store, "held_orders", List.of("[4001, 10, 100, 100.05, 2025-12-01T13:45]"));
+      awaitTrue(
+          pipeline,
+          "the hold released once the table committed offset 0",
+          () -> pipeline.metric("heldPartitions") == 0 && pipeline.metric("heldOffsets") == 0,
+          () -> heldMetrics(pipeline));
+      awaitTrue(
+          pipeline,
+          "the group past the three records",
+          () -> groupOffsets("changelake-held").equals(Map.of(0, 3L)),
+          () -> "");
+    }
+  }
+
+  private static String heldMetrics(TemplateRun.Running pipeline) {
+    return "; heldPartitions="
+        + pipeline.metric("heldPartitions")
+        + " heldOffsets="
+        + pipeline.metric("heldOffsets")
+        + " heldMillis="
+        + pipeline.metric("heldMillis");
+  }
+
+  @Test
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void offsetsACompactedTopicNoLongerHoldsArePassedAndANewPipelineFromThemEndsRight()
+      throws Exception {
+    String topic = "compacted.shop.orders";
+    try (Admin admin = admin()) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(topic, 1, (short) 1)
+                      .configs(
+                          Map.of(
+                              "cleanup.policy", "compact",
+                              "segment.ms", "100",
+                              "min.cleanable.dirty.ratio", "0.01",
+                              "min.compaction.lag.ms", "0",
+                              "delete.retention.ms", "100"))))
+          .all()
+          .get();
+    }
+    // One record a segment (each send after segment.ms rolls the segment): the cleaner may then
+    // drop the older versions of 5001 and 5002, at offsets 0 and 1.
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      for (String[] kv :
+          List.of(
+              postgres("c", 5001, 10, 0, 100, 100),
+              postgres("c", 5002, 20, 0, 50, 110),
+              postgres("u", 5001, 10, 100, 80, 120),
+              postgres("u", 5002, 20, 50, 40, 130),
+              postgres("c", 5003, 20, 0, 70, 140),
+              postgres("c", 5004, 30, 0, 5, 150))) {
+        plain.send(new ProducerRecord<>(topic, 0, kv[0], kv[1])).get();
+        Thread.sleep(300);
+      }
+    }
+    List<Long> left = awaitCompacted(topic, 6);
+    String warehouse = local.resolve("lake").toString();
+    List<String> args =
+        List.of(
+            "--bootstrapServers=" + kafka.bootstrapServers(),
+            "--topics=" + topic,
+            "--consumerGroup=changelake-compacted",
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--table=orders",
+            "--producer=lookup",
+            "--commitIntervalSeconds=1",
+            "--groupColumn=store_id",
+            "--valueColumn=amount",
+            "--aggregateTable=store_totals",
+            "--deadLetterDir=" + local.resolve("dead"),
+            "--blockOnRun=false");
+    try (ObjectStore store = ObjectStores.open(warehouse)) {
+      try (TemplateRun.Running first =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, args)) {
+        awaitTrue(
+            first,
+            "the group past the compacted topic's end, 6 (records left at " + left + ")",
+            () -> groupOffsets("changelake-compacted").equals(Map.of(0, 6L)),
+            () -> "; the group is at " + groupOffsetsText("changelake-compacted"));
+        assertTrue(first.metric("offsetGapsResolved") >= 1, "a gap was resolved");
+        awaitRows(
+            first, store, "store_totals", List.of("[10, 80, 1]", "[20, 110, 2]", "[30, 5, 1]"));
+      }
+      try (KafkaProducer<String, String> plain = producer(null)) {
+        plain
+            .send(
+                new ProducerRecord<>(
+                    topic,
+                    0,
+                    postgres("u", 5003, 20, 70, 75, 160)[0],
+                    postgres("u", 5003, 20, 70, 75, 160)[1]))
+            .get();
+      }
+      try (TemplateRun.Running second =
+          TemplateRun.startWatched(TemplateCatalog.CDC_TO_AGGREGATE, args)) {
+        awaitRows(
+            second,
+            store,
+            "orders",
+            List.of(
+                "[5001, 10, 80, 80.05, 2025-12-01T13:45]",
+                "[5002, 20, 40, 40.05, 2025-12-01T13:45]",
+                "[5003, 20, 75, 75.05, 2025-12-01T13:45]",
+                "[5004, 30, 5, 5.05, 2025-12-01T13:45]"));
+        awaitRows(
+            second, store, "store_totals", List.of("[10, 80, 1]", "[20, 115, 2]", "[30, 5, 1]"));
+        awaitTrue(
+            second,
+            "the group past the new record, 7",
+            () -> groupOffsets("changelake-compacted").equals(Map.of(0, 7L)),
+            () -> "; the group is at " + groupOffsetsText("changelake-compacted"));
+      }
+    }
+  }
+
+  /**
+   * Waits until the log cleaner has removed the topic's first two offsets (of its one partition)
+   * and returns the offsets that still hold records, below {@code end}.
+   */
+  private static List<Long> awaitCompacted(String topic, long end) throws Exception {
+    Map<String, Object> config =
+        Map.of(
+            "bootstrap.servers",
+            kafka.bootstrapServers(),
+            "key.deserializer",
+            org.apache.kafka.common.serialization.StringDeserializer.class,
+            "value.deserializer",
+            org.apache.kafka.common.serialization.StringDeserializer.class,
+            "enable.auto.commit",
+            false);
+    org.apache.kafka.common.TopicPartition partition =
+        new org.apache.kafka.common.TopicPartition(topic, 0);
+    List<Long> offsets = new ArrayList<>();
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(config)) {
+      consumer.assign(List.of(partition));
+      while (System.nanoTime() < deadline) {
+        offsets.clear();
+        consumer.seekToBeginning(List.of(partition));
+        while (consumer.position(partition) < end) {
+          consumer.poll(Duration.ofMillis(200)).forEach(r -> offsets.add(r.offset()));
+        }
+        if (!offsets.contains(0L) && !offsets.contains(1L)) {
+          return List.copyOf(offsets);
+        }
+        Thread.sleep(500);
+      }
+    }
+    throw new AssertionError(
+        "the broker did not compact " + topic + " within 90 s: records at " + offsets);
+  }
+
   /**
    * Every change below the group's offset of its partition is in the table: its key's row carries
    * its LSN or a newer one (the group's offsets are read before the table, which only moves on).
@@ -501,6 +786,14 @@ class CdcFromKafkaIT {
 
   private static Map<Integer, Long> groupOffsets() throws Exception {
     return groupOffsets("changelake-offsets");
+  }
+
+  private static String groupOffsetsText(String group) {
+    try {
+      return groupOffsets(group).toString();
+    } catch (Exception unread) {
+      return "unknown (" + unread + ")";
+    }
   }
 
   private static Map<Integer, Long> groupOffsets(String group) throws Exception {

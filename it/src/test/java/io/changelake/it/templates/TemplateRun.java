@@ -17,6 +17,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.GaugeResult;
+import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 
 /** Launching a template as {@code ./changelake run} does, and reading what it left. */
 final class TemplateRun {
@@ -87,6 +92,28 @@ final class TemplateRun {
       }
       throw new AssertionError(
           "the pipeline ended " + result.getState() + " before " + before, cause);
+    }
+
+    /**
+     * A metric of {@code changelake.templates} while the pipeline runs, summed over its steps: a
+     * counter's attempted value, or a gauge's latest; 0 while nothing reported it.
+     */
+    long metric(String name) {
+      MetricQueryResults found =
+          result
+              .metrics()
+              .queryMetrics(
+                  MetricsFilter.builder()
+                      .addNameFilter(MetricNameFilter.named("changelake.templates", name))
+                      .build());
+      long sum = 0;
+      for (MetricResult<Long> counter : found.getCounters()) {
+        sum += counter.getAttempted();
+      }
+      for (MetricResult<GaugeResult> gauge : found.getGauges()) {
+        sum += gauge.getAttempted().getValue();
+      }
+      return sum;
     }
 
     @Override
