@@ -271,6 +271,40 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     // Both system columns are required: read them without codec, boxing or level checks.
     long sequenceNumber = readers[column++].readLong();
     RowKind kind = RowKind.fromByteValue((byte) readers[column++].readInt());
+    Object[] value = values(column);
+    if (keyInValue != null) {
+      for (int i = 0; i < key.length; i++) {
+        key[i] = value[keyInValue[i]];
+      }
+    }
+    return new KeyValue(key, sequenceNumber, kind, value);
+  }
+
+  /**
+   * The next row's table columns alone, as {@link KeyValue#value()} would hold them: for a read
+   * that needs neither key, sequence number nor kind, so no record is built around them.
+   *
+   * @throws NoSuchElementException if the file is exhausted
+   */
+  public Object[] nextValue() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("no key-value left in " + path);
+    }
+    rowsLeftInGroup--;
+    int column = 0;
+    if (keyInValue == null) {
+      // Every column is read row by row in step: the _KEY_ columns must advance too.
+      for (int i = 0; i < keyCodecs.length; i++) {
+        readers[column++].read();
+      }
+    }
+    readers[column++].readLong();
+    readers[column++].readInt();
+    return values(column);
+  }
+
+  /** The value columns of the current row, the first of them at reader {@code column}. */
+  private Object[] values(int column) {
     Object[] value = new Object[valueCodecs.length];
     for (int i = 0; i < value.length; i++) {
       if (valueCodecs[i] != null) {
@@ -281,12 +315,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
                 : TypeWidening.convert(stored, valueConversions[i]);
       }
     }
-    if (keyInValue != null) {
-      for (int i = 0; i < key.length; i++) {
-        key[i] = value[keyInValue[i]];
-      }
-    }
-    return new KeyValue(key, sequenceNumber, kind, value);
+    return value;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
@@ -22,6 +23,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.IntPredicate;
 
@@ -92,8 +94,23 @@ public final class TableRead {
   /**
    * The rows of one split, in key order: the newest version of each key, unless it retracts. Every
    * file of the split is open until the returned reader is closed or exhausted.
+   *
+   * <p>A split that is one sorted run without retractions (its files all at one level above 0, or a
+   * lone file) holds each key once, as it is to be read: it is read raw, file after file, without
+   * the merge, as Paimon reads it (see {@link #readsRaw}).
    */
   public MergedRows read(BucketSplit split) throws IOException {
+    if (readsRaw(split.files())) {
+      List<DataFileMeta> inKeyOrder = new ArrayList<>(split.files());
+      BinaryRowCodec keyCodec = new BinaryRowCodec(table.schema().keyType());
+      inKeyOrder.sort(Comparator.comparing(f -> keyCodec.decode(f.minKey().bytes()), keyOrder));
+      return MergedRows.raw(open(split.partition(), split.bucket(), inKeyOrder));
+    }
+    return merged(split);
+  }
+
+  /** The rows of one split through the merge, whatever its files: the reference of the raw read. */
+  MergedRows merged(BucketSplit split) throws IOException {
     List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
     int[] levels = split.files().stream().mapToInt(DataFileMeta::level).toArray();
     KeyMerge keyMerge =
@@ -107,23 +124,50 @@ public final class TableRead {
         levels,
         new KeyVersions(keyOrder),
         keyMerge,
-        readsAsInserts(split.files()));
+        rawConvertible(split.files()) && retractionsCounted(split.files()));
   }
 
   /**
-   * Whether Paimon's batch reader would read these files raw, without merging, and so return every
-   * row as +I: files above level 0 without retractions, all at one level (or any levels under
-   * first-row), or a lone file without retractions. Otherwise it merges, and rows keep their stored
-   * kind (+I or +U). The rows are the same either way; only the kind differs, and changelake
-   * reports it as Paimon does.
+   * Whether Paimon's batch scan marks these files raw-convertible (its {@code
+   * MergeTreeSplitGenerator}): files above level 0 without retractions, all at one level (or any
+   * levels under first-row), or a lone file without retractions. Paimon then reads them raw and
+   * returns every row as +I, if every file counts its retractions; otherwise it merges, and rows
+   * keep their stored kind (+I or +U). The rows are the same either way; only the kind differs, and
+   * changelake reports it as Paimon does. A file without a delete-row count (written before Paimon
+   * counted them) counts as without retractions here.
    */
-  private boolean readsAsInserts(List<DataFileMeta> files) {
+  private boolean rawConvertible(List<DataFileMeta> files) {
     boolean upperWithoutRetractions =
         files.stream().allMatch(f -> f.level() != 0 && withoutRetractions(f));
-    boolean oneLevel = files.stream().mapToInt(DataFileMeta::level).distinct().count() == 1;
     return (upperWithoutRetractions
-            && (oneLevel || table.options().mergeEngine() == MergeEngine.FIRST_ROW))
+            && (oneLevel(files) || table.options().mergeEngine() == MergeEngine.FIRST_ROW))
         || (files.size() == 1 && withoutRetractions(files.get(0)));
+  }
+
+  /**
+   * Whether a split is read raw, without the merge: raw-convertible, every file counting its
+   * retractions (Paimon merges a file that does not, its {@code
+   * PrimaryKeyTableRawFileSplitReadProvider}), and one sorted run, so that reading the files in key
+   * order is reading the keys in order. Files of a first-row table at several levels, which Paimon
+   * also reads raw, one after the other, go through the merge to keep the key order; they hold each
+   * key once, so the rows are the same.
+   */
+  boolean readsRaw(List<DataFileMeta> files) {
+    boolean oneRun =
+        files.size() == 1 || (!files.isEmpty() && files.get(0).level() != 0 && oneLevel(files));
+    return oneRun && rawConvertible(files) && retractionsCounted(files);
+  }
+
+  /**
+   * Whether every file counts its retractions. Paimon reads raw-convertible files raw only then,
+   * and merges them otherwise, rows keeping their stored kind.
+   */
+  private static boolean retractionsCounted(List<DataFileMeta> files) {
+    return files.stream().allMatch(f -> f.deleteRowCount() != null);
+  }
+
+  private static boolean oneLevel(List<DataFileMeta> files) {
+    return files.stream().mapToInt(DataFileMeta::level).distinct().count() == 1;
   }
 
   private static boolean withoutRetractions(DataFileMeta file) {
@@ -179,7 +223,10 @@ public final class TableRead {
     return rows;
   }
 
-  /** The merged rows of one split; close it to release its files. */
+  /**
+   * The rows of one split, merged or read raw; close it to release its files. A raw read builds no
+   * record per row for {@link #next}.
+   */
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
     private final List<KeyValueFileReader> readers;
     private final SortMergeReader merged;
@@ -188,6 +235,9 @@ public final class TableRead {
     private final KeyMerge keyMerge;
     private final boolean asInserts;
     private KeyValue next;
+
+    /** In a raw read, the position of the file being read, in key order. */
+    private int rawFile;
 
     MergedRows(
         List<KeyValueFileReader> readers,
@@ -204,8 +254,24 @@ public final class TableRead {
       this.asInserts = asInserts;
     }
 
+    /** The rows of files that together hold each key once, read file after file. */
+    static MergedRows raw(List<KeyValueFileReader> inKeyOrder) {
+      return new MergedRows(inKeyOrder, null, null, null, null, true);
+    }
+
+    /** Whether the rows are read raw, without the merge. */
+    boolean raw() {
+      return merged == null;
+    }
+
     @Override
     public boolean hasNext() {
+      if (raw()) {
+        while (rawFile < readers.size() && !readers.get(rawFile).hasNext()) {
+          rawFile++;
+        }
+        return rawFile < readers.size();
+      }
       while (next == null && versions.fill(merged, levels)) {
         KeyValue result = keyMerge.reduce(versions);
         if (result != null && result.kind().isAdd()) {
@@ -221,13 +287,25 @@ public final class TableRead {
 
     @Override
     public Object[] next() {
+      if (raw()) {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return readers.get(rawFile).nextValue();
+      }
       return nextKeyValue().value();
     }
 
     /** The next row as a record: key, newest sequence number, an add kind (+I or +U). */
     public KeyValue nextKeyValue() {
       if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
+        throw new NoSuchElementException();
+      }
+      if (raw()) {
+        KeyValue stored = readers.get(rawFile).next();
+        return stored.kind() == RowKind.INSERT
+            ? stored
+            : new KeyValue(stored.key(), stored.sequenceNumber(), RowKind.INSERT, stored.value());
       }
       KeyValue newest = next;
       next = null;

@@ -1,0 +1,262 @@
+package io.changelake.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.PaimonRows;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.schema.TableSchema;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.table.RandomChangeStream.Case;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A batch read takes the raw path (files read one after another, no merge) exactly when Paimon's
+ * rule allows it, and returns what the merge returns and what Paimon 1.3.1 reads from the same
+ * table, row kinds included.
+ */
+class RawReadTest {
+
+  private static final TablePath PATH = RandomChangeStream.PATH;
+
+  @TempDir Path warehouse;
+
+  static Stream<Case> cases() {
+    List<Case> cases = new ArrayList<>();
+    for (long seed = 1; seed <= 2; seed++) {
+      for (String engine : List.of("deduplicate", "partial-update", "aggregation", "first-row")) {
+        for (String producer : List.of("none", "lookup", "full-compaction")) {
+          if (!engine.equals("first-row") || producer.equals("lookup")) {
+            cases.add(new Case(engine, producer, seed, false));
+          }
+        }
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void rawAndMergedReadsOfEverySplitAgreeWithEachOtherAndWithPaimon(Case c) throws Exception {
+    RandomChangeStream stream = new RandomChangeStream(c, 300);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, stream.schema());
+      stream.write(table, 1500, 6);
+      TableRead read = table.newRead();
+      List<String> ours = new ArrayList<>();
+      for (BucketSplit split : read.splits(table.snapshots().latest().orElseThrow())) {
+        List<String> asRead = kindedRows(read.read(split));
+        assertEquals(kindedRows(read.merged(split)), asRead, c + " " + split.files());
+        assertEquals(values(read.read(split)), withoutKinds(asRead), c + " values alone");
+        ours.addAll(asRead);
+      }
+      ours.sort(null);
+      assertEquals(paimonKindedRows(table), ours, c.toString());
+    }
+  }
+
+  @Test
+  void aFullyCompactedBucketIsReadRawAsInserts() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of("target-file-size", "4 kb")));
+      writeUpdates(table, 1, 3000, CompactionRequest.FULL);
+      TableRead read = table.newRead();
+      BucketSplit split = onlySplit(table);
+      assertTrue(split.files().size() > 1, "several files at one level: " + split.files());
+      assertTrue(split.files().stream().allMatch(f -> f.level() > 0));
+      assertTrue(read.read(split).raw());
+      List<String> rows = kindedRows(read.read(split));
+      assertEquals(3000, rows.size());
+      assertTrue(rows.stream().allMatch(r -> r.startsWith("+I")), "Paimon reads raw rows as +I");
+      assertEquals(paimonKindedRows(table), sorted(rows));
+      List<Long> keys = new ArrayList<>();
+      try (TableRead.MergedRows raw = read.read(split)) {
+        raw.forEachRemaining(row -> keys.add((Long) row[0]));
+      }
+      assertEquals(LongStream.range(0, 3000).boxed().toList(), keys, "key order, file by file");
+    }
+  }
+
+  @Test
+  void aLoneLevelZeroFileWithoutRetractionsIsReadRaw() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+      writeUpdates(table, 1, 100, CompactionRequest.AUTO);
+      BucketSplit split = onlySplit(table);
+      assertEquals(0, split.files().get(0).level());
+      assertTrue(table.newRead().read(split).raw());
+      assertEquals(paimonKindedRows(table), sorted(kindedRows(table.newRead().read(split))));
+    }
+  }
+
+  @Test
+  void aFileWithRetractionsOrFilesAtSeveralLevelsAreMerged() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+      SnapshotCommit commit = table.newCommit("test");
+      try (TableWriter writer = table.newWriter()) {
+        writer.write(RowKind.INSERT, Orders.row(1, 1L, 1L));
+        writer.write(RowKind.INSERT, Orders.row(2, 2L, 2L));
+        writer.write(RowKind.DELETE, Orders.row(3, 3L, 3L));
+        commit.commit(1, writer.prepareCommit(1));
+      }
+      BucketSplit lone = onlySplit(table);
+      assertEquals(1L, lone.files().get(0).deleteRowCount());
+      assertFalse(table.newRead().read(lone).raw(), "a retraction needs the merge");
+      assertEquals(List.of("+I[1, 1, 1]", "+I[2, 2, 2]"), kindedRows(table.newRead().read(lone)));
+
+      writeUpdates(table, 2, 50, CompactionRequest.FULL);
+      writeUpdates(table, 3, 10, CompactionRequest.AUTO);
+      BucketSplit levels = onlySplit(table);
+      assertTrue(levels.files().stream().anyMatch(f -> f.level() == 0));
+      assertTrue(levels.files().stream().anyMatch(f -> f.level() > 0));
+      assertFalse(table.newRead().read(levels).raw(), "level 0 beside a higher level");
+      assertEquals(paimonKindedRows(table), sorted(kindedRows(table.newRead().read(levels))));
+    }
+  }
+
+  @Test
+  void filesThatDoNotCountTheirRetractionsAreMergedKeepingTheStoredKind() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+      writeUpdates(table, 1, 20, CompactionRequest.FULL);
+      BucketSplit counted = onlySplit(table);
+      List<DataFileMeta> legacy = new ArrayList<>();
+      for (DataFileMeta f : counted.files()) {
+        legacy.add(withoutDeleteRowCount(f));
+      }
+      BucketSplit uncounted =
+          new BucketSplit(counted.snapshotId(), counted.partition(), counted.bucket(), legacy);
+      TableRead read = table.newRead();
+      assertFalse(read.read(uncounted).raw());
+      List<String> rows = kindedRows(read.read(uncounted));
+      assertEquals(20, rows.size());
+      // Paimon's PrimaryKeyTableRawFileSplitReadProvider refuses such a split; its merge keeps
+      // the +U the rows were written with.
+      assertTrue(rows.stream().allMatch(r -> r.startsWith("+U")), rows.toString());
+    }
+  }
+
+  @Test
+  void aTableThatPaimonCompactedFullyIsReadRawAsPaimonReadsIt() throws Exception {
+    TableSchema schema =
+        Orders.schema(Map.of("changelog-producer", "full-compaction", "bucket", "2"));
+    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
+    try (PaimonStreams.Writer writer =
+        new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
+      PaimonStreams.writeRandomChanges(writer, 7, 5);
+    }
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.open(store, PATH);
+      TableRead read = table.newRead();
+      List<String> ours = new ArrayList<>();
+      for (BucketSplit split : read.splits(table.snapshots().latest().orElseThrow())) {
+        assertTrue(read.read(split).raw(), split.files().toString());
+        ours.addAll(kindedRows(read.read(split)));
+      }
+      assertEquals(paimonKindedRows(table), sorted(ours));
+    }
+  }
+
+  /** Upserts (+U) of keys 0 to {@code keys - 1}, committed as {@code id} with {@code request}. */
+  private static void writeUpdates(Table table, long id, int keys, CompactionRequest request)
+      throws Exception {
+    SnapshotCommit commit = table.newCommit("test");
+    try (TableWriter writer = table.newWriter()) {
+      for (long k = 0; k < keys; k++) {
+        writer.write(RowKind.UPDATE_AFTER, Orders.row(k, id, k * id));
+      }
+      commit.commit(id, writer.prepareCommit(id, request));
+    }
+  }
+
+  private static BucketSplit onlySplit(Table table) throws Exception {
+    List<BucketSplit> splits = table.newRead().splits(table.snapshots().latest().orElseThrow());
+    assertEquals(1, splits.size());
+    return splits.get(0);
+  }
+
+  private static DataFileMeta withoutDeleteRowCount(DataFileMeta f) {
+    return new DataFileMeta(
+        f.fileName(),
+        f.fileSize(),
+        f.rowCount(),
+        f.minKey(),
+        f.maxKey(),
+        f.keyStats(),
+        f.valueStats(),
+        f.minSequenceNumber(),
+        f.maxSequenceNumber(),
+        f.schemaId(),
+        f.level(),
+        f.extraFiles(),
+        f.creationTimeMillis(),
+        null,
+        f.fileSource(),
+        f.valueStatsCols());
+  }
+
+  /** The rows as kind and values, as read through {@link TableRead.MergedRows#nextKeyValue}. */
+  private static List<String> kindedRows(TableRead.MergedRows rows) {
+    List<String> texts = new ArrayList<>();
+    try (rows) {
+      while (rows.hasNext()) {
+        KeyValue kv = rows.nextKeyValue();
+        texts.add(kv.kind().shortString() + Arrays.toString(kv.value()));
+      }
+    }
+    return texts;
+  }
+
+  /** The rows' values, as read through {@link TableRead.MergedRows#next}. */
+  private static List<String> values(TableRead.MergedRows rows) {
+    List<String> texts = new ArrayList<>();
+    try (rows) {
+      rows.forEachRemaining(row -> texts.add(Arrays.toString(row)));
+    }
+    return texts;
+  }
+
+  private static List<String> withoutKinds(List<String> kinded) {
+    return kinded.stream().map(r -> r.substring(2)).toList();
+  }
+
+  private static List<String> sorted(List<String> rows) {
+    List<String> copy = new ArrayList<>(rows);
+    copy.sort(null);
+    return copy;
+  }
+
+  /** Paimon's batch read of the table's latest snapshot, kinds included, sorted. */
+  private List<String> paimonKindedRows(Table table) throws Exception {
+    FileStoreTable paimon = PaimonTables.open(warehouse.resolve(PATH.root()));
+    PaimonRows converter = new PaimonRows(table.schema().rowType());
+    ReadBuilder builder = paimon.newReadBuilder();
+    List<String> rows = new ArrayList<>();
+    try (RecordReader<InternalRow> reader =
+        builder.newRead().createReader(builder.newScan().plan().splits())) {
+      reader.forEachRemaining(
+          row -> rows.add(row.getRowKind().shortString() + Arrays.toString(converter.toJava(row))));
+    }
+    rows.sort(null);
+    return rows;
+  }
+}
