@@ -131,7 +131,8 @@ public final class TableWriter implements AutoCloseable {
   private CrossPartitionUpsert crossPartitionUpsert() throws IOException {
     if (crossPartitionUpsert == null) {
       crossPartitionUpsert =
-          new CrossPartitionUpsert(table, uncommitted, assigner, scratch().resolve("key-index"));
+          new CrossPartitionUpsert(
+              table, uncommitted, assigner, scratch().resolve("key-index"), 1, 0);
     }
     return crossPartitionUpsert;
   }
