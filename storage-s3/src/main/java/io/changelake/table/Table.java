@@ -239,7 +239,7 @@ public final class Table {
     return new CrossPartitionUpsert(
         this,
         List.of(),
-        new BucketAssigner(schema, location()),
+        new BucketAssigner(schema, location(), null),
         folder,
         options().dynamicBucketInitialBuckets(),
         assigner);
