@@ -201,6 +201,10 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
 
   @Teardown
   public void teardown() throws Exception {
+    if (keyAssigners != null) {
+      keyAssigners.close();
+      keyAssigners = null;
+    }
     if (opened != null) {
       opened.close();
       opened = null;

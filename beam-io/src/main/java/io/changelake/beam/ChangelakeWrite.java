@@ -172,7 +172,11 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     return toBuilder().setPrimaryKeys(List.copyOf(keys)).build();
   }
 
-  /** Partition columns of a table created by the write; they must be in the primary key. */
+  /**
+   * Partition columns of a table created by the write. A partition column outside the primary key
+   * makes a cross-partition upsert table, which needs {@code withBuckets(-1)} (see {@link
+   * ChangelakeIO}).
+   */
   public ChangelakeWrite withPartitionKeys(List<String> keys) {
     return toBuilder().setPartitionKeys(List.copyOf(keys)).build();
   }

@@ -110,7 +110,7 @@ record TableReference(
      * Whether the table merges each key's rows to the same result in any order: a table with a
      * {@code sequence.field}, or an aggregation table of plain inserts whose every value column has
      * an aggregate that does not care about order (sum, product, count, min, max, bool_and,
-     * bool_or).
+     * bool_or); never a cross-partition upsert table.
      */
     boolean orderFree() {
       if (!primaryKeys.containsAll(partitionKeys)) {

@@ -9,18 +9,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.SerializedRow;
 import io.changelake.schema.TableSchema;
 import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
+import io.changelake.table.CrossPartitionUpsert.Placement;
 import io.changelake.table.PaimonCrossPartitionWrites.Change;
 import io.changelake.types.RowKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,5 +157,96 @@ class CrossPartitionUpsertTest {
     PaimonTables.write(
         paimonFixed, fixed, List.of(row(1, 1, "a", 1L), row(2, 1, "b", 2L)), RowKind.INSERT);
     assertEquals(2, PaimonTables.readAll(paimonFixed, fixed).size());
+  }
+
+  /** Where a {@link CrossPartitionUpsert} sent each row, as {@code -D[2, 1, ...]@bucket}. */
+  private static List<String> routed(CrossPartitionUpsert upsert, Change... changes)
+      throws Exception {
+    List<String> out = new ArrayList<>();
+    for (Change c : changes) {
+      upsert.write(
+          c.kind(),
+          c.row(),
+          (kind, row, bucket) ->
+              out.add(kind.shortString() + Arrays.toString(row) + "@" + bucket.bucket()));
+    }
+    return out;
+  }
+
+  /**
+   * A writer that assigns apart from writing (the Beam write) may leave a moved key in both
+   * partitions for a commit: a bootstrap refuses such a table, unless a placement given back says
+   * where the key is, which then decides the next move.
+   */
+  @Test
+  void aRestoredPlacementSettlesAKeyTheTableHoldsTwiceMidMove() throws Exception {
+    TableSchema schema = schema(options("deduplicate", "input"));
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      SnapshotCommit commit = table.newCommit("ours");
+      for (int day = 1; day <= 2; day++) {
+        // The move's row in day 2 lands; its -D for day 1 is still to come.
+        try (TableWriter writer = table.newWriter()) {
+          writer.write(RowKind.INSERT, row(day, 1, "v" + day, 1L), 0);
+          commit.commit(day, writer.prepareCommit(day));
+        }
+      }
+      Change next = new Change(RowKind.INSERT, row(3, 1, "v3", 1L));
+      try (CrossPartitionUpsert fresh =
+          table.newCrossPartitionUpsert(0, warehouse.resolve("fresh"))) {
+        BadInputTest.assertMentions(
+            assertThrows(IllegalStateException.class, () -> routed(fresh, next)),
+            "holds primary key [1] twice",
+            "one writer at a time");
+      }
+      BinaryRowCodec key = new BinaryRowCodec(schema.rowType().project(new int[] {1}));
+      Object[] one = {1L};
+      Placement inDay2 =
+          new Placement(
+              new SerializedRow(key.encodeRow(one)),
+              key.hash(one),
+              new SerializedRow(
+                  new BinaryRowCodec(schema.partitionType()).encode(new Object[] {2})),
+              0);
+      try (CrossPartitionUpsert restored =
+          table.newCrossPartitionUpsert(0, warehouse.resolve("restored"))) {
+        restored.restore(List.of(inDay2));
+        assertEquals(List.of("-D[2, 1, v3, 1]@0", "+I[3, 1, v3, 1]@0"), routed(restored, next));
+        assertEquals(1, restored.takeNewPlacements().size(), "the move to day 3");
+      }
+    }
+  }
+
+  /**
+   * Two assigners split the keys by key hash, each bootstrapping only its own keys and opening only
+   * its own buckets (b % 2 == a), as Paimon's GlobalIndexAssigners do.
+   */
+  @Test
+  void twoAssignersSplitTheKeysAndOpenOnlyTheirOwnBuckets() throws Exception {
+    Map<String, String> options = new TreeMap<>(options("deduplicate", "input"));
+    options.put("dynamic-bucket.initial-buckets", "2");
+    TableSchema schema = schema(options);
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      try (CrossPartitionUpsert a0 = table.newCrossPartitionUpsert(0, warehouse.resolve("a0"));
+          CrossPartitionUpsert a1 = table.newCrossPartitionUpsert(1, warehouse.resolve("a1"))) {
+        CrossPartitionUpsert[] assigners = {a0, a1};
+        Map<Integer, Integer> keysOf = new TreeMap<>();
+        for (long id = 0; id < 40; id++) {
+          Object[] row = row(1, id, "v", 1L);
+          int a = a0.assignerOf(row);
+          assertEquals(a, a1.assignerOf(row), "any assigner answers alike");
+          CrossPartitionUpsert other = assigners[1 - a];
+          assertThrows(
+              IllegalStateException.class, () -> other.write(RowKind.INSERT, row, (k, r, b) -> {}));
+          assigners[a].write(
+              RowKind.INSERT,
+              row,
+              (k, r, bucket) -> assertEquals(a, bucket.bucket() % 2, "an own bucket"));
+          keysOf.merge(a, 1, Integer::sum);
+        }
+        assertEquals(2, keysOf.size(), "both assigners took keys: " + keysOf);
+      }
+    }
   }
 }
