@@ -259,6 +259,30 @@ class CrossPartitionWriteTest {
     }
   }
 
+  /** A row of an unknown kind is a dead letter; the others are written, moving their keys. */
+  @Test
+  void aBadRowIsADeadLetterAndTheOthersMove() throws Exception {
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table.create(store, OURS, schema(options("deduplicate", "input")));
+    }
+    Pipeline pipeline = Pipeline.create();
+    pipeline
+        .apply(
+            Create.of(
+                    input(new Change(RowKind.INSERT, new Object[] {1, 1L, "a", 1L})),
+                    Row.withSchema(INPUT).addValues(2, 2L, "b", 1L, "?!").build())
+                .withRowSchema(INPUT))
+        .apply(write());
+    PipelineResult result = pipeline.run();
+    assertEquals(PipelineResult.State.DONE, result.waitUntilFinish());
+    assertEquals(1, BatchWriteTest.counter(result, "deadLetters"));
+    writeWithBeam(List.of(List.of(new Change(RowKind.INSERT, new Object[] {3, 1L, "c", 2L}))));
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      assertEquals(
+          List.of("[3, 1, c, 2]"), Rows.canonical(Table.open(store, OURS).newRead().readAll()));
+    }
+  }
+
   private PCollection<Row> oneRow(Pipeline pipeline, boolean unbounded) {
     Row row = input(new Change(RowKind.INSERT, new Object[] {1, 1L, "a", 1L}));
     return unbounded
