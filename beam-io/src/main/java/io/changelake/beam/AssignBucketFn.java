@@ -2,12 +2,15 @@ package io.changelake.beam;
 
 import io.changelake.schema.SchemaChange;
 import io.changelake.table.BucketAssigner;
+import io.changelake.table.CrossPartitionUpsert;
 import io.changelake.table.HashBucketAssigner;
 import io.changelake.table.SchemaConflictException;
 import io.changelake.table.Table;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -22,7 +25,8 @@ import org.apache.beam.sdk.values.TupleTag;
  * letter with the reason.
  *
  * <p>A dynamic-bucket table's row ({@code bucket} = -1) is keyed instead by its key's bucket
- * assigner, for {@link AssignHashBucketFn} to give it its bucket.
+ * assigner, for {@link AssignHashBucketFn} to give it its bucket; a cross-partition upsert table's
+ * by its key's assigner, for {@link AssignCrossPartitionFn} to place it.
  *
  * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema; a write that
  * names sequence fields fails there if the table orders its keys' versions by other ones, and a
@@ -42,7 +46,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final Coder<Row> rowCoder;
   private final TupleTag<KV<String, KindedRow>> rowsTag;
   private final TupleTag<BadRecord> deadLetterTag;
-  private final boolean dynamicBuckets;
+  private final TableReference.BucketMode mode;
 
   /** Alters lost to other workers' before this one gives up; each loss means the schema moved. */
   private static final int MAX_ALTER_ATTEMPTS = 20;
@@ -51,6 +55,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private transient RowMapping mapping;
   private transient BucketAssigner assigner;
   private transient HashBucketAssigner hashAssigner;
+  private transient CrossPartitionUpsert keyAssigners;
 
   AssignBucketFn(
       TableReference target,
@@ -61,7 +66,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       Coder<Row> rowCoder,
       TupleTag<KV<String, KindedRow>> rowsTag,
       TupleTag<BadRecord> deadLetterTag,
-      boolean dynamicBuckets) {
+      TableReference.BucketMode mode) {
     this.target = target;
     this.input = input;
     this.rowKindField = rowKindField;
@@ -70,7 +75,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     this.rowCoder = rowCoder;
     this.rowsTag = rowsTag;
     this.deadLetterTag = deadLetterTag;
-    this.dynamicBuckets = dynamicBuckets;
+    this.mode = mode;
   }
 
   @Setup
@@ -88,14 +93,17 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
               + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
               + "; name the table's own sequence fields, or write a table that has these");
     }
-    if (table.options().dynamicBucket() != dynamicBuckets) {
+    TableReference.BucketMode tableMode = target.bucketMode(table.schema());
+    if (tableMode != mode) {
       throw new IllegalStateException(
           "ChangelakeIO.write(): table "
               + target.location()
               + " has 'bucket' = "
               + table.options().bucket()
-              + " but the pipeline was built for "
-              + (dynamicBuckets ? "dynamic bucket mode" : "a fixed bucket count")
+              + " ("
+              + tableMode
+              + ") but the pipeline was built for "
+              + mode
               + " (built before the table existed, or where it could not be read): build the"
               + " pipeline again where the table can be read");
     }
@@ -106,10 +114,14 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
     mapping =
         RowMapping.of(
             input, rowKindField, table.schema().rowType(), table.schema().id(), table.location());
-    if (dynamicBuckets) {
-      hashAssigner = table.newHashBucketAssigner(0);
-    } else {
-      assigner = new BucketAssigner(table.schema(), table.location());
+    switch (mode) {
+      case FIXED -> assigner = new BucketAssigner(table.schema(), table.location());
+      case DYNAMIC -> hashAssigner = table.newHashBucketAssigner(0);
+      case CROSS_PARTITION ->
+          // Only its assignerOf is used, which reads nothing: the folder is never created.
+          keyAssigners =
+              table.newCrossPartitionUpsert(
+                  0, Path.of(System.getProperty("java.io.tmpdir"), "unused-" + UUID.randomUUID()));
     }
   }
 
@@ -172,9 +184,12 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       fitDynamicColumns(row);
       kinded = mapping.map(row);
       key =
-          dynamicBuckets
-              ? AssignHashBucketFn.keyOf(hashAssigner.assignerOf(kinded.values()))
-              : assigner.assign(kinded.values()).id();
+          switch (mode) {
+            case FIXED -> assigner.assign(kinded.values()).id();
+            case DYNAMIC -> AssignHashBucketFn.keyOf(hashAssigner.assignerOf(kinded.values()));
+            case CROSS_PARTITION ->
+                AssignCrossPartitionFn.keyOf(keyAssigners.assignerOf(kinded.values()));
+          };
     } catch (IllegalArgumentException e) {
       WriteMetrics.DEAD_LETTERS.inc();
       out.get(deadLetterTag)
@@ -186,6 +201,8 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
 
   @Teardown
   public void teardown() {
+    Release.quietly("AssignBucketFn: key assigners", keyAssigners);
+    keyAssigners = null;
     Release.quietly("AssignBucketFn: table", opened);
     opened = null;
   }

@@ -37,7 +37,7 @@ package io.changelake.beam;
  *       <td>create the table if missing, with these primary keys and the input's fields (but the
  *       row-kind field) as columns; an existing table is written as it is</td></tr>
  *   <tr><td>{@code withPartitionKeys(keys)}</td><td>unpartitioned</td>
- *       <td>partition columns of a created table; they must be in the primary key</td></tr>
+ *       <td>partition columns of a created table; one outside the primary key makes a cross-partition upsert table (with {@code withBuckets(-1)})</td></tr>
  *   <tr><td>{@code withBuckets(n)}</td><td>1</td><td>buckets per partition of a created table:
  *       the write parallelism; {@code -1} creates a dynamic-bucket table (see below)</td></tr>
  *   <tr><td>{@code withTableOptions(map)}</td><td>none</td><td>options of a created table in
@@ -81,9 +81,17 @@ package io.changelake.beam;
  * commit holds yet, so a retried bundle or restarted worker never gives a key a second bucket. A
  * pipeline built where the warehouse cannot be read (S3 from a laptop without credentials) cannot
  * tell, and a worker then refuses a dynamic-bucket table, asking for the pipeline to be built where
- * the table can be read. A cross-partition upsert table (a primary key without every partition
- * column) is refused when the pipeline is built: the storage API's {@code TableWriter} writes it,
- * with Paimon's rule per merge engine; the Beam write does not yet.
+ * the table can be read.
+ *
+ * <p>A cross-partition upsert table ({@code bucket} = -1 and a primary key without every partition
+ * column, so that a key moves between partitions) gets a key-index stage instead, keyed by the
+ * key's hash modulo {@code dynamic-bucket.initial-buckets}: each assigner keeps each key's
+ * (partition, bucket), bootstrapped on local disk from the table's latest snapshot and kept in Beam
+ * state for the keys it placed, and routes rows by Paimon 1.3.1's rule: under deduplicate a key
+ * that moves gets a -D in its old partition and its row in the new one; under partial-update and
+ * aggregation it stays in its first partition; under first-row the later row is dropped. Such a
+ * table has no {@code sequence.field} (Paimon refuses one), so the write names none and an
+ * unbounded one needs {@code withArrivalOrder()}; see {@link AssignCrossPartitionFn}.
  *
  * <h3>Ordering</h3>
  *

@@ -4,7 +4,6 @@ import com.google.auto.value.AutoValue;
 import io.changelake.store.S3Settings;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import javax.annotation.Nullable;
 import org.apache.beam.sdk.coders.KvCoder;
@@ -173,7 +172,11 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     return toBuilder().setPrimaryKeys(List.copyOf(keys)).build();
   }
 
-  /** Partition columns of a table created by the write; they must be in the primary key. */
+  /**
+   * Partition columns of a table created by the write. A partition column outside the primary key
+   * makes a cross-partition upsert table, which needs {@code withBuckets(-1)} (see {@link
+   * ChangelakeIO}).
+   */
   public ChangelakeWrite withPartitionKeys(List<String> keys) {
     return toBuilder().setPartitionKeys(List.copyOf(keys)).build();
   }
@@ -275,12 +278,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   @Override
   public WriteResult expand(PCollection<Row> input) {
     TableReference target = WriteChecks.validate(this, input);
-    boolean dynamicBuckets =
-        target
-            .existingSchema()
-            .or(() -> Optional.ofNullable(target.creation()).map(c -> c.schema()))
-            .map(TableReference::dynamicBuckets)
-            .orElse(false);
+    TableReference.BucketMode mode = WriteChecks.bucketMode(this, target, input);
     String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
     Duration interval = getCommitInterval();
@@ -300,15 +298,19 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             input.getCoder(),
                             ROWS,
                             REJECTED,
-                            dynamicBuckets))
+                            mode))
                     .withOutputTags(ROWS, TupleTagList.of(REJECTED)));
     KvCoder<String, KindedRow> rowCoder = KvCoder.of(StringUtf8Coder.of(), KindedRowCoder.of());
     PCollection<KV<String, KindedRow>> rows = assigned.get(ROWS).setCoder(rowCoder);
-    if (dynamicBuckets) {
+    if (mode == TableReference.BucketMode.DYNAMIC) {
       rows =
           rows.apply(
                   "AssignDynamicBucket",
                   ParDo.of(new AssignHashBucketFn(target, getForgetCheckEvery())))
+              .setCoder(rowCoder);
+    } else if (mode == TableReference.BucketMode.CROSS_PARTITION) {
+      rows =
+          rows.apply("AssignCrossPartition", ParDo.of(new AssignCrossPartitionFn(target)))
               .setCoder(rowCoder);
     }
     PCollection<KV<String, Iterable<KindedRow>>> batches =

@@ -60,4 +60,35 @@ final class OrderingContract {
             + " position>), or withArrivalOrder() if the source and the runner keep each key's"
             + " order");
   }
+
+  /**
+   * Refuses what cannot order the changes of a cross-partition upsert table's keys. Paimon 1.3.1
+   * refuses a {@code sequence.field} on such a table ("You can not use sequence.field in cross
+   * partition update case"), so the write names none, and an unbounded write must state {@link
+   * ChangelakeWrite#withArrivalOrder}: which partition keeps a key (its last under deduplicate, its
+   * first under partial-update and aggregation) and which row first-row keeps are those of the
+   * order the rows arrive in, whatever the merge.
+   */
+  static void checkCrossPartition(
+      PCollection<Row> input, List<String> sequenceFields, boolean arrivalOrder, String table) {
+    String what =
+        "table "
+            + table
+            + " is a cross-partition upsert table (its primary key lacks a partition column), which"
+            + " cannot have a sequence.field, as in Paimon: ";
+    if (sequenceFields != null) {
+      throw new IllegalArgumentException(
+          what
+              + "drop withSequenceField("
+              + String.join(",", sequenceFields)
+              + "); a bounded write then takes each key's rows as they come, and an unbounded one"
+              + " needs withArrivalOrder() (the source and the runner keep each key's order)");
+    }
+    if (input.isBounded() == PCollection.IsBounded.UNBOUNDED && !arrivalOrder) {
+      throw new IllegalArgumentException(
+          what
+              + "an unbounded write needs withArrivalOrder(), stating that the source and the runner"
+              + " keep each key's order, since the partition a key moves to is decided by it");
+    }
+  }
 }

@@ -7,6 +7,7 @@ import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3Settings;
+import io.changelake.table.CrossPartitionTables;
 import io.changelake.table.Table;
 import io.changelake.table.TableNotFoundException;
 import io.changelake.table.TablePath;
@@ -109,9 +110,13 @@ record TableReference(
      * Whether the table merges each key's rows to the same result in any order: a table with a
      * {@code sequence.field}, or an aggregation table of plain inserts whose every value column has
      * an aggregate that does not care about order (sum, product, count, min, max, bool_and,
-     * bool_or).
+     * bool_or); never a cross-partition upsert table.
      */
     boolean orderFree() {
+      if (!primaryKeys.containsAll(partitionKeys)) {
+        // A cross-partition key's first row decides its partition, whatever the merge.
+        return false;
+      }
       TableOptions table = TableOptions.of(options);
       if (!table.sequenceFields().isEmpty()) {
         return true;
@@ -185,25 +190,42 @@ record TableReference(
     }
   }
 
-  /**
-   * Whether a table of this schema has dynamic buckets ({@code bucket} = -1), whose writes take an
-   * assigner stage.
-   *
-   * @throws UnsupportedTableException if it is a cross-partition upsert table (a primary key
-   *     without every partition column), which the Beam write does not implement yet
-   */
-  static boolean dynamicBuckets(TableSchema schema) {
-    if (schema.crossPartitionUpsert()) {
-      throw new UnsupportedTableException(
-          "the Beam write does not implement cross-partition upsert tables: the primary key "
-              + schema.primaryKeys()
-              + " lacks a partition column of "
-              + schema.partitionKeys()
-              + "; put every partition column in the primary key, or write the table with the"
-              + " storage API's TableWriter, which implements Paimon's cross-partition rule",
-          null);
+  /** How a write gives a table's rows their buckets, which decides its stages. */
+  enum BucketMode {
+    /** A fixed bucket count: a row's bucket is its key's hash modulo the count. */
+    FIXED("a fixed bucket count"),
+    /** {@code bucket} = -1: {@link AssignHashBucketFn} assigns buckets from the hash index. */
+    DYNAMIC("dynamic bucket mode"),
+    /**
+     * {@code bucket} = -1 and a primary key without every partition column: {@link
+     * AssignCrossPartitionFn} places keys by a key index of the whole table.
+     */
+    CROSS_PARTITION("a cross-partition upsert table");
+
+    private final String description;
+
+    BucketMode(String description) {
+      this.description = description;
     }
-    return schema.options().dynamicBucket();
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+
+  /**
+   * How a write gives a table of this schema its buckets.
+   *
+   * @throws UnsupportedTableException if it is a cross-partition upsert table changelake does not
+   *     write (a fixed bucket count, a {@code sequence.field}), naming the fix
+   */
+  BucketMode bucketMode(TableSchema schema) {
+    if (schema.crossPartitionUpsert()) {
+      CrossPartitionTables.check(schema, location(), "written");
+      return BucketMode.CROSS_PARTITION;
+    }
+    return schema.options().dynamicBucket() ? BucketMode.DYNAMIC : BucketMode.FIXED;
   }
 
   /** {@link #open()}, polling every {@code poll} until some writer has created the table. */

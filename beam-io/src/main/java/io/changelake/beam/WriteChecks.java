@@ -3,6 +3,7 @@ package io.changelake.beam;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
@@ -64,13 +65,41 @@ final class WriteChecks {
     }
     TableReference.Creation creation = creation(write, schema);
     try {
-      OrderingContract.checkOrdered(
-          input, write.getSequenceFields(), write.getArrivalOrder(), creation);
       SchemaFit.applyTo(table, schema, rowKind, write.getSchemaEvolution());
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
     return table.withCreation(creation);
+  }
+
+  /**
+   * How the write gives the table's rows their buckets: the existing table's mode, else the one of
+   * the table it creates, else (no table here, none to create: the workers check) a fixed count.
+   * Checks the write's {@link OrderingContract} for that mode.
+   *
+   * @throws IllegalArgumentException naming the setting to fix if the write cannot order each key's
+   *     changes
+   */
+  static TableReference.BucketMode bucketMode(
+      ChangelakeWrite write, TableReference target, PCollection<Row> input) {
+    TableReference.BucketMode mode =
+        target
+            .existingSchema()
+            .or(() -> Optional.ofNullable(target.creation()).map(c -> c.schema()))
+            .map(target::bucketMode)
+            .orElse(TableReference.BucketMode.FIXED);
+    try {
+      if (mode == TableReference.BucketMode.CROSS_PARTITION) {
+        OrderingContract.checkCrossPartition(
+            input, write.getSequenceFields(), write.getArrivalOrder(), target.location());
+      } else {
+        OrderingContract.checkOrdered(
+            input, write.getSequenceFields(), write.getArrivalOrder(), target.creation());
+      }
+    } catch (IllegalArgumentException e) {
+      throw invalid(e.getMessage());
+    }
+    return mode;
   }
 
   private static TableReference.Creation creation(ChangelakeWrite write, Schema schema) {

@@ -6,6 +6,7 @@
  *
  * <pre>
  * Rows ─ GlobalWindow ─ AssignBucket ─┬─ [AssignDynamicBucket (stateful, key = assigner): bucket = -1 only]
+ *                                     │   [AssignCrossPartition (stateful, key = assigner): cross-partition upsert tables only]
  *                                     │   ─ GroupByKey (bounded) / GroupIntoBatches (streaming) per bucket
  *                                     │   ─ WriteBuckets (stateful, key = bucket) ─ Commit (stateful, key = table) ─ snapshots
  *                                     └─ dead letters (+ WriteBuckets' refused rows) ─ BadRecord
@@ -14,13 +15,21 @@
  * <ul>
  *   <li><b>AssignBucket</b> maps each Beam row onto the table's columns, checks it and keys it by
  *       {@code <partition path>bucket-<n>} with Paimon's bucket function; in a dynamic-bucket table
- *       ({@code bucket} = -1) by the key's assigner, {@code assigner-<a>}, instead.
+ *       ({@code bucket} = -1) by the key's assigner, {@code assigner-<a>}, instead; in a
+ *       cross-partition upsert table by the key's hash modulo {@code
+ *       dynamic-bucket.initial-buckets}, {@code cross-assigner-<a>}.
  *   <li><b>AssignDynamicBucket</b> ({@code AssignHashBucketFn}, dynamic-bucket tables only) gives
  *       each key its bucket from the table's hash index as Paimon's {@code HashBucketAssigner}
  *       does, and keys the row by that bucket. It keeps in state a view id and the assignments no
  *       committed index holds yet, forgotten once one does; a rebuilt assigner loads the latest
  *       index plus those. The bucket's writer adds new keys to the bucket's index file, which its
  *       commit message carries.
+ *   <li><b>AssignCrossPartition</b> ({@code AssignCrossPartitionFn}, cross-partition upsert tables
+ *       only) keeps each key's (partition, bucket) in a key index on local disk, bootstrapped from
+ *       the latest snapshot, and routes each row by Paimon's rule for its merge engine (a move
+ *       under deduplicate is a -D in the old partition and the row in the new one). It keeps in
+ *       state a view id and every placement it made; a rebuilt assigner bootstraps again and
+ *       applies them over what it reads.
  *   <li>Rows wait for their batch in Beam state (GroupIntoBatches, cut at {@code withMaxBatchRows}
  *       or the commit interval), never only in a DoFn's memory: Beam acknowledges the input once a
  *       bundle commits.
@@ -36,10 +45,11 @@
  * </ul>
  *
  * <p>State and timer ids are stable ({@code sequence}, {@code view}, {@code uncommitted}, {@code
- * uncommitted-count}; assigner {@code view}, {@code pending}, {@code pending-count}; {@code
- * arrived}, {@code sealed}, {@code identifier}, {@code sealed-through}, {@code interval-armed},
- * timers {@code commit-interval}, {@code commit-sealed}, {@code end-of-input}); only value, bag and
- * combining state and timers are used, so the write runs on every portable runner.
+ * uncommitted-count}; assigner {@code view}, {@code pending}, {@code pending-count}; key-index
+ * assigner {@code view}, {@code partitions}, {@code placements}; {@code arrived}, {@code sealed},
+ * {@code identifier}, {@code sealed-through}, {@code interval-armed}, timers {@code
+ * commit-interval}, {@code commit-sealed}, {@code end-of-input}); only value, bag and combining
+ * state and timers are used, so the write runs on every portable runner.
  *
  * <h2>Ordering: the contract</h2>
  *
@@ -125,7 +135,9 @@
  *       <td>one per source schema change (a worker whose alter lost to another's does not
  *       count)</td></tr>
  *   <tr><td>bucketsAssigned</td><td>counter</td><td>dynamic-bucket tables: new keys the
- *       assigners gave a bucket, each kept in assigner state until a commit holds it</td><td>the
+ *       assigners gave a bucket, each kept in assigner state until a commit holds it;
+ *       cross-partition upsert tables: new and moved keys the key-index assigners placed, each kept
+ *       in their state</td><td>the
  *       new keys, plus repeats after retries</td></tr>
  *   <tr><td>assignmentsForgotten</td><td>counter</td><td>kept assignments dropped from assigner
  *       state because the latest index holds them</td><td>in streaming, close behind

@@ -264,25 +264,4 @@ class DynamicBucketWriteTest {
       assertEquals(e.getValue(), after.get(e.getKey()), "key " + e.getKey() + " kept its bucket");
     }
   }
-
-  @Test
-  void aCrossPartitionUpsertTableIsRefusedWhenThePipelineIsBuilt() {
-    Pipeline pipeline = Pipeline.create();
-    org.apache.beam.sdk.values.PCollection<Row> input =
-        pipeline.apply(
-            Create.of(Row.withSchema(INPUT).addValues(20260101, 1L, "a").build())
-                .withRowSchema(INPUT));
-    io.changelake.schema.UnsupportedTableException e =
-        assertThrows(
-            io.changelake.schema.UnsupportedTableException.class,
-            () ->
-                input.apply(
-                    ChangelakeIO.write()
-                        .to(warehouse.toString(), PATH.database(), PATH.table())
-                        .withPrimaryKeys(List.of("id"))
-                        .withPartitionKeys(List.of("day"))
-                        .withBuckets(-1)));
-    assertTrue(e.getMessage().contains("cross-partition"), e.getMessage());
-    assertTrue(e.getMessage().contains("TableWriter"), e.getMessage());
-  }
 }

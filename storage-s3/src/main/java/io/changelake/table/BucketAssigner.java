@@ -119,9 +119,14 @@ public final class BucketAssigner {
    * @throws IllegalStateException if the key already has another bucket
    */
   RowBucket assignTo(Object[] row, int bucket) throws IOException {
-    SerializedRow partitionRow = partitionOf(row);
-    dynamicBuckets.record(partitionRow, keyHash(row), bucket);
-    return new RowBucket(partitionRow, partitionPath(project(row, partitionIndexes)), bucket);
+    RowBucket target = inBucket(row, bucket);
+    dynamicBuckets.record(target.partition(), keyHash(row), bucket);
+    return target;
+  }
+
+  /** The row's partition with {@code bucket}, after checking that the row fits the table. */
+  RowBucket inBucket(Object[] row, int bucket) {
+    return new RowBucket(partitionOf(row), partitionPath(project(row, partitionIndexes)), bucket);
   }
 
   /** The partition of a row, serialized, after checking that the row fits the table. */

@@ -5,7 +5,6 @@ import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableSchema;
-import io.changelake.schema.UnsupportedTableException;
 import io.changelake.table.BucketAssigner.RowBucket;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -17,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,16 +60,35 @@ import java.util.concurrent.Future;
  * time: two writers at once may put a key in two partitions, which the next bootstrap refuses, as
  * Paimon's does.
  *
+ * <p>{@code n} assigners may split the keys, as Paimon's Flink sink runs n {@code
+ * GlobalIndexAssigner}s keyed by key hash: assigner a ({@link #assignerOf}) takes the keys whose
+ * hash is a modulo n, bootstraps only those, and opens and counts only the buckets {@code b % n ==
+ * a}. A {@link TableWriter} is the one assigner of its table (n = 1). An assigner that writes in
+ * one place and commits in another (the Beam write) keeps the keys it placed ({@link
+ * #takeNewPlacements}) and gives them back to its successor ({@link #restore}): they override what
+ * the successor bootstraps, which may be a snapshot from before their rows were committed, or one
+ * holding a moved key in both partitions while the -D of the move is still to be committed.
+ *
  * <p>Memory: the heap holds one entry per partition and per (partition, bucket); the keys are on
  * local disk ({@link GlobalKeyIndex}). Not thread-safe.
  */
-final class CrossPartitionUpsert implements Closeable {
+public final class CrossPartitionUpsert implements Closeable {
 
   /** Where {@link #write} sends a row. */
   @FunctionalInterface
-  interface Target {
+  public interface Target {
     void put(RowKind kind, Object[] row, RowBucket bucket) throws IOException;
   }
+
+  /**
+   * Where an assigner put a key: its (partition, bucket) from then on.
+   *
+   * @param key the primary key, as a BinaryRow
+   * @param keyHash the key's hash, as {@link #write} computes it
+   * @param partition the partition, serialized
+   * @param bucket the bucket in that partition
+   */
+  public record Placement(SerializedRow key, int keyHash, SerializedRow partition, int bucket) {}
 
   /** A partition the index names by number. */
   private record Partition(SerializedRow row, Object[] values, String path) {}
@@ -79,6 +98,8 @@ final class CrossPartitionUpsert implements Closeable {
   private final List<CommitMessage> uncommitted;
   private final BucketAssigner rows;
   private final Path folder;
+  private final int assigners;
+  private final int assigner;
   private final MergeEngine engine;
   private final long targetRowNum;
   private final int[] keyIndexes;
@@ -88,59 +109,34 @@ final class CrossPartitionUpsert implements Closeable {
   private final List<Partition> partitions = new ArrayList<>();
   private final Map<SerializedRow, Integer> partitionIds = new HashMap<>();
   private final List<TreeMap<Integer, Long>> bucketKeys = new ArrayList<>();
+  private final List<Placement> newPlacements = new ArrayList<>();
+  private Iterable<Placement> restored = List.of();
+  private final Map<SerializedRow, String> doubled = new LinkedHashMap<>();
   private GlobalKeyIndex index;
-
-  /**
-   * Refuses a cross-partition upsert table with a {@code sequence.field}, as Paimon 1.3.1 does, or
-   * with a fixed bucket count: Paimon takes that one but keeps no key index, so a key written to
-   * two partitions is two rows; changelake refuses rather than give an upsert table duplicate keys.
-   */
-  static void checkTable(TableSchema schema, String location, String use) {
-    if (!schema.crossPartitionUpsert()) {
-      return;
-    }
-    String what =
-        "table "
-            + location
-            + " cannot be "
-            + use
-            + ": its primary key "
-            + schema.primaryKeys()
-            + " does not hold the partition columns "
-            + schema.partitionKeys()
-            + " (a cross-partition upsert table, whose keys move between partitions), ";
-    if (!schema.options().dynamicBucket()) {
-      throw new UnsupportedTableException(
-          what
-              + "which needs 'bucket' = -1 (dynamic bucket mode: Paimon's key index), not 'bucket'"
-              + " = "
-              + schema.options().bucket()
-              + " (where Paimon keeps a key once per partition, not once in the table): set"
-              + " 'bucket' = -1, or put every partition column in the primary key",
-          null);
-    }
-    if (!schema.options().sequenceFields().isEmpty()) {
-      throw new UnsupportedTableException(
-          what
-              + "which cannot have a 'sequence.field', as in Paimon (\"You can not use"
-              + " sequence.field in cross partition update case\"): remove 'sequence.field'",
-          null);
-    }
-  }
 
   /**
    * @param table the table
    * @param uncommitted messages a predecessor prepared that the latest snapshot may not hold
    * @param rows the table's row checks and partitions
-   * @param folder a folder of local disk for the index, removed by {@link #close}
+   * @param folder a folder of local disk for the index, created on the first row and removed by
+   *     {@link #close}
+   * @param assigners the assigners splitting the keys, n
+   * @param assigner this assigner, 0 to n - 1
    */
   CrossPartitionUpsert(
-      Table table, List<CommitMessage> uncommitted, BucketAssigner rows, Path folder) {
+      Table table,
+      List<CommitMessage> uncommitted,
+      BucketAssigner rows,
+      Path folder,
+      int assigners,
+      int assigner) {
     this.table = table;
     this.schema = table.schema();
     this.uncommitted = List.copyOf(uncommitted);
     this.rows = rows;
     this.folder = folder;
+    this.assigners = assigners;
+    this.assigner = assigner;
     this.engine = schema.options().mergeEngine();
     this.targetRowNum = schema.options().dynamicBucketTargetRowNum();
     RowType rowType = schema.rowType();
@@ -152,16 +148,40 @@ final class CrossPartitionUpsert implements Closeable {
   }
 
   /**
-   * Sends a row where Paimon's rule says, with any -D it implies for the key's old partition.
+   * The assigner of a row's key, 0 to n - 1; answers without reading.
    *
    * @throws IllegalArgumentException naming the column if the row does not fit the table
    */
-  void write(RowKind kind, Object[] row, Target target) throws IOException {
+  public int assignerOf(Object[] row) {
+    rows.partitionOf(row);
+    return assignerOfHash(keyCodec.hash(BucketAssigner.project(row, keyIndexes)));
+  }
+
+  private int assignerOfHash(int hash) {
+    return Math.abs(hash % assigners);
+  }
+
+  private boolean ownBucket(int bucket) {
+    return bucket % assigners == assigner;
+  }
+
+  /**
+   * Sends a row of this assigner's where Paimon's rule says, with any -D it implies for the key's
+   * old partition.
+   *
+   * @throws IllegalArgumentException naming the column if the row does not fit the table
+   * @throws IllegalStateException if the row's key belongs to another assigner
+   */
+  public void write(RowKind kind, Object[] row, Target target) throws IOException {
     SerializedRow partitionRow = rows.partitionOf(row);
-    GlobalKeyIndex keys = index();
     Object[] keyValues = BucketAssigner.project(row, keyIndexes);
-    byte[] key = keyCodec.encodeRow(keyValues);
     int hash = keyCodec.hash(keyValues);
+    if (assignerOfHash(hash) != assigner) {
+      throw new IllegalStateException(
+          "key " + Arrays.toString(keyValues) + " belongs to assigner " + assignerOfHash(hash));
+    }
+    GlobalKeyIndex keys = index();
+    byte[] key = keyCodec.encodeRow(keyValues);
     int partition = partitionId(partitionRow);
     long known = keys.get(key, hash);
     if (known == GlobalKeyIndex.ABSENT) {
@@ -178,7 +198,7 @@ final class CrossPartitionUpsert implements Closeable {
       case DEDUPLICATE -> {
         target.put(
             RowKind.DELETE, inPartition(row, oldPartition), bucketOf(oldPartition, oldBucket));
-        bucketKeys.get(oldPartition).merge(oldBucket, -1L, Long::sum);
+        count(oldPartition, oldBucket, -1);
         writeNew(kind, row, key, hash, partition, target);
       }
       case PARTIAL_UPDATE, AGGREGATION ->
@@ -194,19 +214,67 @@ final class CrossPartitionUpsert implements Closeable {
       throws IOException {
     int bucket = newBucket(partition);
     index.put(key, hash, partition, bucket);
+    newPlacements.add(
+        new Placement(new SerializedRow(key), hash, partitions.get(partition).row(), bucket));
     target.put(kind, row, bucketOf(partition, bucket));
+  }
+
+  /** The keys placed since the last call: new keys and keys moved to another partition. */
+  public List<Placement> takeNewPlacements() {
+    List<Placement> taken = List.copyOf(newPlacements);
+    newPlacements.clear();
+    return taken;
+  }
+
+  /**
+   * Bootstraps the index now and gives it back the keys an earlier assigner of this number placed,
+   * in the order it placed them: each overrides where the bootstrap finds its key. Iterates them
+   * once, now.
+   *
+   * @throws IllegalStateException if rows were written already, or if the table holds a key in two
+   *     places that no placement settles
+   */
+  public void restore(Iterable<Placement> placements) throws IOException {
+    if (index != null) {
+      throw new IllegalStateException("restore before the first row");
+    }
+    restored = placements;
+    index();
+  }
+
+  private void applyRestored() throws IOException {
+    for (Placement p : restored) {
+      int partition = partitionId(p.partition());
+      long known = index.get(p.key().bytes(), p.keyHash());
+      if (known != GlobalKeyIndex.ABSENT) {
+        count(GlobalKeyIndex.partition(known), GlobalKeyIndex.bucket(known), -1);
+      }
+      index.put(p.key().bytes(), p.keyHash(), partition, p.bucket());
+      count(partition, p.bucket(), 1);
+      doubled.remove(p.key());
+    }
+    restored = List.of();
+    if (!doubled.isEmpty()) {
+      throw new IllegalStateException(doubled.values().iterator().next());
+    }
+  }
+
+  private void count(int partition, int bucket, long change) {
+    if (ownBucket(bucket)) {
+      bucketKeys.get(partition).merge(bucket, change, Long::sum);
+    }
   }
 
   /** Paimon's cross-partition bucket choice: the lowest open bucket not full, else a new one. */
   private int newBucket(int partition) {
     TreeMap<Integer, Long> counts = bucketKeys.get(partition);
     for (Map.Entry<Integer, Long> e : counts.entrySet()) {
-      if (e.getValue() < targetRowNum) {
+      if (ownBucket(e.getKey()) && e.getValue() < targetRowNum) {
         e.setValue(e.getValue() + 1);
         return e.getKey();
       }
     }
-    for (int b = 0; ; b++) {
+    for (int b = assigner; ; b += assigners) {
       if (!counts.containsKey(b)) {
         counts.put(b, 1L);
         return b;
@@ -249,11 +317,15 @@ final class CrossPartitionUpsert implements Closeable {
     if (index == null) {
       index = new GlobalKeyIndex(Files.createDirectories(folder));
       bootstrap();
+      applyRestored();
     }
     return index;
   }
 
-  /** Reads every key of the writer's base into the index, each bucket by one of the threads. */
+  /**
+   * Reads every key of this assigner in the writer's base into the index, each bucket by one of the
+   * threads.
+   */
   private void bootstrap() throws IOException {
     Optional<Snapshot> latest = table.snapshots().latest();
     List<ManifestEntry> live =
@@ -301,9 +373,12 @@ final class CrossPartitionUpsert implements Closeable {
     try (TableRead.MergedRows merged = read.read(split)) {
       while (merged.hasNext()) {
         Object[] key = BucketAssigner.project(merged.next(), keyIndexes);
-        keys.add(codec.encodeRow(key));
-        hashes.add(codec.hash(key));
-        if (keys.size() == 4096 || !merged.hasNext()) {
+        int hash = codec.hash(key);
+        if (assignerOfHash(hash) == assigner) {
+          keys.add(codec.encodeRow(key));
+          hashes.add(hash);
+        }
+        if (keys.size() == 4096 || (!merged.hasNext() && !keys.isEmpty())) {
           add(split, keys, hashes);
           keys.clear();
           hashes.clear();
@@ -316,12 +391,13 @@ final class CrossPartitionUpsert implements Closeable {
   private synchronized void add(BucketSplit split, List<byte[]> keys, List<Integer> hashes)
       throws IOException {
     int partition = partitionId(split.partition());
-    TreeMap<Integer, Long> counts = bucketKeys.get(partition);
     for (int i = 0; i < keys.size(); i++) {
       byte[] key = keys.get(i);
       long known = index.get(key, hashes.get(i));
       if (known != GlobalKeyIndex.ABSENT) {
-        throw new IllegalStateException(
+        // Refused after the restored placements, unless one of them says where the key is.
+        doubled.putIfAbsent(
+            new SerializedRow(key),
             "table "
                 + table.location()
                 + " holds primary key "
@@ -332,9 +408,10 @@ final class CrossPartitionUpsert implements Closeable {
                 + describe(partition, split.bucket())
                 + ". A cross-partition upsert table takes one writer at a time (Paimon refuses it"
                 + " alike): two wrote it at once");
+        continue;
       }
       index.put(key, hashes.get(i), partition, split.bucket());
-      counts.merge(split.bucket(), 1L, Long::sum);
+      count(partition, split.bucket(), 1);
     }
   }
 

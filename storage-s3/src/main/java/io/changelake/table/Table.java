@@ -8,8 +8,10 @@ import io.changelake.schema.SchemaChange;
 import io.changelake.schema.SchemaEvolution;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.ObjectStore;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -55,7 +57,7 @@ public final class Table {
   public static Table create(ObjectStore store, TablePath path, TableSchema schema)
       throws IOException {
     checkMergeEngine(schema);
-    CrossPartitionUpsert.checkTable(schema, store.root() + path.root(), "created");
+    CrossPartitionTables.check(schema, store.root() + path.root(), "created");
     SchemaLog schemas = new SchemaLog(store, path);
     if (schemas.latestId().isPresent() || !schemas.tryCreate(schema)) {
       throw new TableExistsException(
@@ -213,6 +215,36 @@ public final class Table {
     return new HashBucketAssigner(this, assigner);
   }
 
+  /**
+   * Assigner {@code assigner} (0 to {@code dynamic-bucket.initial-buckets} - 1) of a
+   * cross-partition upsert table's keys, for a writer that assigns in one place and writes in
+   * others; see {@link CrossPartitionUpsert}. It reads nothing before its first row.
+   *
+   * @param folder a folder of local disk, the assigner's alone, for its key index
+   * @throws UnsupportedTableException if the table is no cross-partition upsert table, or one
+   *     changelake does not write
+   */
+  public CrossPartitionUpsert newCrossPartitionUpsert(int assigner, Path folder) {
+    requireSupported("written");
+    if (!schema.crossPartitionUpsert()) {
+      throw new UnsupportedTableException(
+          "table "
+              + location()
+              + " is no cross-partition upsert table: its primary key "
+              + schema.primaryKeys()
+              + " holds every partition column of "
+              + schema.partitionKeys(),
+          null);
+    }
+    return new CrossPartitionUpsert(
+        this,
+        List.of(),
+        new BucketAssigner(schema, location(), null),
+        folder,
+        options().dynamicBucketInitialBuckets(),
+        assigner);
+  }
+
   /** A committer that records {@code commitUser} in its snapshots. */
   public SnapshotCommit newCommit(String commitUser) {
     return new SnapshotCommit(store, path, schema, commitUser);
@@ -261,7 +293,7 @@ public final class Table {
    */
   void requireSupported(String use) {
     schema.options().checkSupported(location(), use);
-    CrossPartitionUpsert.checkTable(schema, location(), use);
+    CrossPartitionTables.check(schema, location(), use);
   }
 
   /** The folder of a partition's buckets ({@code k=v/.../}, empty if unpartitioned). */

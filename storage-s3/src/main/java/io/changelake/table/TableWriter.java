@@ -131,14 +131,17 @@ public final class TableWriter implements AutoCloseable {
   private CrossPartitionUpsert crossPartitionUpsert() throws IOException {
     if (crossPartitionUpsert == null) {
       crossPartitionUpsert =
-          new CrossPartitionUpsert(table, uncommitted, assigner, scratch().resolve("key-index"));
+          new CrossPartitionUpsert(
+              table, uncommitted, assigner, scratch().resolve("key-index"), 1, 0);
     }
     return crossPartitionUpsert;
   }
 
   /**
    * Takes one row of a dynamic-bucket table with the bucket its {@link HashBucketAssigner} gave it:
-   * the key joins the bucket's hash index, which the next commit carries. A writer takes its
+   * the key joins the bucket's hash index, which the next commit carries. Or one row of a
+   * cross-partition upsert table, in its partition, with the bucket a {@link CrossPartitionUpsert}
+   * sent it to (a -D it implies for another partition is a row of its own). A writer takes its
    * buckets either all this way or all from {@link #write(RowKind, Object[])}.
    *
    * @throws IllegalArgumentException naming the column if the row does not fit the table
@@ -146,13 +149,13 @@ public final class TableWriter implements AutoCloseable {
    *     another bucket
    */
   public void write(RowKind kind, Object[] row, int bucket) throws IOException {
+    if (crossPartition) {
+      put(kind, row, assigner.inBucket(row, bucket));
+      return;
+    }
     if (dynamicBuckets == null) {
       throw new IllegalStateException(
-          "table "
-              + table.location()
-              + (crossPartition
-                  ? " is a cross-partition upsert table: its key index gives the buckets"
-                  : " has a fixed bucket count: its rows choose no bucket"));
+          "table " + table.location() + " has a fixed bucket count: its rows choose no bucket");
     }
     put(kind, row, assigner.assignTo(row, bucket));
   }

@@ -1,25 +1,30 @@
 package io.changelake.table;
 
+import static io.changelake.table.CrossPartitionStories.batches;
+import static io.changelake.table.CrossPartitionStories.changelog;
+import static io.changelake.table.CrossPartitionStories.options;
+import static io.changelake.table.CrossPartitionStories.row;
+import static io.changelake.table.CrossPartitionStories.schema;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.SerializedRow;
 import io.changelake.schema.TableSchema;
 import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectStore;
+import io.changelake.table.CrossPartitionUpsert.Placement;
 import io.changelake.table.PaimonCrossPartitionWrites.Change;
-import io.changelake.types.DataField;
-import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
-import io.changelake.types.RowType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.paimon.table.FileStoreTable;
@@ -54,82 +59,6 @@ class CrossPartitionUpsertTest {
 
   @TempDir Path warehouse;
 
-  /** day INT (partition), id BIGINT (primary key), v STRING, n BIGINT. */
-  private static TableSchema schema(Map<String, String> options) {
-    RowType rowType =
-        new RowType(
-            List.of(
-                new DataField(0, "day", DataType.intType().notNull()),
-                new DataField(1, "id", DataType.bigint().notNull()),
-                new DataField(2, "v", DataType.string()),
-                new DataField(3, "n", DataType.bigint())));
-    Map<String, String> all = new TreeMap<>(options);
-    all.put("bucket", "-1");
-    return TableSchema.create(rowType, List.of("day"), List.of("id"), all, null);
-  }
-
-  private static Object[] row(int day, long id, String v, Long n) {
-    return new Object[] {day, id, v, n};
-  }
-
-  /**
-   * A fixed story of key 1 (moves 1 -> 2 -> 3, a -D in its day, back to 1, a -D naming another
-   * day), then random batches over 8 keys and 3 days; -D and +U only where the engine takes them.
-   */
-  private static List<List<Change>> batches(String engine, long seed) {
-    boolean deletes = engine.equals("deduplicate");
-    boolean nulls = engine.equals("partial-update");
-    List<List<Change>> out = new ArrayList<>();
-    List<Change> story = new ArrayList<>();
-    story.add(new Change(RowKind.INSERT, row(1, 1, "a", 1L)));
-    story.add(new Change(RowKind.INSERT, row(2, 1, "b", 2L)));
-    story.add(new Change(RowKind.INSERT, row(3, 1, "c", 3L)));
-    story.add(new Change(RowKind.INSERT, row(1, 2, "x", 1L)));
-    if (deletes) {
-      story.add(new Change(RowKind.DELETE, row(3, 1, "c", 3L)));
-    }
-    story.add(new Change(RowKind.INSERT, row(1, 1, "d", 4L)));
-    out.add(story);
-    List<Change> second = new ArrayList<>();
-    if (deletes) {
-      second.add(new Change(RowKind.DELETE, row(2, 1, "d", 4L)));
-      second.add(new Change(RowKind.INSERT, row(3, 2, "y", 2L)));
-    }
-    second.add(new Change(RowKind.INSERT, row(2, 1, "e", 5L)));
-    second.add(new Change(RowKind.INSERT, row(2, 3, "z", 1L)));
-    out.add(second);
-    Random random = new Random(seed);
-    for (int b = 0; b < 3; b++) {
-      List<Change> batch = new ArrayList<>();
-      for (int i = 0; i < 14; i++) {
-        int day = 1 + random.nextInt(3);
-        long id = random.nextInt(8);
-        String v = nulls && random.nextInt(3) == 0 ? null : "b" + b + "r" + i;
-        Long n = nulls && random.nextInt(3) == 0 ? null : (long) (1 + random.nextInt(5));
-        int k = random.nextInt(10);
-        RowKind kind =
-            !deletes
-                ? RowKind.INSERT
-                : k < 2 ? RowKind.DELETE : k < 3 ? RowKind.UPDATE_AFTER : RowKind.INSERT;
-        batch.add(new Change(kind, row(day, id, v, n)));
-      }
-      out.add(batch);
-    }
-    return out;
-  }
-
-  private static Map<String, String> options(String engine, String producer) {
-    Map<String, String> options = new TreeMap<>();
-    options.put("merge-engine", engine);
-    options.put("changelog-producer", producer);
-    options.put("dynamic-bucket.target-row-num", "2");
-    options.put("cross-partition-upsert.bootstrap-parallelism", "1");
-    if (engine.equals("aggregation")) {
-      options.put("fields.n.aggregate-function", "sum");
-    }
-    return options;
-  }
-
   private static void writeOurs(Table table, List<Change> batch) throws Exception {
     SnapshotCommit commit = table.newCommit("ours");
     long identifier = commit.lastCommittedIdentifier().orElse(0) + 1;
@@ -139,24 +68,6 @@ class CrossPartitionUpsertTest {
       }
       commit.commit(identifier, writer.prepareCommit(identifier));
     }
-  }
-
-  /**
-   * The changelog Paimon reads: per snapshot with changes, in order, its changes sorted (buckets
-   * have no order between them). Snapshot ids are left out: Paimon's batch commit of a lookup table
-   * makes a compaction snapshot of its own, ours one snapshot.
-   */
-  private static List<List<String>> changelog(FileStoreTable table, TableSchema schema)
-      throws Exception {
-    Map<Long, List<String>> bySnapshot = new TreeMap<>();
-    for (PaimonStreams.Change c : PaimonStreams.changelog(table, schema, 1)) {
-      bySnapshot
-          .computeIfAbsent(c.snapshotId(), s -> new ArrayList<>())
-          .add(c.kind().shortString() + c.row());
-    }
-    List<List<String>> out = new ArrayList<>();
-    bySnapshot.values().forEach(changes -> out.add(changes.stream().sorted().toList()));
-    return out;
   }
 
   @ParameterizedTest(name = "{0} / {1}")
@@ -246,5 +157,96 @@ class CrossPartitionUpsertTest {
     PaimonTables.write(
         paimonFixed, fixed, List.of(row(1, 1, "a", 1L), row(2, 1, "b", 2L)), RowKind.INSERT);
     assertEquals(2, PaimonTables.readAll(paimonFixed, fixed).size());
+  }
+
+  /** Where a {@link CrossPartitionUpsert} sent each row, as {@code -D[2, 1, ...]@bucket}. */
+  private static List<String> routed(CrossPartitionUpsert upsert, Change... changes)
+      throws Exception {
+    List<String> out = new ArrayList<>();
+    for (Change c : changes) {
+      upsert.write(
+          c.kind(),
+          c.row(),
+          (kind, row, bucket) ->
+              out.add(kind.shortString() + Arrays.toString(row) + "@" + bucket.bucket()));
+    }
+    return out;
+  }
+
+  /**
+   * A writer that assigns apart from writing (the Beam write) may leave a moved key in both
+   * partitions for a commit: a bootstrap refuses such a table, unless a placement given back says
+   * where the key is, which then decides the next move.
+   */
+  @Test
+  void aRestoredPlacementSettlesAKeyTheTableHoldsTwiceMidMove() throws Exception {
+    TableSchema schema = schema(options("deduplicate", "input"));
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      SnapshotCommit commit = table.newCommit("ours");
+      for (int day = 1; day <= 2; day++) {
+        // The move's row in day 2 lands; its -D for day 1 is still to come.
+        try (TableWriter writer = table.newWriter()) {
+          writer.write(RowKind.INSERT, row(day, 1, "v" + day, 1L), 0);
+          commit.commit(day, writer.prepareCommit(day));
+        }
+      }
+      Change next = new Change(RowKind.INSERT, row(3, 1, "v3", 1L));
+      try (CrossPartitionUpsert fresh =
+          table.newCrossPartitionUpsert(0, warehouse.resolve("fresh"))) {
+        BadInputTest.assertMentions(
+            assertThrows(IllegalStateException.class, () -> routed(fresh, next)),
+            "holds primary key [1] twice",
+            "one writer at a time");
+      }
+      BinaryRowCodec key = new BinaryRowCodec(schema.rowType().project(new int[] {1}));
+      Object[] one = {1L};
+      Placement inDay2 =
+          new Placement(
+              new SerializedRow(key.encodeRow(one)),
+              key.hash(one),
+              new SerializedRow(
+                  new BinaryRowCodec(schema.partitionType()).encode(new Object[] {2})),
+              0);
+      try (CrossPartitionUpsert restored =
+          table.newCrossPartitionUpsert(0, warehouse.resolve("restored"))) {
+        restored.restore(List.of(inDay2));
+        assertEquals(List.of("-D[2, 1, v3, 1]@0", "+I[3, 1, v3, 1]@0"), routed(restored, next));
+        assertEquals(1, restored.takeNewPlacements().size(), "the move to day 3");
+      }
+    }
+  }
+
+  /**
+   * Two assigners split the keys by key hash, each bootstrapping only its own keys and opening only
+   * its own buckets (b % 2 == a), as Paimon's GlobalIndexAssigners do.
+   */
+  @Test
+  void twoAssignersSplitTheKeysAndOpenOnlyTheirOwnBuckets() throws Exception {
+    Map<String, String> options = new TreeMap<>(options("deduplicate", "input"));
+    options.put("dynamic-bucket.initial-buckets", "2");
+    TableSchema schema = schema(options);
+    try (ObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, OURS, schema);
+      try (CrossPartitionUpsert a0 = table.newCrossPartitionUpsert(0, warehouse.resolve("a0"));
+          CrossPartitionUpsert a1 = table.newCrossPartitionUpsert(1, warehouse.resolve("a1"))) {
+        CrossPartitionUpsert[] assigners = {a0, a1};
+        Map<Integer, Integer> keysOf = new TreeMap<>();
+        for (long id = 0; id < 40; id++) {
+          Object[] row = row(1, id, "v", 1L);
+          int a = a0.assignerOf(row);
+          assertEquals(a, a1.assignerOf(row), "any assigner answers alike");
+          CrossPartitionUpsert other = assigners[1 - a];
+          assertThrows(
+              IllegalStateException.class, () -> other.write(RowKind.INSERT, row, (k, r, b) -> {}));
+          assigners[a].write(
+              RowKind.INSERT,
+              row,
+              (k, r, bucket) -> assertEquals(a, bucket.bucket() % 2, "an own bucket"));
+          keysOf.merge(a, 1, Integer::sum);
+        }
+        assertEquals(2, keysOf.size(), "both assigners took keys: " + keysOf);
+      }
+    }
   }
 }
