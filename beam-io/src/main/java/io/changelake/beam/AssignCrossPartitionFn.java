@@ -1,6 +1,5 @@
 package io.changelake.beam;
 
-import io.changelake.format.SerializedRow;
 import io.changelake.table.BucketAssigner.RowBucket;
 import io.changelake.table.CrossPartitionUpsert;
 import io.changelake.table.CrossPartitionUpsert.Placement;
@@ -92,21 +91,13 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
   /** An assigner, the view id it matches and the numbers of its partitions. */
   private static final class HostedAssigner {
     final CrossPartitionUpsert upsert;
-    final Map<SerializedRow, Integer> numbers = new HashMap<>();
-    final List<SerializedRow> partitions = new ArrayList<>();
+    final PartitionNumbers numbers;
     String viewId;
 
-    HostedAssigner(CrossPartitionUpsert upsert, String viewId) {
+    HostedAssigner(CrossPartitionUpsert upsert, PartitionNumbers numbers, String viewId) {
       this.upsert = upsert;
+      this.numbers = numbers;
       this.viewId = viewId;
-    }
-
-    void number(int number, SerializedRow partition) {
-      numbers.put(partition, number);
-      while (partitions.size() <= number) {
-        partitions.add(null);
-      }
-      partitions.set(number, partition);
     }
   }
 
@@ -177,13 +168,8 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
     }
     List<Placement> placed = hosted.upsert.takeNewPlacements();
     for (Placement p : placed) {
-      if (!hosted.numbers.containsKey(p.partition())) {
-        int number = hosted.numbers.size();
-        hosted.number(number, p.partition());
-        partitions.add(KV.of(number, p.partition().bytes()));
-      }
-      placements.add(
-          new KeyPlacement(p.key(), p.keyHash(), hosted.numbers.get(p.partition()), p.bucket()));
+      int partition = hosted.numbers.numberOf(p.partition(), partitions);
+      placements.add(new KeyPlacement(p.key(), p.keyHash(), partition, p.bucket()));
     }
     if (placed.isEmpty()) {
       hosted.viewId = viewId;
@@ -207,10 +193,8 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
     HostedAssigner hosted =
         new HostedAssigner(
             opened.table().newCrossPartitionUpsert(number, scratch.resolve(UUID.randomUUID() + "")),
+            PartitionNumbers.recorded(partitions),
             viewId);
-    for (KV<Integer, byte[]> p : partitions.read()) {
-      hosted.number(p.getKey(), new SerializedRow(p.getValue()));
-    }
     // Mapped as the upsert iterates them: the state's placements never sit in the heap at once.
     Iterable<KeyPlacement> kept = placements.read();
     hosted.upsert.restore(
@@ -219,7 +203,10 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
                 .map(
                     p ->
                         new Placement(
-                            p.key(), p.keyHash(), hosted.partitions.get(p.partition()), p.bucket()))
+                            p.key(),
+                            p.keyHash(),
+                            hosted.numbers.partition(p.partition()),
+                            p.bucket()))
                 .iterator());
     return hosted;
   }
@@ -232,18 +219,18 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
   }
 
   @Teardown
-  public void teardown() throws IOException {
+  public void teardown() {
     if (assigners != null) {
-      closeAssigners();
+      Release.each("AssignCrossPartitionFn: key index", assigners.values(), h -> h.upsert);
       assigners = null;
     }
-    if (scratch != null) {
-      Files.deleteIfExists(scratch);
-      scratch = null;
+    Path folder = scratch;
+    scratch = null;
+    if (folder != null) {
+      Release.quietly(
+          "AssignCrossPartitionFn: key index folder", () -> Files.deleteIfExists(folder));
     }
-    if (opened != null) {
-      opened.close();
-      opened = null;
-    }
+    Release.quietly("AssignCrossPartitionFn: table", opened);
+    opened = null;
   }
 }

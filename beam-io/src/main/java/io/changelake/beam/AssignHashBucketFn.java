@@ -1,6 +1,5 @@
 package io.changelake.beam;
 
-import io.changelake.format.SerializedRow;
 import io.changelake.table.BucketAssigner.RowBucket;
 import io.changelake.table.HashBucketAssigner;
 import io.changelake.table.HashBucketAssigner.Assignment;
@@ -94,30 +93,22 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
    */
   private static final class HostedAssigner {
     final HashBucketAssigner assigner;
-    final Map<SerializedRow, Integer> numbers = new HashMap<>();
-    final List<SerializedRow> partitions = new ArrayList<>();
+    final PartitionNumbers numbers;
     String viewId;
     long checkedSnapshot = -1;
 
-    HostedAssigner(HashBucketAssigner assigner, String viewId) {
+    HostedAssigner(HashBucketAssigner assigner, PartitionNumbers numbers, String viewId) {
       this.assigner = assigner;
+      this.numbers = numbers;
       this.viewId = viewId;
     }
 
-    void number(int number, SerializedRow partition) {
-      numbers.put(partition, number);
-      while (partitions.size() <= number) {
-        partitions.add(null);
-      }
-      partitions.set(number, partition);
-    }
-
     Assignment assignment(PendingKey key) {
-      return new Assignment(partitions.get(key.partition()), key.keyHash(), key.bucket());
+      return new Assignment(numbers.partition(key.partition()), key.keyHash(), key.bucket());
     }
 
     PendingKey pendingKey(Assignment a) {
-      return new PendingKey(numbers.get(a.partition()), a.keyHash(), a.bucket());
+      return new PendingKey(numbers.numberOf(a.partition()), a.keyHash(), a.bucket());
     }
 
     List<Assignment> assignments(Iterable<PendingKey> keys) {
@@ -172,10 +163,11 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
     HostedAssigner hosted = assigners.get(key);
     if (hosted == null || !Objects.equals(hosted.viewId, viewId)) {
       int number = Integer.parseInt(key.substring(key.indexOf('-') + 1));
-      hosted = new HostedAssigner(opened.table().newHashBucketAssigner(number), viewId);
-      for (KV<Integer, byte[]> p : partitions.read()) {
-        hosted.number(p.getKey(), new SerializedRow(p.getValue()));
-      }
+      hosted =
+          new HostedAssigner(
+              opened.table().newHashBucketAssigner(number),
+              PartitionNumbers.recorded(partitions),
+              viewId);
       hosted.assigner.restore(hosted.assignments(pending.read()));
       assigners.put(key, hosted);
     }
@@ -183,12 +175,8 @@ final class AssignHashBucketFn extends DoFn<KV<String, KindedRow>, KV<String, Ki
     RowBucket bucket = hosted.assigner.assign(layouts.valuesOf(element.getValue()));
     List<Assignment> assigned = hosted.assigner.takeNewAssignments();
     for (Assignment a : assigned) {
-      if (!hosted.numbers.containsKey(a.partition())) {
-        int number = hosted.numbers.size();
-        hosted.number(number, a.partition());
-        partitions.add(KV.of(number, a.partition().bytes()));
-      }
-      pending.add(hosted.pendingKey(a));
+      int partition = hosted.numbers.numberOf(a.partition(), partitions);
+      pending.add(new PendingKey(partition, a.keyHash(), a.bucket()));
     }
     if (assigned.isEmpty()) {
       hosted.viewId = viewId;

@@ -1,5 +1,8 @@
 package io.changelake.beam;
 
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,25 @@ public final class Release {
     } catch (Exception e) {
       warn(stage, e);
       return false;
+    }
+  }
+
+  /**
+   * Closes, as {@link #quietly}, the resource of each of {@code holders} (a stage's map of hosted
+   * writers or assigners), each on its own so that one failure leaves none of the others open. The
+   * holders are walked on a copy: a runner's worker may still be adding one to the map.
+   */
+  public static <T> void each(
+      String stage, Collection<T> holders, Function<T, AutoCloseable> resource) {
+    List<T> copy;
+    try {
+      copy = List.copyOf(holders);
+    } catch (RuntimeException e) {
+      warn(stage, e);
+      return;
+    }
+    for (T holder : copy) {
+      quietly(stage, resource.apply(holder));
     }
   }
 

@@ -337,17 +337,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
 
   @Teardown
   public void teardown() {
-    Map<String, HostedWriter> hosted = writers;
-    writers = null;
-    if (hosted != null) {
-      // Walked on a copy: a runner's worker may still be opening a writer in the map.
-      Release.quietly(
-          "WriteBucketFn: bucket writers",
-          () -> {
-            for (HostedWriter writer : List.copyOf(hosted.values())) {
-              Release.quietly("WriteBucketFn: bucket writer", writer.writer);
-            }
-          });
+    if (writers != null) {
+      Release.each("WriteBucketFn: bucket writer", writers.values(), h -> h.writer);
+      writers = null;
     }
     Release.quietly("WriteBucketFn: table", opened);
     opened = null;
