@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  *       commit once this long has passed since it last looked (or was made); 0 at every
  *       commit</td></tr>
  *   <tr><td>partition.expiration-strategy</td><td>values-time</td><td>values-time: the time the
- *       partition values spell; update-time: the creation time of its newest data file</td></tr>
+ *       partition values spell; update-time: the newest creation time of the data files its
+ *       manifests list (live, or removed since the manifests were last merged), as Paimon's</td></tr>
  *   <tr><td>partition.timestamp-pattern</td><td>unset</td><td>how the values spell the time:
  *       {@code $dt $hour:00:00} puts columns in; unset, the first partition column</td></tr>
  *   <tr><td>partition.timestamp-formatter</td><td>unset</td><td>a java.time pattern for that text
@@ -191,6 +192,7 @@ public final class PartitionExpiry {
     for (ManifestEntry e : scan.liveFiles(latest.get())) {
       byPartition.computeIfAbsent(e.partition(), p -> new ArrayList<>()).add(e);
     }
+    Map<SerializedRow, Long> updated = byValues ? Map.of() : updateTimes(scan, latest.get());
     BinaryRowCodec codec = new BinaryRowCodec(table.schema().partitionType());
     // Sorted by the values' text joined with commas, as Paimon picks the first max-num.
     TreeMap<String, Map.Entry<List<String>, SerializedRow>> expired = new TreeMap<>();
@@ -198,7 +200,7 @@ public final class PartitionExpiry {
       List<String> values = valueTexts(codec.decode(p.getKey().bytes()));
       if (byValues
           ? olderByValues(values, expireBefore)
-          : olderByUpdate(p.getValue(), expireBefore)) {
+          : olderByUpdate(updated.get(p.getKey()), expireBefore)) {
         expired.put(String.join(",", values), Map.entry(values, p.getKey()));
       }
     }
@@ -317,11 +319,17 @@ public final class PartitionExpiry {
     }
   }
 
-  /** Whether the partition's newest data file was created before the time (update-time). */
-  private static boolean olderByUpdate(List<ManifestEntry> files, LocalDateTime expireBefore) {
-    long before = expireBefore.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
-    long newest = Long.MIN_VALUE;
-    for (ManifestEntry e : files) {
+  /**
+   * Each partition's update time, epoch milliseconds: the newest creation time among the entries of
+   * its snapshot's manifests, ADD and DELETE, as Paimon's {@code PartitionEntry} merges them. A
+   * file a compaction removed without writing a newer one (its rows all retracted) so still counts
+   * until a manifest merge drops its entries; the live files alone would make the partition older
+   * than Paimon finds it.
+   */
+  private static Map<SerializedRow, Long> updateTimes(TableScan scan, Snapshot snapshot)
+      throws IOException {
+    Map<SerializedRow, Long> updated = new HashMap<>();
+    for (ManifestEntry e : scan.dataEntries(snapshot)) {
       Long created = e.file().creationTimeMillis();
       if (created != null) {
         // Paimon stores a file's local wall-clock time as if it were UTC, and reads it back so.
@@ -330,9 +338,18 @@ public final class PartitionExpiry {
                 Math.floorDiv(created, 1000),
                 Math.floorMod(created, 1000) * 1_000_000,
                 ZoneOffset.UTC);
-        newest = Math.max(newest, wall.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli());
+        updated.merge(
+            e.partition(),
+            wall.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli(),
+            Math::max);
       }
     }
-    return before > newest;
+    return updated;
+  }
+
+  /** Whether the partition was last updated before the time (update-time). */
+  private static boolean olderByUpdate(Long updated, LocalDateTime expireBefore) {
+    long before = expireBefore.atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+    return updated == null || before > updated;
   }
 }

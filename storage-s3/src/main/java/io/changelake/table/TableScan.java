@@ -50,9 +50,19 @@ public final class TableScan {
   /** The data files live in a snapshot: ADD entries, one per file, in manifest order. */
   public List<ManifestEntry> liveFiles(Snapshot snapshot) throws IOException {
     Map<ManifestEntry.Identifier, ManifestEntry> live = new LinkedHashMap<>();
-    apply(live, entries(manifestsOf(snapshot.baseManifestList(), snapshot)), snapshot);
-    apply(live, entries(manifestsOf(snapshot.deltaManifestList(), snapshot)), snapshot);
+    apply(live, dataEntries(snapshot), snapshot);
     return new ArrayList<>(live.values());
+  }
+
+  /**
+   * The entries of a snapshot's base and delta manifests as they are stored, ADD and DELETE, in
+   * order: a file added and removed since the manifests were last merged appears in both.
+   */
+  public List<ManifestEntry> dataEntries(Snapshot snapshot) throws IOException {
+    List<ManifestFileMeta> metas =
+        new ArrayList<>(manifestsOf(snapshot.baseManifestList(), snapshot));
+    metas.addAll(manifestsOf(snapshot.deltaManifestList(), snapshot));
+    return entries(metas);
   }
 
   /**

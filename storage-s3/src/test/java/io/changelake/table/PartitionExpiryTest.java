@@ -55,7 +55,7 @@ class PartitionExpiryTest {
 
   private static TableSchema schema(Map<String, String> options) {
     Map<String, String> all = new HashMap<>(options);
-    all.put("bucket", "1");
+    all.putIfAbsent("bucket", "1");
     return TableSchema.create(ROW_TYPE, List.of("dt", "hr"), List.of("dt", "hr", "id"), all, null);
   }
 
@@ -183,7 +183,9 @@ class PartitionExpiryTest {
         Arguments.of("TIMESTAMP_LTZ(3) ISO", DataType.timestampLtz(3), instant, iso, 0),
         Arguments.of("DECIMAL(8,0) yyyyMMdd", DataType.decimal(8, 0), digits, basic, 2),
         Arguments.of("DECIMAL(8,0)", DataType.decimal(8, 0), digits, Map.of(), 0),
-        Arguments.of("STRING update-time", DataType.string(), text, updateTime, 4));
+        Arguments.of("STRING update-time", DataType.string(), text, updateTime, 4),
+        Arguments.of("DATE update-time", DataType.date(), date, updateTime, 4),
+        Arguments.of("DECIMAL(8,0) update-time", DataType.decimal(8, 0), digits, updateTime, 4));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -262,18 +264,7 @@ class PartitionExpiryTest {
       // Expire before "between": a and c were last written before it, b and d after.
       LocalDateTime now = between.plusSeconds(1);
 
-      PartitionExpire theirExpiry = paimon.store().newPartitionExpire("paimon", paimon);
-      Method expire =
-          PartitionExpire.class.getDeclaredMethod("expire", LocalDateTime.class, long.class);
-      expire.setAccessible(true);
-      // Its first look is a check interval after it was made, as ours.
-      Method lastCheck =
-          PartitionExpire.class.getDeclaredMethod("setLastCheck", LocalDateTime.class);
-      lastCheck.setAccessible(true);
-      lastCheck.invoke(theirExpiry, now.minusDays(2));
-      @SuppressWarnings("unchecked")
-      List<Map<String, String>> theirDropped =
-          (List<Map<String, String>>) expire.invoke(theirExpiry, now, 3L);
+      List<Map<String, String>> theirDropped = paimonExpire(paimon, now, 3);
       List<Map<String, String>> ourDropped =
           PartitionExpiry.of(table, now).expire(between, commit, 3);
       assertEquals(theirDropped, ourDropped);
@@ -282,6 +273,34 @@ class PartitionExpiryTest {
       Rows.assertSameRows(
           table.newRead().readAll(),
           PaimonTables.readAll(PaimonTables.open(warehouse.resolve(PATH.root())), schema));
+    }
+  }
+
+  /** Paimon's {@code PartitionExpire} of the table, looking at {@code now}, due at once. */
+  private static List<Map<String, String>> paimonExpire(
+      FileStoreTable paimon, LocalDateTime now, long identifier) throws Exception {
+    PartitionExpire expiry = paimon.store().newPartitionExpire("paimon", paimon);
+    Method expire =
+        PartitionExpire.class.getDeclaredMethod("expire", LocalDateTime.class, long.class);
+    expire.setAccessible(true);
+    // Its first look is a check interval after it was made, as ours.
+    Method lastCheck = PartitionExpire.class.getDeclaredMethod("setLastCheck", LocalDateTime.class);
+    lastCheck.setAccessible(true);
+    lastCheck.invoke(expiry, now.minusDays(2));
+    @SuppressWarnings("unchecked")
+    List<Map<String, String>> dropped =
+        (List<Map<String, String>>) expire.invoke(expiry, now, identifier);
+    return dropped;
+  }
+
+  private static void commitRows(
+      Table table, SnapshotCommit commit, long identifier, RowKind kind, List<Object[]> rows)
+      throws Exception {
+    try (TableWriter writer = table.newWriter()) {
+      for (Object[] row : rows) {
+        writer.write(kind, row);
+      }
+      commit.commit(identifier, writer.prepareCommit(identifier));
     }
   }
 
@@ -297,12 +316,7 @@ class PartitionExpiryTest {
       List<Object[]> rows)
       throws Exception {
     PaimonTables.write(paimon, table.schema(), rows, RowKind.INSERT);
-    try (TableWriter writer = table.newWriter()) {
-      for (Object[] row : rows) {
-        writer.write(RowKind.INSERT, row);
-      }
-      commit.commit(identifier, writer.prepareCommit(identifier));
-    }
+    commitRows(table, commit, identifier, RowKind.INSERT, rows);
   }
 
   private static TreeSet<String> partitions(List<Object[]> rows) {
