@@ -3,12 +3,16 @@ package io.changelake.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BucketFunction;
+import io.changelake.format.ManifestEntry;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.PaimonStreams.Change;
 import io.changelake.types.DataType;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.io.IOException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -276,6 +280,98 @@ class PartitionExpiryTest {
     }
   }
 
+  /**
+   * By update time on the very same files: our table copied, Paimon's {@code PartitionExpire} on
+   * one copy and ours on the other, expiring before each file's creation time, a millisecond either
+   * side and half a millisecond after, drop the same partitions and leave the same rows. Partition
+   * a's newest file was written and then removed by a full compaction whose rows all cancelled (its
+   * bucket now empty): Paimon still counts it, from the manifests, so a stays until that file's
+   * time, not only until its live file's.
+   */
+  @Test
+  void updateTimeOnTheSameFilesDropsWhatPaimonDropsAtEveryFileCreationTime() throws Exception {
+    TableSchema schema =
+        schema(
+            Map.of(
+                "bucket", "2",
+                "full-compaction.delta-commits", "1",
+                "partition.expiration-time", "1 s",
+                "partition.expiration-strategy", "update-time",
+                "partition.expiration-check-interval", "1 d"));
+    BucketFunction buckets =
+        new BucketFunction(
+            RowType.of(new String[] {"id"}, new DataType[] {DataType.bigint().notNull()}), 2);
+    long stays = 1;
+    long goes = 2;
+    while (buckets.bucket(new Object[] {goes}) == buckets.bucket(new Object[] {stays})) {
+      goes++;
+    }
+    Path ours = warehouse.resolve("ours");
+    TreeSet<Long> times = new TreeSet<>();
+    long liveOfA;
+    try (LocalObjectStore store = new LocalObjectStore(Files.createDirectories(ours))) {
+      Table table = Table.create(store, PATH, schema);
+      SnapshotCommit commit = table.newCommit("ours");
+      commitRows(table, commit, 1, RowKind.INSERT, List.of(row("a", stays), row("b", 1)));
+      Thread.sleep(20);
+      commitRows(table, commit, 2, RowKind.INSERT, List.of(row("a", goes), row("c", 1)));
+      Thread.sleep(20);
+      commitRows(table, commit, 3, RowKind.DELETE, List.<Object[]>of(row("a", goes)));
+      Snapshot latest = table.snapshots().latest().orElseThrow();
+      TableScan scan = table.newScan();
+      BinaryRowCodec partitions = new BinaryRowCodec(schema.partitionType());
+      for (ManifestEntry e : scan.dataEntries(latest)) {
+        times.add(e.file().creationTimeMillis());
+      }
+      List<ManifestEntry> liveA =
+          scan.liveFiles(latest).stream()
+              .filter(e -> partitions.decode(e.partition().bytes())[0].equals("a"))
+              .toList();
+      assertEquals(1, liveA.size());
+      liveOfA = liveA.get(0).file().creationTimeMillis();
+      assertTrue(times.last() > liveOfA + 20, "a removed file of a is newer than its live one");
+    }
+
+    int cases = 0;
+    int keptByARemovedFile = 0;
+    for (long time : times) {
+      for (long offsetMicros : new long[] {-1000, 0, 500, 1000}) {
+        // Our files hold the local wall-clock time as if it were UTC, as Paimon's do.
+        LocalDateTime expireBefore = wallClock(time).plusNanos(offsetMicros * 1000);
+        Path theirs = copy(ours, warehouse.resolve("theirs-" + cases));
+        Path mine = copy(ours, warehouse.resolve("mine-" + cases));
+        List<Map<String, String>> theirDropped =
+            paimonExpire(
+                PaimonTables.open(theirs.resolve(PATH.root())), expireBefore.plusSeconds(1), 4);
+        try (LocalObjectStore store = new LocalObjectStore(mine)) {
+          Table table = Table.open(store, PATH);
+          List<Map<String, String>> ourDropped =
+              PartitionExpiry.of(table, expireBefore)
+                  .expire(expireBefore, table.newCommit("ours"), 4);
+          assertEquals(theirDropped, ourDropped, "expiring before " + expireBefore);
+          Rows.assertSameRows(
+              PaimonTables.readAll(PaimonTables.open(theirs.resolve(PATH.root())), schema),
+              table.newRead().readAll());
+          Rows.assertSameRows(
+              table.newRead().readAll(),
+              PaimonTables.readAll(PaimonTables.open(mine.resolve(PATH.root())), schema));
+        }
+        if (expireBefore.isAfter(wallClock(liveOfA))
+            && !expireBefore.isAfter(wallClock(times.last()))) {
+          assertTrue(theirDropped.stream().noneMatch(p -> p.get("dt").equals("a")));
+          keptByARemovedFile++;
+        }
+        cases++;
+      }
+    }
+    System.out.printf(
+        "update time on the same files: %d creation times, %d cases, the same partitions dropped;"
+            + " in %d of them partition a stays for its removed file%n",
+        times.size(), cases, keptByARemovedFile);
+    assertEquals(times.size() * 4, cases);
+    assertTrue(keptByARemovedFile > 0);
+  }
+
   /** Paimon's {@code PartitionExpire} of the table, looking at {@code now}, due at once. */
   private static List<Map<String, String>> paimonExpire(
       FileStoreTable paimon, LocalDateTime now, long identifier) throws Exception {
@@ -291,6 +387,24 @@ class PartitionExpiryTest {
     List<Map<String, String>> dropped =
         (List<Map<String, String>>) expire.invoke(expiry, now, identifier);
     return dropped;
+  }
+
+  /** A file's creation time, local wall-clock time held as if it were UTC, as that clock time. */
+  private static LocalDateTime wallClock(long creationTimeMillis) {
+    return LocalDateTime.ofEpochSecond(
+        Math.floorDiv(creationTimeMillis, 1000),
+        (int) Math.floorMod(creationTimeMillis, 1000) * 1_000_000,
+        ZoneOffset.UTC);
+  }
+
+  /** Copies the warehouse {@code from} (its whole tree) to {@code to}; returns {@code to}. */
+  private static Path copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) files::iterator) {
+        Files.copy(source, to.resolve(from.relativize(source).toString()));
+      }
+    }
+    return to;
   }
 
   private static void commitRows(
