@@ -15,8 +15,8 @@ import java.util.Map;
  * @param partitionKeys the partition columns, each a primary-key column (a cross-partition upsert
  *     table is refused by the many-table write)
  * @param buckets the fixed bucket count, at least 1 (the many-table write refuses dynamic buckets)
- * @param options further table options, in Paimon's names; {@code bucket} and {@code
- *     sequence.field} are set from {@code buckets} and the write's sequence fields
+ * @param options further table options, in Paimon's names; the table options of the bucket count
+ *     and the sequence fields are set from {@code buckets} and the write's sequence fields
  */
 public record TableDefinition(
     List<String> columns,
