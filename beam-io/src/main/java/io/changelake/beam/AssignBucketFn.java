@@ -1,18 +1,9 @@
 package io.changelake.beam;
 
-import io.changelake.schema.SchemaChange;
-import io.changelake.table.BucketAssigner;
-import io.changelake.table.CrossPartitionUpsert;
-import io.changelake.table.HashBucketAssigner;
-import io.changelake.table.SchemaConflictException;
-import io.changelake.table.Table;
-import java.io.IOException;
-import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.schemas.Schema;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.errorhandling.BadRecord;
 import org.apache.beam.sdk.values.KV;
@@ -20,26 +11,27 @@ import org.apache.beam.sdk.values.Row;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * The first stage: turns each Beam row into a table row and keys it by its bucket; a row that does
- * not fit (a null primary key, a value of the wrong type, an unknown row kind) becomes a dead
- * letter with the reason.
+ * The first stage: finds each Beam row's table ({@link Destinations}), turns the row into a table
+ * row and keys it by its table and bucket; a row that does not fit (a null primary key, a value of
+ * the wrong type, an unknown row kind) becomes a dead letter with the reason.
  *
  * <p>A dynamic-bucket table's row ({@code bucket} = -1) is keyed instead by its key's bucket
  * assigner, for {@link AssignHashBucketFn} to give it its bucket; a cross-partition upsert table's
  * by its key's assigner, for {@link AssignCrossPartitionFn} to place it.
  *
- * <p>Opens (and, if asked, creates) the table once per DoFn instance, for its schema; a write that
- * names sequence fields fails there if the table orders its keys' versions by other ones, and a
- * write built for the other bucket mode than the table's fails there too. A row whose {@link
- * DynamicColumns} do not fit that schema makes it look at the table's latest schema and, under
- * {@code withSchemaEvolution()}, alter the table first (counted in {@code schemaChanges}); each row
- * leaves tagged with the schema id it was mapped by.
+ * <p>Opens each table once per DoFn instance ({@link TableAssigner}): a single table when the DoFn
+ * is set up, and a failure there fails the pipeline; a many-table write's tables when their first
+ * row comes, creating the table from its definition if it is missing, and a destination that cannot
+ * be written (no destination, a failing definition, a table that does not fit) makes its rows dead
+ * letters that name the destination, the pipeline going on. A row whose {@link DynamicColumns} do
+ * not fit its table's schema makes it look at the table's latest schema and, under {@code
+ * withSchemaEvolution()}, alter the table first (counted in {@code schemaChanges}); each row leaves
+ * tagged with the schema id it was mapped by.
  */
 final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private static final long serialVersionUID = 1L;
 
-  private final TableReference target;
-  private final Schema input;
+  private final Destinations destinations;
   private final String rowKindField;
   private final List<String> sequenceFields;
   private final boolean evolve;
@@ -48,18 +40,13 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
   private final TupleTag<BadRecord> deadLetterTag;
   private final TableReference.BucketMode mode;
 
-  /** Alters lost to other workers' before this one gives up; each loss means the schema moved. */
-  private static final int MAX_ALTER_ATTEMPTS = 20;
+  private transient Map<Destination, TableAssigner> tables;
 
-  private transient TableReference.Opened opened;
-  private transient RowMapping mapping;
-  private transient BucketAssigner assigner;
-  private transient HashBucketAssigner hashAssigner;
-  private transient CrossPartitionUpsert keyAssigners;
+  /** Per destination that cannot be written, why: its rows go to the dead letters. */
+  private transient Map<Destination, String> refused;
 
   AssignBucketFn(
-      TableReference target,
-      Schema input,
+      Destinations destinations,
       String rowKindField,
       List<String> sequenceFields,
       boolean evolve,
@@ -67,8 +54,7 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
       TupleTag<KV<String, KindedRow>> rowsTag,
       TupleTag<BadRecord> deadLetterTag,
       TableReference.BucketMode mode) {
-    this.target = target;
-    this.input = input;
+    this.destinations = destinations;
     this.rowKindField = rowKindField;
     this.sequenceFields = sequenceFields;
     this.evolve = evolve;
@@ -80,130 +66,88 @@ final class AssignBucketFn extends DoFn<Row, KV<String, KindedRow>> {
 
   @Setup
   public void setup() throws Exception {
-    opened = target.open();
-    Table table = opened.table();
-    List<String> tableSequence = table.schema().options().sequenceFields();
-    if (sequenceFields != null && !sequenceFields.equals(tableSequence)) {
-      throw new IllegalStateException(
-          "ChangelakeIO.write().withSequenceField("
-              + String.join(",", sequenceFields)
-              + "): table "
-              + target.location()
-              + " orders its keys' versions by sequence.field "
-              + (tableSequence.isEmpty() ? "(none)" : String.join(",", tableSequence))
-              + "; name the table's own sequence fields, or write a table that has these");
-    }
-    TableReference.BucketMode tableMode = target.bucketMode(table.schema());
-    if (tableMode != mode) {
-      throw new IllegalStateException(
-          "ChangelakeIO.write(): table "
-              + target.location()
-              + " has 'bucket' = "
-              + table.options().bucket()
-              + " ("
-              + tableMode
-              + ") but the pipeline was built for "
-              + mode
-              + " (built before the table existed, or where it could not be read): build the"
-              + " pipeline again where the table can be read");
-    }
-    useSchema(table);
-  }
-
-  private void useSchema(Table table) {
-    mapping =
-        RowMapping.of(
-            input, rowKindField, table.schema().rowType(), table.schema().id(), table.location());
-    switch (mode) {
-      case FIXED -> assigner = new BucketAssigner(table.schema(), table.location());
-      case DYNAMIC -> hashAssigner = table.newHashBucketAssigner(0);
-      case CROSS_PARTITION ->
-          // Only its assignerOf is used, which reads nothing: the folder is never created.
-          keyAssigners =
-              table.newCrossPartitionUpsert(
-                  0, Path.of(System.getProperty("java.io.tmpdir"), "unused-" + UUID.randomUUID()));
+    tables = new HashMap<>();
+    refused = new HashMap<>();
+    if (!destinations.isMany()) {
+      TableReference table = destinations.single();
+      Destination only = new Destination(table.database(), table.table());
+      tables.put(only, open(only));
     }
   }
 
-  /**
-   * Brings the mapping to a schema the row's dynamic columns fit: the table's latest, altered first
-   * under {@code withSchemaEvolution()}. Another worker's alter landing first is no error: the
-   * changes are worked out again on its schema.
-   *
-   * @throws IllegalArgumentException naming what does not fit, which makes the row a dead letter
-   */
-  private void fitDynamicColumns(Row row) throws IOException {
-    Map<String, Row> dynamic = mapping.dynamicColumns(row);
-    if (dynamic.isEmpty() || fit(dynamic, opened.table()).changes().isEmpty()) {
-      return;
-    }
-    for (int attempt = 1; ; attempt++) {
-      Table latest = Table.open(opened.store(), opened.table().path());
-      SchemaFit fit = fit(dynamic, latest);
-      if (!fit.changes().isEmpty()) {
-        if (!evolve) {
-          throw new IllegalArgumentException(
-              "the row's dynamic columns would need "
-                  + fit.changes().stream().map(SchemaChange::describe).toList()
-                  + ": write with withSchemaEvolution() to apply them");
-        }
-        try {
-          latest = latest.alter(fit.changes());
-          WriteMetrics.SCHEMA_CHANGES.inc();
-        } catch (SchemaConflictException raced) {
-          if (attempt >= MAX_ALTER_ATTEMPTS) {
-            throw new IllegalStateException(
-                "table " + target + " kept changing its schema while evolving it", raced);
-          }
-          continue;
-        }
-      }
-      opened = new TableReference.Opened(opened.store(), latest);
-      useSchema(latest);
-      return;
-    }
-  }
-
-  /**
-   * How the dynamic columns fit the table; a refusal (a kind change, a key column's type) stands on
-   * every later schema too, since no alter changes a column's kind.
-   */
-  private static SchemaFit fit(Map<String, Row> dynamic, Table table) {
-    SchemaFit fit = SchemaFit.ofDynamic(dynamic, table.schema());
-    if (!fit.refusals().isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", fit.refusals()));
-    }
-    return fit;
+  private TableAssigner open(Destination destination) throws Exception {
+    return TableAssigner.open(
+        destinations.target(destination),
+        rowKindField,
+        sequenceFields,
+        evolve,
+        mode,
+        destinations.isMany());
   }
 
   @ProcessElement
   public void process(@Element Row row, MultiOutputReceiver out) throws Exception {
-    String key;
-    KindedRow kinded;
+    Destination destination = null;
+    KV<String, KindedRow> assigned;
     try {
-      fitDynamicColumns(row);
-      kinded = mapping.map(row);
-      key =
-          switch (mode) {
-            case FIXED -> assigner.assign(kinded.values()).id();
-            case DYNAMIC -> AssignHashBucketFn.keyOf(hashAssigner.assignerOf(kinded.values()));
-            case CROSS_PARTITION ->
-                AssignCrossPartitionFn.keyOf(keyAssigners.assignerOf(kinded.values()));
-          };
+      destination = destinations.route(row);
+      assigned = tableOf(destination).assign(row);
     } catch (IllegalArgumentException e) {
-      WriteMetrics.DEAD_LETTERS.inc();
-      out.get(deadLetterTag)
-          .output(BadRecord.fromExceptionInformation(row, rowCoder, e, e.getMessage()));
+      deadLetter(row, destinations.isMany() ? about(destination, e.getMessage()) : e, out);
+      return;
+    } catch (RuntimeException e) {
+      if (!destinations.isMany() || destination != null) {
+        throw e;
+      }
+      // The user's router failed on this row.
+      deadLetter(row, about(null, "the destination function failed: " + e), out);
       return;
     }
-    out.get(rowsTag).output(KV.of(key, kinded));
+    out.get(rowsTag)
+        .output(KV.of(destinations.key(destination, assigned.getKey()), assigned.getValue()));
+  }
+
+  /**
+   * The destination's table, opened (created if missing) on its first row.
+   *
+   * @throws IllegalArgumentException if the destination cannot be written, with the reason
+   */
+  private TableAssigner tableOf(Destination destination) throws Exception {
+    TableAssigner table = tables.get(destination);
+    if (table != null) {
+      return table;
+    }
+    String reason = refused.get(destination);
+    if (reason == null) {
+      try {
+        table = open(destination);
+        tables.put(destination, table);
+        return table;
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        reason = e.getMessage();
+        refused.put(destination, reason);
+      }
+    }
+    throw new IllegalArgumentException(reason);
+  }
+
+  private static IllegalArgumentException about(Destination destination, String reason) {
+    return new IllegalArgumentException(
+        "destination " + (destination == null ? "(none)" : destination) + ": " + reason);
+  }
+
+  private void deadLetter(Row row, IllegalArgumentException e, MultiOutputReceiver out)
+      throws Exception {
+    WriteMetrics.DEAD_LETTERS.inc();
+    out.get(deadLetterTag)
+        .output(BadRecord.fromExceptionInformation(row, rowCoder, e, e.getMessage()));
   }
 
   @Teardown
   public void teardown() {
-    Release.quietly("AssignBucketFn: key assigners", keyAssigners);
-    keyAssigners = null;
-    Release.quietly("AssignBucketFn: table", opened);
-    opened = null;
+    if (tables != null) {
+      tables.values().forEach(TableAssigner::close);
+      tables = null;
+    }
   }
 }

@@ -14,7 +14,7 @@ import org.apache.beam.sdk.values.TupleTag;
 interface BucketStage extends Serializable {
 
   DoFn<KV<String, Iterable<KindedRow>>, KV<String, WrittenBatch>> create(
-      TableReference target,
+      Destinations destinations,
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
       FaultInjection faults,

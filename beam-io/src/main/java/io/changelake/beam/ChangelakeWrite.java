@@ -279,6 +279,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   public WriteResult expand(PCollection<Row> input) {
     TableReference target = WriteChecks.validate(this, input);
     TableReference.BucketMode mode = WriteChecks.bucketMode(this, target, input);
+    Destinations destinations = Destinations.single(target, input.getSchema());
     String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
     Duration interval = getCommitInterval();
@@ -290,8 +291,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                 "AssignBucket",
                 ParDo.of(
                         new AssignBucketFn(
-                            target,
-                            input.getSchema(),
+                            destinations,
                             getRowKindField(),
                             getSequenceFields(),
                             getSchemaEvolution(),
@@ -327,7 +327,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
             ParDo.of(
                     getBucketStage()
                         .create(
-                            target,
+                            destinations,
                             WRITTEN,
                             REFUSED,
                             getFaults(),
@@ -341,7 +341,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                 "Commit",
                 ParDo.of(
                         new CommitFn(
-                            target,
+                            destinations,
                             SNAPSHOTS,
                             SETTLED,
                             user,

@@ -62,6 +62,10 @@ import org.joda.time.Instant;
  *
  * <p>The first identifier continues the commit user's newest snapshot in the table, so a job
  * restarted under the same commit user with empty state never reuses an identifier.
+ *
+ * <p>A many-table write ({@link Destinations}) has one key, so one committer, per table: each
+ * table's batches name it in their bucket keys, and each table gets its own commit user (the
+ * write's, followed by {@code -<database>.<table>}) and its own identifiers.
  */
 final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   private static final long serialVersionUID = 1L;
@@ -77,7 +81,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
           .addStringField("commit_user")
           .build();
 
-  private final TableReference target;
+  private final Destinations destinations;
   private final TupleTag<Row> snapshotsTag;
   private final TupleTag<Row> settledTag;
   private final String commitUser;
@@ -114,20 +118,23 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   @TimerId("end-of-input")
   private final TimerSpec endSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-  private transient TableReference.Opened opened;
-  private transient SnapshotCommit commit;
+  private transient Map<Destination, CommittedTable> tables;
+
+  /** A table this committer commits to, opened at its first commit. */
+  private record CommittedTable(
+      String location, TableReference.Opened opened, SnapshotCommit commit) {}
 
   /**
    * @param commitInterval the time between commits, or null to commit only at the end of input
    */
   CommitFn(
-      TableReference target,
+      Destinations destinations,
       TupleTag<Row> snapshotsTag,
       TupleTag<Row> settledTag,
       String commitUser,
       Duration commitInterval,
       FaultInjection faults) {
-    this.target = target;
+    this.destinations = destinations;
     this.snapshotsTag = snapshotsTag;
     this.settledTag = settledTag;
     this.commitUser = commitUser;
@@ -136,9 +143,25 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   }
 
   @Setup
-  public void setup() throws IOException {
-    opened = target.open();
-    commit = opened.table().newCommit(commitUser);
+  public void setup() {
+    tables = new HashMap<>();
+  }
+
+  /** The table of a batch, named by its bucket key. */
+  private CommittedTable tableOf(WrittenBatch batch) throws IOException {
+    Destination destination = destinations.destinationOf(batch.bucket());
+    CommittedTable table = tables.get(destination);
+    if (table == null) {
+      TableReference reference = destinations.target(destination).reference();
+      TableReference.Opened opened = reference.open();
+      table =
+          new CommittedTable(
+              reference.location(),
+              opened,
+              opened.table().newCommit(destinations.commitUser(commitUser, destination)));
+      tables.put(destination, table);
+    }
+    return table;
   }
 
   @RequiresStableInput
@@ -152,7 +175,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @TimerId("end-of-input") Timer end,
       MultiOutputReceiver out) {
     if (element.getValue().messages().isEmpty()) {
-      settle(element.getValue(), null, out);
+      settle(element.getKey(), element.getValue(), null, out);
       return;
     }
     arrived.add(element.getValue());
@@ -209,7 +232,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     if (!arrived.isEmpty().read()) {
       throw new IllegalStateException(
           "the input of "
-              + target.location()
+              + tableOf(arrived.read().iterator().next()).location()
               + " ended with batches whose predecessors never"
               + " arrived: "
               + sequences(arrived.read()));
@@ -232,7 +255,10 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
     Map<String, Long> through =
         new HashMap<>(sealedThrough.read() == null ? Map.of() : sealedThrough.read());
-    long base = identifier.read() != null ? identifier.read() : lastIdentifierInTable();
+    long base =
+        identifier.read() != null
+            ? identifier.read()
+            : lastIdentifierInTable(byBucket.values().iterator().next().get(0));
     long rounds = 0;
     List<WrittenBatch> waiting = new ArrayList<>();
     for (Map.Entry<String, List<WrittenBatch>> bucket : byBucket.entrySet()) {
@@ -262,8 +288,8 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     return rounds > 0;
   }
 
-  private long lastIdentifierInTable() throws IOException {
-    return commit.lastCommittedIdentifier().orElse(0);
+  private long lastIdentifierInTable(WrittenBatch batch) throws IOException {
+    return tableOf(batch).commit().lastCommittedIdentifier().orElse(0);
   }
 
   private void commitSealed(BagState<KV<Long, WrittenBatch>> sealed, MultiOutputReceiver out)
@@ -277,10 +303,11 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     if (rounds.isEmpty()) {
       return;
     }
+    CommittedTable table = tableOf(batches.get(0).getValue());
     List<Snapshot> created;
     while (true) {
       try {
-        created = commitRounds(rounds);
+        created = commitRounds(table, rounds);
         break;
       } catch (InjectedFault fault) {
         WriteMetrics.INJECTED_FAULTS.inc();
@@ -288,14 +315,14 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
     sealed.clear();
     for (KV<Long, WrittenBatch> b : batches) {
-      settle(b.getValue(), b.getKey(), out);
+      settle(table.location(), b.getValue(), b.getKey(), out);
     }
     for (Snapshot s : created) {
       out.get(snapshotsTag)
           .output(
               Row.withSchema(SNAPSHOT_SCHEMA)
                   .addValues(
-                      target.location(),
+                      table.location(),
                       s.id(),
                       s.commitKind().name(),
                       Instant.ofEpochMilli(s.timeMillis()),
@@ -306,13 +333,16 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   }
 
   /** Emits a batch's position ranges: the table holds its rows under {@code identifier}. */
-  private void settle(WrittenBatch batch, Long identifier, MultiOutputReceiver out) {
+  private void settle(
+      String location, WrittenBatch batch, Long identifier, MultiOutputReceiver out) {
     for (PositionRange r : batch.positions()) {
-      out.get(settledTag).output(SourcePosition.settled(target.location(), r, identifier));
+      out.get(settledTag).output(SourcePosition.settled(location, r, identifier));
     }
   }
 
-  private List<Snapshot> commitRounds(Map<Long, List<CommitMessage>> rounds) throws IOException {
+  private List<Snapshot> commitRounds(CommittedTable table, Map<Long, List<CommitMessage>> rounds)
+      throws IOException {
+    SnapshotCommit commit = table.commit();
     List<Snapshot> created = new ArrayList<>();
     for (Map.Entry<Long, List<CommitMessage>> round : rounds.entrySet()) {
       long races = commit.lostRaces();
@@ -327,7 +357,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
             "commit "
                 + round.getKey()
                 + " to "
-                + target.location()
+                + table.location()
                 + " conflicts: "
                 + conflict.getMessage(),
             conflict);
@@ -353,7 +383,9 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
 
   @Teardown
   public void teardown() {
-    Release.quietly("CommitFn: table", opened);
-    opened = null;
+    if (tables != null) {
+      Release.each("CommitFn: table", tables.values(), CommittedTable::opened);
+      tables = null;
+    }
   }
 }

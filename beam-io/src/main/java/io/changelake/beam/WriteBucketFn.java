@@ -29,14 +29,14 @@ import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.TupleTag;
 
 /**
- * The bucket writer stage: keyed by bucket, it hosts the bucket's {@link TableWriter}, writes each
- * batch of the bucket's rows, prepares the commit and emits the commit messages, numbered per
- * bucket, to the committer, with the {@link SourcePosition}s of the batch's rows summarised. A row
- * the merge engine refuses becomes a dead letter. A batch that changes nothing (every row refused)
- * is no commit: its positions go to the committer alone, in a batch of sequence 0 without messages,
- * to be settled at once. In a dynamic-bucket table the rows come with the bucket {@link
- * AssignHashBucketFn} gave them, and the writer adds their new keys to the bucket's hash index
- * file, which the messages carry.
+ * The bucket writer stage: keyed by table and bucket ({@link Destinations}), it hosts the bucket's
+ * {@link TableWriter}, writes each batch of the bucket's rows, prepares the commit and emits the
+ * commit messages, numbered per bucket, to the committer, with the {@link SourcePosition}s of the
+ * batch's rows summarised. A row the merge engine refuses becomes a dead letter. A batch that
+ * changes nothing (every row refused) is no commit: its positions go to the committer alone, in a
+ * batch of sequence 0 without messages, to be settled at once. In a dynamic-bucket table the rows
+ * come with the bucket {@link AssignHashBucketFn} gave them, and the writer adds their new keys to
+ * the bucket's hash index file, which the messages carry.
  *
  * <p>State (ids are stable: changing them breaks pipeline updates):
  *
@@ -74,7 +74,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   /** How long a bucket writer may go unused before it is closed. */
   static final long DEFAULT_IDLE_TIMEOUT_MILLIS = 10 * 60 * 1000;
 
-  private final TableReference target;
+  private final Destinations destinations;
   private final TupleTag<KV<String, WrittenBatch>> writtenTag;
   private final TupleTag<BadRecord> deadLetterTag;
   private final FaultInjection faults;
@@ -94,9 +94,21 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   private final StateSpec<CombiningState<Long, long[], Long>> uncommittedCountSpec =
       StateSpecs.combining(Sum.ofLongs());
 
-  private transient TableReference.Opened opened;
+  private transient Map<Destination, OpenTable> tables;
   private transient Map<String, HostedWriter> writers;
-  private transient SchemaLayouts layouts;
+
+  /** One table this stage writes, opened at the first batch of one of its buckets. */
+  private static final class OpenTable {
+    final TableReference reference;
+    TableReference.Opened opened;
+    SchemaLayouts layouts;
+
+    OpenTable(TableReference reference) throws IOException {
+      this.reference = reference;
+      this.opened = reference.open();
+      this.layouts = new SchemaLayouts(opened.table());
+    }
+  }
 
   /** A bucket's writer and the view id it matches (null: ahead of any state). */
   private static final class HostedWriter {
@@ -119,12 +131,12 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       long millis) {}
 
   WriteBucketFn(
-      TableReference target,
+      Destinations destinations,
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
       FaultInjection faults,
       long idleTimeoutMillis) {
-    this.target = target;
+    this.destinations = destinations;
     this.writtenTag = writtenTag;
     this.deadLetterTag = deadLetterTag;
     this.faults = faults;
@@ -132,10 +144,23 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   }
 
   @Setup
-  public void setup() throws IOException {
-    opened = target.open();
+  public void setup() {
+    tables = new HashMap<>();
     writers = new HashMap<>();
-    layouts = new SchemaLayouts(opened.table());
+  }
+
+  /**
+   * The table of an element key, opened on its first batch; the first stage created it, so a
+   * many-table write's table is there (a single table opens as it always did, created or not).
+   */
+  private OpenTable tableOf(String key) throws IOException {
+    Destination destination = destinations.destinationOf(key);
+    OpenTable table = tables.get(destination);
+    if (table == null) {
+      table = new OpenTable(destinations.target(destination).reference());
+      tables.put(destination, table);
+    }
+    return table;
   }
 
   @ProcessElement
@@ -148,12 +173,14 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       MultiOutputReceiver out)
       throws Exception {
     closeIdleWriters();
-    followSchema(batch.getValue());
+    OpenTable table = tableOf(batch.getKey());
+    followSchema(table, batch.getKey(), batch.getValue());
     long written = sequence.read() == null ? 0 : sequence.read();
     Outcome outcome;
     while (true) {
       try {
-        outcome = attempt(batch.getKey(), batch.getValue(), written, view.read(), uncommitted);
+        outcome =
+            attempt(table, batch.getKey(), batch.getValue(), written, view.read(), uncommitted);
         break;
       } catch (InjectedFault fault) {
         WriteMetrics.INJECTED_FAULTS.inc();
@@ -167,43 +194,49 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WriteMetrics.FLUSH_AND_COMPACTION_MILLIS.update(outcome.millis());
     WriteMetrics.reportCaches(writers.size());
     if (outcome.settledOnly() != null) {
-      out.get(writtenTag).output(KV.of(target.location(), outcome.settledOnly()));
+      out.get(writtenTag).output(KV.of(table.reference.location(), outcome.settledOnly()));
     }
     if (outcome.written() == null) {
       return;
     }
-    out.get(writtenTag).output(KV.of(target.location(), outcome.written()));
+    out.get(writtenTag).output(KV.of(table.reference.location(), outcome.written()));
     sequence.write(outcome.written().sequence());
     view.write(outcome.viewId());
     uncommitted.add(outcome.written());
     uncommittedCount.add(1L);
     count(outcome.written().messages());
     if (uncommittedCount.read() >= FORGET_CHECK_AFTER) {
-      forgetCommitted(uncommitted, uncommittedCount);
+      forgetCommitted(table, uncommitted, uncommittedCount);
     }
   }
 
   /**
-   * Reopens the table at its latest schema if a row of the batch was mapped under a newer schema
-   * than the writers', closing the writers: each bucket's next batch rebuilds its writer on the new
-   * schema from the table and the state, as after a restart.
+   * Reopens the batch's table at its latest schema if a row of the batch was mapped under a newer
+   * schema than the writers', closing the table's writers: each bucket's next batch rebuilds its
+   * writer on the new schema from the table and the state, as after a restart.
    */
-  private void followSchema(Iterable<KindedRow> rows) throws IOException {
+  private void followSchema(OpenTable table, String key, Iterable<KindedRow> rows)
+      throws IOException {
     boolean behind = false;
     for (KindedRow row : rows) {
-      behind |= layouts.isBehind(row.schemaId());
+      behind |= table.layouts.isBehind(row.schemaId());
     }
     if (!behind) {
       return;
     }
-    TableReference.Opened reopened = target.open();
-    for (HostedWriter hosted : writers.values()) {
-      hosted.writer.close();
+    TableReference.Opened reopened = table.reference.open();
+    Destination destination = destinations.destinationOf(key);
+    for (Iterator<Map.Entry<String, HostedWriter>> i = writers.entrySet().iterator();
+        i.hasNext(); ) {
+      Map.Entry<String, HostedWriter> hosted = i.next();
+      if (destinations.destinationOf(hosted.getKey()).equals(destination)) {
+        i.remove();
+        hosted.getValue().writer.close();
+      }
     }
-    writers.clear();
-    opened.close();
-    opened = reopened;
-    layouts = new SchemaLayouts(opened.table());
+    table.opened.close();
+    table.opened = reopened;
+    table.layouts = new SchemaLayouts(reopened.table());
   }
 
   /** Closes the writers unused for the idle timeout; their buckets rebuild on their next batch. */
@@ -220,6 +253,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   }
 
   private Outcome attempt(
+      OpenTable table,
       String bucket,
       Iterable<KindedRow> rows,
       long written,
@@ -234,7 +268,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       if (viewId != null) {
         WriteMetrics.WRITER_REBUILDS.inc();
       }
-      hosted = new HostedWriter(opened.table().newWriter(messagesOf(uncommitted.read())));
+      hosted = new HostedWriter(table.opened.table().newWriter(messagesOf(uncommitted.read())));
       writers.put(bucket, hosted);
     }
     hosted.viewId = null;
@@ -243,7 +277,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     PositionRange.Summary positions = new PositionRange.Summary();
     long accepted = 0;
     int dynamicBucket =
-        opened.table().options().dynamicBucket() ? BucketAssigner.RowBucket.bucketOfId(bucket) : -1;
+        table.opened.table().options().dynamicBucket()
+            ? BucketAssigner.RowBucket.bucketOfId(destinations.bucketOf(bucket))
+            : -1;
     for (KindedRow row : rows) {
       // A refused row settles with its batch too: it is a dead letter, never to be in the table.
       if (row.source() != null) {
@@ -251,9 +287,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       }
       try {
         if (dynamicBucket < 0) {
-          hosted.writer.write(row.kind(), layouts.valuesOf(row));
+          hosted.writer.write(row.kind(), table.layouts.valuesOf(row));
         } else {
-          hosted.writer.write(row.kind(), layouts.valuesOf(row), dynamicBucket);
+          hosted.writer.write(row.kind(), table.layouts.valuesOf(row), dynamicBucket);
         }
         accepted++;
       } catch (IllegalArgumentException refused) {
@@ -292,13 +328,13 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
 
   /** Drops the uncommitted batches the table now holds, oldest first. */
   private void forgetCommitted(
-      BagState<WrittenBatch> uncommitted, CombiningState<Long, long[], Long> count)
+      OpenTable table, BagState<WrittenBatch> uncommitted, CombiningState<Long, long[], Long> count)
       throws IOException {
     List<WrittenBatch> batches = new ArrayList<>();
     uncommitted.read().forEach(batches::add);
     batches.sort((a, b) -> Long.compare(a.sequence(), b.sequence()));
     int committedMessages =
-        UncommittedMessages.committedPrefix(opened.table(), messagesOf(batches));
+        UncommittedMessages.committedPrefix(table.opened.table(), messagesOf(batches));
     int forget = 0;
     for (WrittenBatch b : batches) {
       if (committedMessages < b.messages().size()) {
@@ -341,7 +377,9 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       Release.each("WriteBucketFn: bucket writer", writers.values(), h -> h.writer);
       writers = null;
     }
-    Release.quietly("WriteBucketFn: table", opened);
-    opened = null;
+    if (tables != null) {
+      Release.each("WriteBucketFn: table", tables.values(), t -> t.opened);
+      tables = null;
+    }
   }
 }
