@@ -13,8 +13,9 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * The tables a write's stages work on: the one table of {@link ChangelakeWrite#to}, or the tables
- * of {@link ChangelakeWrite#toDestinations}, each found from its rows and created on first sight
- * from its {@link TableDefinition}.
+ * of a many-table write, each found from its rows and created on first sight from its {@link
+ * TableDefinition}. The many-table write is not offered by {@link ChangelakeWrite} yet: only {@link
+ * #single} is built today.
  *
  * <p>Every element key between the stages names its table: a single table's keys are its bucket ids
  * ({@code k=v/.../bucket-<n>}, as they always were, so that a running single-table job's state
@@ -26,6 +27,10 @@ final class Destinations implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final @Nullable TableReference single;
+
+  /** The single table's destination, made once: every row and batch of that write names it. */
+  private final @Nullable Destination singleDestination;
+
   private final String warehouse;
   private final S3Settings s3;
   private final @Nullable SerializableFunction<Row, Destination> router;
@@ -44,6 +49,8 @@ final class Destinations implements Serializable {
       @Nullable String rowKindField,
       @Nullable List<String> sequenceFields) {
     this.single = single;
+    this.singleDestination =
+        single == null ? null : new Destination(single.database(), single.table());
     this.warehouse = warehouse;
     this.s3 = s3;
     this.router = router;
@@ -95,8 +102,8 @@ final class Destinations implements Serializable {
    *     names no usable destination
    */
   Destination route(Row row) {
-    if (single != null) {
-      return new Destination(single.database(), single.table());
+    if (singleDestination != null) {
+      return singleDestination;
     }
     Destination destination = router.apply(row);
     if (destination == null) {
@@ -114,8 +121,8 @@ final class Destinations implements Serializable {
 
   /** The destination an element key names. */
   Destination destinationOf(String key) {
-    if (single != null) {
-      return new Destination(single.database(), single.table());
+    if (singleDestination != null) {
+      return singleDestination;
     }
     int first = key.indexOf('/');
     int second = key.indexOf('/', first + 1);
