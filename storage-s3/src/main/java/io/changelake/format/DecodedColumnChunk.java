@@ -112,9 +112,45 @@ final class DecodedColumnChunk implements ColumnValues {
     this.maxDefinition = descriptor.getMaxDefinitionLevel();
     this.levelBitWidth = BytesUtils.getWidthFromMaxInt(maxDefinition);
     DictionaryPage page = pages.readDictionaryPage();
-    Dictionary decoded = page == null ? null : page.getEncoding().initDictionary(descriptor, page);
-    this.dictionary = decoded == null ? null : materialize(decoded);
-    this.dictionarySize = decoded == null ? 0 : decoded.getMaxId() + 1;
+    this.dictionary = page == null ? null : dictionary(page);
+    this.dictionarySize = page == null ? 0 : page.getDictionarySize();
+  }
+
+  /**
+   * The dictionary page's values in an array of the column's physical type. Fixed-width numbers in
+   * plain encoding (what Paimon's and this project's writers give) are copied in bulk: Parquet's
+   * own dictionaries read them one value at a time through a stream, which a profile of the
+   * changelog read put at a seventh of its time, since a key column's dictionary holds about one
+   * entry per row.
+   */
+  private Object dictionary(DictionaryPage page) throws IOException {
+    Encoding encoding = page.getEncoding();
+    if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.PLAIN) {
+      int size = page.getDictionarySize();
+      ByteBuffer bytes =
+          ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+      switch (type) {
+        case INT64:
+          long[] longs = new long[size];
+          bytes.asLongBuffer().get(longs);
+          return longs;
+        case INT32:
+          int[] ints = new int[size];
+          bytes.asIntBuffer().get(ints);
+          return ints;
+        case DOUBLE:
+          double[] doubles = new double[size];
+          bytes.asDoubleBuffer().get(doubles);
+          return doubles;
+        case FLOAT:
+          float[] floats = new float[size];
+          bytes.asFloatBuffer().get(floats);
+          return floats;
+        default:
+          break;
+      }
+    }
+    return materialize(encoding.initDictionary(descriptor, page));
   }
 
   @Override

@@ -86,29 +86,7 @@ final class PaimonUpsertRun {
 
     start = System.nanoTime();
     cpu = ProcessCpu.seconds();
-    long changelogRows = 0;
-    ReadBuilder read =
-        table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
-    StreamTableScan scan = read.newStreamScan();
-    long latest = table.snapshotManager().latestSnapshotId();
-    while (true) {
-      List<Split> splits = scan.plan().splits();
-      if (!splits.isEmpty()) {
-        try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
-          RecordReader.RecordIterator<InternalRow> batch;
-          while ((batch = reader.readBatch()) != null) {
-            while (batch.next() != null) {
-              changelogRows++;
-            }
-            batch.releaseBatch();
-          }
-        }
-      }
-      Long next = scan.checkpoint();
-      if (next == null || next > latest) {
-        break;
-      }
-    }
+    long changelogRows = changelogRows(table);
     double readSeconds = (System.nanoTime() - start) / 1e9;
     double readCpuSeconds = ProcessCpu.seconds() - cpu;
 
@@ -140,6 +118,36 @@ final class PaimonUpsertRun {
         files,
         HeapPeak.bytes(),
         -1);
+  }
+
+  /**
+   * Every change a streaming reader starting at snapshot 1 reads, through Paimon's stream scan and
+   * read, up to the snapshot that was latest when it started.
+   */
+  static long changelogRows(FileStoreTable table) throws Exception {
+    long changelogRows = 0;
+    ReadBuilder read =
+        table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1")).newReadBuilder();
+    StreamTableScan scan = read.newStreamScan();
+    long latest = table.snapshotManager().latestSnapshotId();
+    while (true) {
+      List<Split> splits = scan.plan().splits();
+      if (!splits.isEmpty()) {
+        try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
+          RecordReader.RecordIterator<InternalRow> batch;
+          while ((batch = reader.readBatch()) != null) {
+            while (batch.next() != null) {
+              changelogRows++;
+            }
+            batch.releaseBatch();
+          }
+        }
+      }
+      Long next = scan.checkpoint();
+      if (next == null || next > latest) {
+        return changelogRows;
+      }
+    }
   }
 
   /** Every row of the table's latest snapshot, through Paimon's batch scan and read. */

@@ -9,6 +9,7 @@ import io.changelake.table.TablePath;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * changelake next to Apache Paimon 1.3.1 on the same upsert workload, producer by producer, in one
  * JVM: prints write, changelog-read and batch-read rates and ours/Paimon ratios, per second and per
  * CPU-second of the JVM (steadier on a shared machine: see {@link ProcessCpu}), then each table
- * read as a batch by both engines, warm. It measures and prints; it asserts nothing about time.
+ * read as a batch and as a changelog by both engines, warm. It measures and prints; it asserts
+ * nothing about time.
  *
  * <p>Not part of the test run (its name ends in Benchmark). Run it with
  *
@@ -80,29 +82,50 @@ class ProducerBenchmark {
               / rate(paimon.changelogRows(), paimon.readCpuSeconds()),
           rate(ours.batchRows(), ours.batchCpuSeconds())
               / rate(paimon.batchRows(), paimon.batchCpuSeconds()));
-      warm.add(warmBatchReads(producer, paimonWarehouse, table, "Paimon's"));
-      warm.add(
-          warmBatchReads(
-              producer, folder.resolve("changelake-" + producer), table, "changelake's"));
+      Path oursWarehouse = folder.resolve("changelake-" + producer);
+      warm.add(warmReads(producer, paimonWarehouse, table, "Paimon's", WarmRead.BATCH));
+      warm.add(warmReads(producer, oursWarehouse, table, "changelake's", WarmRead.BATCH));
+      warm.add(warmReads(producer, paimonWarehouse, table, "Paimon's", WarmRead.CHANGELOG));
+      warm.add(warmReads(producer, oursWarehouse, table, "changelake's", WarmRead.CHANGELOG));
     }
     System.out.println();
     System.out.println(
-        "Warm batch reads, each table read by both engines "
+        "Warm reads, each table read by both engines "
             + WARM_READS
-            + " times, best rows per CPU-second of the JVM over the last half:");
-    System.out.println("| producer | table | changelake | Paimon 1.3.1 | ours/Paimon |");
-    System.out.println("|---|---|---|---|---|");
+            + " times alternately (each read repeated to half a CPU-second), best rows per CPU-second of the JVM over the last half:");
+    System.out.println("| producer | read | table | changelake | Paimon 1.3.1 | ours/Paimon |");
+    System.out.println("|---|---|---|---|---|---|");
     warm.forEach(System.out::println);
   }
 
-  private static final int WARM_READS = 10;
+  private static final int WARM_READS = 6;
+
+  /** What a warm read reads: the latest snapshot as a batch, or the changelog from snapshot 1. */
+  private enum WarmRead {
+    BATCH,
+    CHANGELOG;
+
+    long ours(Table table) throws Exception {
+      return this == BATCH
+          ? UpsertBenchmark.batchRows(table)
+          : UpsertBenchmark.changelogRows(table);
+    }
+
+    long paimon(FileStoreTable table) throws Exception {
+      return this == BATCH
+          ? PaimonUpsertRun.batchRows(table)
+          : PaimonUpsertRun.changelogRows(table);
+    }
+  }
 
   /**
-   * One table read as a batch by both engines, alternately and warm: the single read above is of
-   * each engine's own table, once, so it mixes the two tables' layouts with the JIT's warm-up.
+   * One table read by both engines, alternately and warm: the single reads above are of each
+   * engine's own table, once, so they mix the two tables' layouts with the JIT's warm-up and a
+   * collection or two (a read of 3 million changes takes well under a second).
    */
-  private static String warmBatchReads(
-      String producer, Path warehouse, TablePath path, String whose) throws Exception {
+  private static String warmReads(
+      String producer, Path warehouse, TablePath path, String whose, WarmRead read)
+      throws Exception {
     double ours = 0;
     double theirs = 0;
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
@@ -112,21 +135,41 @@ class ProducerBenchmark {
               LocalFileIO.create(),
               new org.apache.paimon.fs.Path(warehouse.resolve(path.root()).toUri()));
       for (int i = 0; i < WARM_READS; i++) {
-        double cpu = ProcessCpu.seconds();
-        long rows = UpsertBenchmark.batchRows(table);
-        double oursCpu = ProcessCpu.seconds() - cpu;
-        cpu = ProcessCpu.seconds();
-        long paimonRows = PaimonUpsertRun.batchRows(paimon);
-        double theirCpu = ProcessCpu.seconds() - cpu;
+        double oursRate = timed(() -> read.ours(table));
+        double theirRate = timed(() -> read.paimon(paimon));
         if (i >= WARM_READS / 2) {
-          ours = Math.max(ours, rate(rows, oursCpu));
-          theirs = Math.max(theirs, rate(paimonRows, theirCpu));
+          ours = Math.max(ours, oursRate);
+          theirs = Math.max(theirs, theirRate);
         }
       }
     }
     return String.format(
-        "| %s | %s | %.0f | %.0f | %.2fx |", producer, whose, ours, theirs, ours / theirs);
+        "| %s | %s | %s | %.0f | %.0f | %.2fx |",
+        producer, read.name().toLowerCase(Locale.ROOT), whose, ours, theirs, ours / theirs);
   }
+
+  /** A read that counts its rows. */
+  private interface CountedRead {
+    long rows() throws Exception;
+  }
+
+  /**
+   * Rows per CPU-second of {@code read}, repeated until it has used at least {@link
+   * #MIN_CPU_SECONDS}: the JVM's CPU clock ticks in hundredths of a second, and a warm read of a
+   * few hundred thousand rows takes only a few ticks.
+   */
+  private static double timed(CountedRead read) throws Exception {
+    double start = ProcessCpu.seconds();
+    long rows = 0;
+    double used;
+    do {
+      rows += read.rows();
+      used = ProcessCpu.seconds() - start;
+    } while (used < MIN_CPU_SECONDS);
+    return rate(rows, used);
+  }
+
+  private static final double MIN_CPU_SECONDS = 0.5;
 
   private static double rate(long rows, double seconds) {
     return rows / Math.max(seconds, 1e-9);
