@@ -7,7 +7,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -68,7 +70,8 @@ public final class KeyValueFileWriter implements Closeable {
       String path,
       RowType keyType,
       RowType valueType,
-      ParquetFileOptions options)
+      ParquetFileOptions options,
+      boolean sortedRun)
       throws IOException {
     this.store = store;
     this.path = path;
@@ -82,10 +85,27 @@ public final class KeyValueFileWriter implements Closeable {
     // default, as in Paimon (with Parquet at Paimon's version, see the pom), so that a file takes
     // Paimon's bytes for the same rows: universal compaction picks runs by their file sizes. The
     // one difference is the row group size (ParquetFileOptions), which shows only in files of
-    // more than a row group. Key columns keep their dictionary too: Parquet drops it after the
-    // first page where the keys are unique, and a changelog file (-U and +U of a key) is smaller
-    // with it.
-    this.writer = new RowGroupWriter(file, schema, options);
+    // more than a row group. Key columns keep their dictionary in a changelog file (-U and +U of
+    // a key make it smaller); in a sorted run, the columns that are unique there are written
+    // plain from the start, which is what Parquet ends with (RowGroupWriter).
+    this.writer =
+        new RowGroupWriter(file, schema, options, sortedRun ? uniqueInRun(keyType) : Set.of());
+  }
+
+  /**
+   * The columns whose values are unique in a sorted run: the sequence number, and a key of one
+   * field (its {@code _KEY_} column and its table column). A profile of the lookup write put
+   * Parquet's dictionary of those columns, filled and then dropped, at a third of the encoding.
+   */
+  private static Set<String> uniqueInRun(RowType keyType) {
+    Set<String> unique = new HashSet<>();
+    unique.add(KeyValueFileSchema.SEQUENCE_NUMBER);
+    if (keyType.fields().size() == 1) {
+      String key = keyType.fields().get(0).name();
+      unique.add(KeyValueFileSchema.KEY_PREFIX + key);
+      unique.add(key);
+    }
+    return unique;
   }
 
   /**
@@ -101,7 +121,21 @@ public final class KeyValueFileWriter implements Closeable {
       RowType valueType,
       ParquetFileOptions options)
       throws IOException {
-    return new KeyValueFileWriter(store, path, keyType, valueType, options);
+    return new KeyValueFileWriter(store, path, keyType, valueType, options, false);
+  }
+
+  /**
+   * Starts a sorted run's file (a data file of the merge tree): every key in it at most once, in
+   * key order. The file is what {@link #create} writes for the same key-values.
+   */
+  public static KeyValueFileWriter createSortedRun(
+      ObjectStore store,
+      String path,
+      RowType keyType,
+      RowType valueType,
+      ParquetFileOptions options)
+      throws IOException {
+    return new KeyValueFileWriter(store, path, keyType, valueType, options, true);
   }
 
   /**

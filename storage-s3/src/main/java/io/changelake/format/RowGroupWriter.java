@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
@@ -53,12 +54,28 @@ final class RowGroupWriter implements Closeable {
 
   RowGroupWriter(OutputFile out, MessageType schema, ParquetFileOptions options)
       throws IOException {
+    this(out, schema, options, Set.of());
+  }
+
+  /**
+   * @param withoutDictionary the columns written plain from their first value: for columns whose
+   *     values are unique in the file, where Parquet's dictionary writer would fall back to plain
+   *     at the end of the first page anyway (a dictionary of unique values alone is as large as the
+   *     plain values), so the bytes are the same and the dictionary's hash map is not filled for
+   *     nothing
+   */
+  RowGroupWriter(
+      OutputFile out, MessageType schema, ParquetFileOptions options, Set<String> withoutDictionary)
+      throws IOException {
     this.schema = schema;
-    this.properties =
+    ParquetProperties.Builder settings =
         ParquetProperties.builder()
             .withPageSize(options.pageSize())
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .build();
+            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0);
+    for (String column : withoutDictionary) {
+      settings.withDictionaryEncoding(column, false);
+    }
+    this.properties = settings.build();
     this.rowGroupSize = options.rowGroupSize();
     this.nextRowGroupSize = rowGroupSize;
     this.descriptors = schema.getColumns();

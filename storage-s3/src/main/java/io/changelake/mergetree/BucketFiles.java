@@ -88,7 +88,7 @@ public final class BucketFiles {
 
   /** A writer of a new data file; finish it with {@link #finish}. */
   public KeyValueFileWriter newDataFile() throws IOException {
-    return KeyValueFileWriter.create(
+    return KeyValueFileWriter.createSortedRun(
         store, folder + newName("data"), keyType, valueType, fileOptions);
   }
 
