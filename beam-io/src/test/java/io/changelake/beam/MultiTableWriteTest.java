@@ -276,6 +276,17 @@ public class MultiTableWriteTest {
                 write(warehouse)
                     .toDestinations(
                         warehouse, Destination.ofField("table"), MultiTableWriteTest::define)));
+    PCollection<Row> unbounded =
+        pipeline.apply(
+            "Unbounded", TestStream.create(RowCoder.of(UNION)).advanceWatermarkToInfinity());
+    DeadLetterTest.assertMessage(
+        "an unbounded write of updates or deletes needs the order of each key's changes",
+        () ->
+            unbounded.apply(
+                ChangelakeIO.write()
+                    .toDestinations(
+                        warehouse, Destination.ofField("destination"), MultiTableWriteTest::define)
+                    .withRowKindField("op")));
     pipeline.enableAbandonedNodeEnforcement(false);
   }
 }
