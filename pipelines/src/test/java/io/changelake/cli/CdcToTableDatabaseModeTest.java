@@ -174,13 +174,9 @@ class CdcToTableDatabaseModeTest {
     try (LocalObjectStore store = new LocalObjectStore(folder.resolve("lake"))) {
       Table opened = Table.open(store, path);
       List<String> names = opened.schema().rowType().fields().stream().map(f -> f.name()).toList();
-      assertEquals(
-          new ArrayList<>(columns) {
-            {
-              add("_sequence");
-            }
-          },
-          names);
+      List<String> expectedNames = new ArrayList<>(columns);
+      expectedNames.add("_sequence");
+      assertEquals(expectedNames, names);
       List<Object[]> ours = withoutSequence(opened.newRead().readAll());
       Rows.assertSameRows(
           ours,
@@ -200,7 +196,7 @@ class CdcToTableDatabaseModeTest {
   void writesEachSourceTableIntoItsOwnTableAuditedCorrect() throws Exception {
     Path input = writeEvents();
 
-    CommandRun run = CommandRun.of(concat("run", "cdc-to-table", args(input)));
+    CommandRun run = CommandRun.of(commandLine(List.of("run", "cdc-to-table"), args(input)));
     assertEquals(0, run.exitCode(), run.out() + run.err());
 
     List<Object[]> orders = new ArrayList<>();
@@ -232,14 +228,15 @@ class CdcToTableDatabaseModeTest {
     for (Map.Entry<String, String[]> audit : audits.entrySet()) {
       CommandRun audited =
           CommandRun.of(
-              concat(
-                  "audit",
-                  "--warehouse",
-                  folder.resolve("lake").toString(),
-                  "--database",
-                  "lake",
-                  "--table",
-                  audit.getKey(),
+              commandLine(
+                  List.of(
+                      "audit",
+                      "--warehouse",
+                      folder.resolve("lake").toString(),
+                      "--database",
+                      "lake",
+                      "--table",
+                      audit.getKey()),
                   audit.getValue()));
       assertEquals(0, audited.exitCode(), audit.getKey() + ": " + audited.out() + audited.err());
       assertTrue(
@@ -293,18 +290,10 @@ class CdcToTableDatabaseModeTest {
     assertTrue(e.getMessage().contains(expected), e.getMessage());
   }
 
-  private static String[] concat(String a, String b, String... rest) {
-    String[] all = new String[rest.length + 2];
-    all[0] = a;
-    all[1] = b;
-    System.arraycopy(rest, 0, all, 2, rest.length);
-    return all;
-  }
-
-  private static String[] concat(
-      String a, String b, String c, String d, String e, String f, String g, String... rest) {
-    List<String> all = new ArrayList<>(List.of(a, b, c, d, e, f, g));
-    all.addAll(Arrays.asList(rest));
+  /** The words, then the arrays' words: a command line. */
+  private static String[] commandLine(List<String> words, String[] more) {
+    List<String> all = new ArrayList<>(words);
+    all.addAll(Arrays.asList(more));
     return all.toArray(String[]::new);
   }
 }
