@@ -67,6 +67,36 @@ package io.changelake.beam;
  *
  * <p>Settings are checked when the transform is applied; a message names the setting to fix.
  *
+ * <h3>Many tables from one write</h3>
+ *
+ * <pre>{@code
+ * // rows: target STRING ("shop.orders"), order_id, amount, customer_id, name, seq INT64, op STRING
+ * rows.apply(
+ *     ChangelakeIO.write()
+ *         .toDestinations(
+ *             "s3://warehouse/prefix",
+ *             Destination.ofField("target"),
+ *             destination -> destination.table().equals("orders")
+ *                 ? TableDefinition.of(List.of("order_id", "amount", "seq"), List.of("order_id"))
+ *                     .withBuckets(4)
+ *                 : TableDefinition.of(List.of("customer_id", "name", "seq"), List.of("customer_id")))
+ *         .withRowKindField("op")
+ *         .withSequenceField("seq"));
+ * }</pre>
+ *
+ * <p>{@code toDestinations(warehouse, router, definitions)} in place of {@code to(...)} sends each
+ * row to the table its router names ({@link Destination#ofField}, or a function of the row), and
+ * creates each table on its first row from its {@link TableDefinition}. The rows of every table
+ * travel in one {@code PCollection<Row>} whose schema is the union of their columns: a definition
+ * names the input fields that are its columns, a row's other fields are not written. The row-kind,
+ * sequence and source-position fields are shared. Each table has its own committer and its own
+ * commit user, {@code <withCommitUser>-<database>.<table>}. {@code withPrimaryKeys}, {@code
+ * withPartitionKeys}, {@code withBuckets}, {@code withTableOptions} (they belong in the definition)
+ * and {@code withSchemaEvolution} are refused with it when applied. A row with no destination, and
+ * the rows of a destination whose definition fails or does not fit its table (a dynamic-bucket or
+ * cross-partition table among them), are dead letters reading {@code destination <db.table>:
+ * <reason>}. See {@link ChangelakeWrite#toDestinations}.
+ *
  * <h3>Dynamic buckets</h3>
  *
  * <p>A table with {@code bucket} = -1 (Paimon's default for a primary-key table created without a

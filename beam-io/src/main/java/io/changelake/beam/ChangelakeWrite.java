@@ -13,6 +13,7 @@ import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.GroupIntoBatches;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.transforms.errorhandling.BadRecord;
 import org.apache.beam.sdk.transforms.errorhandling.ErrorHandler;
 import org.apache.beam.sdk.transforms.windowing.GlobalWindows;
@@ -27,9 +28,9 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.joda.time.Duration;
 
 /**
- * The write transform of {@link ChangelakeIO#write()}: Beam rows into a changelake table. Its
- * settings and their defaults are documented on {@link ChangelakeIO}; instances are immutable, each
- * {@code with} method returns a changed copy.
+ * The write transform of {@link ChangelakeIO#write()}: Beam rows into one changelake table ({@link
+ * #to}) or into many ({@link #toDestinations}). Its settings and their defaults are documented on
+ * {@link ChangelakeIO}; instances are immutable, each {@code with} method returns a changed copy.
  */
 @AutoValue
 public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, WriteResult> {
@@ -52,6 +53,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
   abstract @Nullable String getDatabase();
 
   abstract @Nullable String getTable();
+
+  abstract @Nullable SerializableFunction<Row, Destination> getRouter();
+
+  abstract @Nullable SerializableFunction<Destination, TableDefinition> getDefinitions();
 
   abstract S3Settings getS3Settings();
 
@@ -96,6 +101,10 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
     abstract Builder setDatabase(String database);
 
     abstract Builder setTable(String table);
+
+    abstract Builder setRouter(SerializableFunction<Row, Destination> router);
+
+    abstract Builder setDefinitions(SerializableFunction<Destination, TableDefinition> definitions);
 
     abstract Builder setS3Settings(S3Settings settings);
 
@@ -155,6 +164,41 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
    */
   public ChangelakeWrite to(String warehouse, String database, String table) {
     return toBuilder().setWarehouse(warehouse).setDatabase(database).setTable(table).build();
+  }
+
+  /**
+   * Many tables from one write: each row goes to the table its {@code router} names (a {@link
+   * Destination}, {@code <warehouse>/<database>.db/<table>/}), which is created on its first row
+   * from what {@code definitions} gives for it, and each table has its own committer and commit
+   * user ({@link #withCommitUser}'s, followed by {@code -<database>.<table>}).
+   *
+   * <p>The rows of all tables travel in one {@code PCollection<Row>}, whose schema is the union of
+   * their columns: each {@link TableDefinition} names the input fields that are its table's
+   * columns, and the other fields of a row are not written (leave them null). The row-kind,
+   * sequence and {@link SourcePosition} fields are shared by every table. The router may be {@link
+   * Destination#ofField} (a STRING field holding {@code database.table}, checked here) or any
+   * serializable function of the row.
+   *
+   * <p>A row with no destination (the router gives none or fails), and every row of a destination
+   * whose definition fails, is null, names what no input field holds, or does not fit the existing
+   * table, goes to the dead letters as {@code destination <db.table>: <reason>}; the pipeline goes
+   * on. Refused when applied, naming the fix: {@link #to}, {@link #withPrimaryKeys}, {@link
+   * #withPartitionKeys}, {@link #withBuckets}, {@link #withTableOptions} (a table's keys, buckets
+   * and options belong in its definition) and {@link #withSchemaEvolution}. Each table has a fixed
+   * bucket count with its partition columns inside its key: dynamic-bucket and cross-partition
+   * tables are refused (as dead letters of their destination).
+   *
+   * @param warehouse {@code s3://bucket/prefix}, {@code file:///path} or a local path
+   */
+  public ChangelakeWrite toDestinations(
+      String warehouse,
+      SerializableFunction<Row, Destination> router,
+      SerializableFunction<Destination, TableDefinition> definitions) {
+    return toBuilder()
+        .setWarehouse(warehouse)
+        .setRouter(router)
+        .setDefinitions(definitions)
+        .build();
   }
 
   /** How to reach S3 for an {@code s3://} warehouse; default: AWS, default credential chain. */
@@ -277,9 +321,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
 
   @Override
   public WriteResult expand(PCollection<Row> input) {
-    TableReference target = WriteChecks.validate(this, input);
-    TableReference.BucketMode mode = WriteChecks.bucketMode(this, target, input);
-    Destinations destinations = Destinations.single(target, input.getSchema());
+    Destinations destinations = WriteChecks.validate(this, input);
+    TableReference.BucketMode mode = WriteChecks.bucketMode(this, destinations, input);
     String user = getCommitUser() != null ? getCommitUser() : "beam-" + UUID.randomUUID();
     boolean bounded = input.isBounded() == PCollection.IsBounded.BOUNDED;
     Duration interval = getCommitInterval();
@@ -306,11 +349,13 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
       rows =
           rows.apply(
                   "AssignDynamicBucket",
-                  ParDo.of(new AssignHashBucketFn(target, getForgetCheckEvery())))
+                  ParDo.of(new AssignHashBucketFn(destinations.single(), getForgetCheckEvery())))
               .setCoder(rowCoder);
     } else if (mode == TableReference.BucketMode.CROSS_PARTITION) {
       rows =
-          rows.apply("AssignCrossPartition", ParDo.of(new AssignCrossPartitionFn(target)))
+          rows.apply(
+                  "AssignCrossPartition",
+                  ParDo.of(new AssignCrossPartitionFn(destinations.single())))
               .setCoder(rowCoder);
     }
     PCollection<KV<String, Iterable<KindedRow>>> batches =
@@ -358,13 +403,16 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
       getErrorHandler().addErrorCollection(deadLetters);
     }
     return new WriteResult(
-        input.getPipeline(), snapshots, deadLetters, settled(input, target, assigned, committed));
+        input.getPipeline(),
+        snapshots,
+        deadLetters,
+        settled(input, destinations, assigned, committed));
   }
 
   /** The positions the commits settled and those of the rows the first stage refused. */
   private static PCollection<Row> settled(
       PCollection<Row> input,
-      TableReference target,
+      Destinations destinations,
       PCollectionTuple assigned,
       PCollectionTuple committed) {
     PCollectionList<Row> settled =
@@ -377,7 +425,7 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                   .get(REJECTED)
                   .apply(
                       "SettleRejected",
-                      ParDo.of(new SettleRejectedFn(target.location(), input.getCoder(), position)))
+                      ParDo.of(new SettleRejectedFn(destinations, input.getCoder(), position)))
                   .setRowSchema(SourcePosition.SETTLED_SCHEMA));
     }
     return settled.apply("SettledPositions", Flatten.pCollections());

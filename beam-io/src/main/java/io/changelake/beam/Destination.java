@@ -7,8 +7,8 @@ import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.Row;
 
 /**
- * One table of a many-table write (not yet offered by {@link ChangelakeWrite}): a database and a
- * table name in the write's warehouse, at {@code <warehouse>/<database>.db/<table>/}.
+ * One table of a many-table write ({@link ChangelakeWrite#toDestinations}): a database and a table
+ * name in the write's warehouse, at {@code <warehouse>/<database>.db/<table>/}.
  *
  * @param database the database, checked as {@link TablePath} checks it
  * @param table the table name, checked as {@link TablePath} checks it

@@ -13,9 +13,8 @@ import org.apache.beam.sdk.values.Row;
 
 /**
  * The tables a write's stages work on: the one table of {@link ChangelakeWrite#to}, or the tables
- * of a many-table write, each found from its rows and created on first sight from its {@link
- * TableDefinition}. The many-table write is not offered by {@link ChangelakeWrite} yet: only {@link
- * #single} is built today.
+ * of a many-table write ({@link ChangelakeWrite#toDestinations}), each found from its rows and
+ * created on first sight from its {@link TableDefinition}.
  *
  * <p>Every element key between the stages names its table: a single table's keys are its bucket ids
  * ({@code k=v/.../bucket-<n>}, as they always were, so that a running single-table job's state
@@ -88,6 +87,28 @@ final class Destinations implements Serializable {
       throw new IllegalStateException("a many-table write has no single table");
     }
     return single;
+  }
+
+  /** The warehouse every table is in. */
+  String warehouse() {
+    return warehouse;
+  }
+
+  /**
+   * The location of the row's table, under which a row the write refused is settled: in a
+   * many-table write the warehouse itself if the row names no usable destination.
+   */
+  String locationOf(Row row) {
+    if (single != null) {
+      return single.location();
+    }
+    try {
+      Destination destination = route(row);
+      return new TableReference(warehouse, destination.database(), destination.table(), s3, null)
+          .location();
+    } catch (RuntimeException noDestination) {
+      return warehouse;
+    }
   }
 
   /** The input schema, the union of every destination's columns in a many-table write. */

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How a many-table write (not yet offered by {@link ChangelakeWrite}) creates a destination's table
- * the first time a row goes to it: which input fields are its columns, its keys, its bucket count
- * and its table options. A table that already exists is written as it is, if the columns fit it.
+ * How a many-table write ({@link ChangelakeWrite#toDestinations}) creates a destination's table the
+ * first time a row goes to it: which input fields are its columns, its keys, its bucket count and
+ * its table options. A table that already exists is written as it is, if the columns fit it.
  *
  * @param columns the input fields that are the table's columns, in column order; the write's
  *     row-kind field is never one, and its sequence fields must be among them

@@ -17,22 +17,19 @@ final class WriteChecks {
 
   private WriteChecks() {}
 
-  /** Checks every setting against the input; each message names the setting to fix. */
-  static TableReference validate(ChangelakeWrite write, PCollection<Row> input) {
+  /**
+   * Checks every setting against the input; each message names the setting to fix.
+   *
+   * @return the tables the write's stages work on
+   */
+  static Destinations validate(ChangelakeWrite write, PCollection<Row> input) {
+    boolean many = write.getRouter() != null;
     if (write.getWarehouse() == null || write.getWarehouse().isBlank()) {
-      throw invalid("to(warehouse, database, table) is required: name the table to write");
-    }
-    TableReference table;
-    try {
-      table =
-          new TableReference(
-              write.getWarehouse(),
-              write.getDatabase(),
-              write.getTable(),
-              write.getS3Settings(),
-              null);
-    } catch (IllegalArgumentException e) {
-      throw invalid("to(warehouse, database, table): " + e.getMessage());
+      throw invalid(
+          many
+              ? "toDestinations(warehouse, router, definitions): give the warehouse"
+              : "to(warehouse, database, table) is required: name the table to write (or"
+                  + " toDestinations(warehouse, router, definitions) for many tables)");
     }
     if (!input.hasSchema()) {
       throw invalid("the input PCollection<Row> has no schema: call setRowSchema on it");
@@ -63,25 +60,53 @@ final class WriteChecks {
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
+    return many ? ManyTableChecks.validate(write, schema) : single(write, schema);
+  }
+
+  private static Destinations single(ChangelakeWrite write, Schema schema) {
+    TableReference table;
+    try {
+      table =
+          new TableReference(
+              write.getWarehouse(),
+              write.getDatabase(),
+              write.getTable(),
+              write.getS3Settings(),
+              null);
+    } catch (IllegalArgumentException e) {
+      throw invalid("to(warehouse, database, table): " + e.getMessage());
+    }
     TableReference.Creation creation = creation(write, schema);
     try {
-      SchemaFit.applyTo(table, schema, rowKind, write.getSchemaEvolution());
+      SchemaFit.applyTo(table, schema, write.getRowKindField(), write.getSchemaEvolution());
     } catch (IllegalArgumentException e) {
       throw invalid(e.getMessage());
     }
-    return table.withCreation(creation);
+    return Destinations.single(table.withCreation(creation), schema);
   }
 
   /**
    * How the write gives the table's rows their buckets: the existing table's mode, else the one of
-   * the table it creates, else (no table here, none to create: the workers check) a fixed count.
-   * Checks the write's {@link OrderingContract} for that mode.
+   * the table it creates, else (no table here, none to create: the workers check) a fixed count; a
+   * many-table write's tables always have a fixed count (the workers refuse others). Checks the
+   * write's {@link OrderingContract} for that mode.
    *
    * @throws IllegalArgumentException naming the setting to fix if the write cannot order each key's
    *     changes
    */
   static TableReference.BucketMode bucketMode(
-      ChangelakeWrite write, TableReference target, PCollection<Row> input) {
+      ChangelakeWrite write, Destinations destinations, PCollection<Row> input) {
+    if (destinations.isMany()) {
+      try {
+        // Its tables are created later, each by its definition: none is known to be order-free.
+        OrderingContract.checkOrdered(
+            input, write.getSequenceFields(), write.getArrivalOrder(), null);
+      } catch (IllegalArgumentException e) {
+        throw invalid(e.getMessage());
+      }
+      return TableReference.BucketMode.FIXED;
+    }
+    TableReference target = destinations.single();
     TableReference.BucketMode mode =
         target
             .existingSchema()
@@ -150,7 +175,7 @@ final class WriteChecks {
     }
   }
 
-  private static IllegalArgumentException invalid(String message) {
+  static IllegalArgumentException invalid(String message) {
     return new IllegalArgumentException("ChangelakeIO.write(): " + message);
   }
 }

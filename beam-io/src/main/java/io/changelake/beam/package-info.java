@@ -17,7 +17,10 @@
  *       {@code <partition path>bucket-<n>} with Paimon's bucket function; in a dynamic-bucket table
  *       ({@code bucket} = -1) by the key's assigner, {@code assigner-<a>}, instead; in a
  *       cross-partition upsert table by the key's hash modulo {@code
- *       dynamic-bucket.initial-buckets}, {@code cross-assigner-<a>}.
+ *       dynamic-bucket.initial-buckets}, {@code cross-assigner-<a>}. A many-table write ({@code
+ *       toDestinations}) first finds the row's table, opening (creating) it on its first row, and
+ *       keys the row {@code <database>/<table>/<bucket>}, so every later stage, the committer
+ *       included, keeps each table apart: one committer and one commit user per table.
  *   <li><b>AssignDynamicBucket</b> ({@code AssignHashBucketFn}, dynamic-bucket tables only) gives
  *       each key its bucket from the table's hash index as Paimon's {@code HashBucketAssigner}
  *       does, and keys the row by that bucket. It keeps in state a view id and the assignments no

@@ -33,7 +33,9 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
 
   void setFilePollIntervalSeconds(Integer value);
 
-  @Description("The table the changes are written into, created if missing. Required.")
+  @Description(
+      "The table the changes are written into, created if missing. Required, unless"
+          + " cdc-to-table's --tableNameFormat names a table per source table.")
   String getTable();
 
   void setTable(String value);
@@ -50,7 +52,8 @@ public interface CdcOptions extends TemplateOptions, StreamingOptions {
   @Description(
       "Primary-key columns of the table, comma-separated. Required for files; from Kafka it may"
           + " be left out, and then the first record's key gives the columns (Debezium keys each"
-          + " record by the source table's primary key).")
+          + " record by the source table's primary key). With --tableNameFormat: each source"
+          + " table's key, as db.table=key,key;db.table=key.")
   String getPrimaryKeys();
 
   void setPrimaryKeys(String value);

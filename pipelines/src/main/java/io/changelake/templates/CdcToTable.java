@@ -2,11 +2,13 @@ package io.changelake.templates;
 
 import io.changelake.beam.ChangelakeIO;
 import io.changelake.beam.ChangelakeWrite;
+import io.changelake.beam.Destination;
 import io.changelake.beam.WriteResult;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.io.TextIO;
+import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
@@ -46,13 +48,45 @@ import org.joda.time.Duration;
  *     --primaryKeys=order_id --producer=lookup --deadLetterDir=/tmp/lake-dead-letters
  * </pre>
  *
+ * <p><b>Database mode.</b> With {@code --tableNameFormat} (for example {@code {db}_{table}}) each
+ * Debezium source table, named by its events' {@code source.db} and {@code source.table}, goes to
+ * its own table of {@code --database}, all through one many-table write ({@link
+ * io.changelake.beam.ChangelakeWrite#toDestinations}). At launch the template reads the input files
+ * once: each source table's columns come from its first event in the schema envelope, its key from
+ * {@code --primaryKeys=db.table=key,key;db.table=key}. Bad events go to the dead letters as {@code
+ * destination <database.table>: <reason>} ({@code (none)} for an event naming no source table, or
+ * one not seen at launch, as a file that appears later under {@code --streaming}). Kafka is refused
+ * in this mode at launch, since the consumer-group offsets it commits follow one table's commit
+ * identifiers per partition; so are {@code --table}, {@code --columns} and {@code
+ * --schemaEvolution}, and a column name with two types in two source tables (the rows of all tables
+ * travel in one schema). See {@link SourceTables}.
+ *
+ * <pre>
+ * ./changelake run cdc-to-table --inputFilePattern='/data/cdc/*.json' --warehouse=/tmp/lake \
+ *     --database=lake --tableNameFormat='{db}_{table}' \
+ *     --primaryKeys='inventory.orders=order_id;inventory.customers=customer_id' \
+ *     --deadLetterDir=/tmp/lake-dead-letters
+ * </pre>
+ *
  * <p>Each change is ordered by its event's source position ({@link EventPosition}), not by the
  * order it arrives in. Metadata: {@code templates/cdc-to-table.json}.
  */
 public final class CdcToTable {
 
   /** The options of {@link CdcToTable}. */
-  public interface Options extends CdcOptions {}
+  public interface Options extends CdcOptions {
+
+    @Description(
+        "Database mode: write each Debezium source table (the events' source.db and"
+            + " source.table) into its own table of --database, named by this format of {db} and"
+            + " {table}, for example {db}_{table}. The columns come from each source table's"
+            + " events' schema envelope, read at launch from --inputFilePattern, and --primaryKeys"
+            + " names each table's key as db.table=key,key;db.table=key. Not with --table,"
+            + " --columns, --schemaEvolution or Kafka.")
+    String getTableNameFormat();
+
+    void setTableNameFormat(String value);
+  }
 
   private CdcToTable() {}
 
@@ -66,9 +100,17 @@ public final class CdcToTable {
    * @throws IllegalArgumentException naming the option to fix, before anything runs
    */
   public static PipelineResult run(Options options) {
-    OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
-    Pipeline pipeline = Pipeline.create(options);
-    WrittenTable written = eventsToTable(pipeline.begin(), options, cdc);
+    Pipeline pipeline;
+    WrittenTable written;
+    if (options.getTableNameFormat() != null) {
+      SourceTables tables = SourceTables.discover(options);
+      pipeline = Pipeline.create(options);
+      written = eventsToTables(pipeline.begin(), options, tables);
+    } else {
+      OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
+      pipeline = Pipeline.create(options);
+      written = eventsToTable(pipeline.begin(), options, cdc);
+    }
     PCollectionList.of(written.deadLetters())
         .apply("DeadLetters", new DeadLetterFiles(options.getDeadLetterDir()));
     return pipeline.run();
@@ -89,24 +131,7 @@ public final class CdcToTable {
       OffsetTracker.placeGroup(kafka, java.time.Duration.ofSeconds(30));
       events = begin.apply("Kafka", kafka.read());
     } else {
-      FileIO.Match match = FileIO.match().filepattern(options.getInputFilePattern());
-      if (options.isStreaming()) {
-        match =
-            match.continuously(
-                Duration.standardSeconds(options.getFilePollIntervalSeconds()),
-                Watch.Growth.never());
-      }
-      events =
-          begin
-              .apply("MatchFiles", match)
-              .apply("OpenFiles", FileIO.readMatches())
-              .apply("ReadLines", TextIO.readFiles())
-              .apply(
-                  "NoPosition",
-                  MapElements.into(
-                          TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.rows()))
-                      .via(line -> KV.of(line, (Row) null)))
-              .setCoder(KafkaSource.EVENT_CODER);
+      events = fileEvents(begin, options);
     }
     TableColumns columns = cdc.columns();
     PCollectionTuple parsed =
@@ -141,5 +166,57 @@ public final class CdcToTable {
           .apply("ConsumerGroup", kafka.commitOffsets());
     }
     return new WrittenTable(result, deadLetters);
+  }
+
+  /**
+   * The database mode: the events of {@code --inputFilePattern}, each written into its source
+   * table's own table ({@link SourceTables}) by one many-table write, ordered by their source
+   * position; the rows of every table travel in the union schema.
+   */
+  static WrittenTable eventsToTables(PBegin begin, CdcOptions options, SourceTables tables) {
+    PCollectionTuple parsed =
+        fileEvents(begin, options)
+            .apply(
+                "ParseEvents",
+                new ParseChangeEvents(new DatabaseEvents(tables), false, options.getDatabase()));
+    WriteResult result =
+        parsed
+            .get(ParseChangeEvents.CHANGES)
+            .apply(
+                "WriteTables",
+                ChangelakeIO.write()
+                    .toDestinations(
+                        options.getWarehouse(),
+                        Destination.ofField(TableColumns.DESTINATION),
+                        tables::definition)
+                    .withRowKindField(TableColumns.ROW_KIND)
+                    .withSequenceField(TableColumns.SEQUENCE)
+                    .withS3Settings(OptionChecks.s3Settings(options))
+                    .withCommitInterval(
+                        Duration.standardSeconds(options.getCommitIntervalSeconds())));
+    PCollection<String> deadLetters =
+        PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
+            .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
+            .apply("TableDeadLetters", Flatten.pCollections());
+    return new WrittenTable(result, deadLetters);
+  }
+
+  /** The lines of the files of {@code --inputFilePattern}, watched under {@code --streaming}. */
+  private static PCollection<KV<String, Row>> fileEvents(PBegin begin, CdcOptions options) {
+    FileIO.Match match = FileIO.match().filepattern(options.getInputFilePattern());
+    if (options.isStreaming()) {
+      match =
+          match.continuously(
+              Duration.standardSeconds(options.getFilePollIntervalSeconds()), Watch.Growth.never());
+    }
+    return begin
+        .apply("MatchFiles", match)
+        .apply("OpenFiles", FileIO.readMatches())
+        .apply("ReadLines", TextIO.readFiles())
+        .apply(
+            "NoPosition",
+            MapElements.into(TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.rows()))
+                .via(line -> KV.of(line, (Row) null)))
+        .setCoder(KafkaSource.EVENT_CODER);
   }
 }

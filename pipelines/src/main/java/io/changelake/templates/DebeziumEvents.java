@@ -7,7 +7,6 @@ import io.changelake.beam.DynamicColumns;
 import io.changelake.templates.TableColumns.Column;
 import io.changelake.types.DataType;
 import io.changelake.types.TypeWidening;
-import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -49,7 +48,7 @@ import org.apache.beam.sdk.values.Row;
  * or array is a {@link BadEvent}, and so is a key column whose type the source changed into one its
  * values may not fit.
  */
-final class DebeziumEvents implements Serializable {
+final class DebeziumEvents implements ParseChangeEvents.EventRows {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,7 +76,22 @@ final class DebeziumEvents implements Serializable {
    *
    * @param offset the event's Kafka partition offset, or null when it comes from elsewhere
    */
-  List<Row> rows(String event, Long offset) throws BadEvent {
+  @Override
+  public List<Row> rows(String event, Long offset) throws BadEvent {
+    return rows(parse(event), offset);
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  /**
+   * The event as a JSON object.
+   *
+   * @throws BadEvent if it is not JSON, or no object
+   */
+  static JsonNode parse(String event) throws BadEvent {
     JsonNode root;
     try {
       root = JSON.readTree(event);
@@ -87,8 +101,22 @@ final class DebeziumEvents implements Serializable {
     if (root == null || !root.isObject()) {
       throw new BadEvent("not a JSON object");
     }
-    boolean enveloped = !root.has("op") && root.path("payload").isObject();
-    JsonNode change = enveloped ? root.get("payload") : root;
+    return root;
+  }
+
+  /** The change of a parsed event: its payload inside Debezium's envelope, else the event. */
+  static JsonNode change(JsonNode root) {
+    return enveloped(root) ? root.get("payload") : root;
+  }
+
+  private static boolean enveloped(JsonNode root) {
+    return !root.has("op") && root.path("payload").isObject();
+  }
+
+  /** {@link #rows(String, Long)} of an event already {@link #parse parsed}. */
+  List<Row> rows(JsonNode root, Long offset) throws BadEvent {
+    boolean enveloped = enveloped(root);
+    JsonNode change = change(root);
     JsonNode op = change.get("op");
     if (op == null || !op.isTextual()) {
       throw new BadEvent("missing op: expected \"op\" with c, r, u or d");

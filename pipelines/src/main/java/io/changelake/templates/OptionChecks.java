@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 
@@ -90,20 +91,7 @@ final class OptionChecks {
           "--primaryKeys is missing: give it, for example --primaryKeys=order_id (read from"
               + " Kafka, the record keys give it)");
     }
-    ColumnType.Unit timeUnit;
-    try {
-      timeUnit =
-          ColumnType.Unit.valueOf(String.valueOf(options.getTimeUnit()).toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw invalid("timeUnit", options.getTimeUnit(), "use millis, micros or nanos");
-    }
-    if (!PRODUCERS.contains(options.getProducer())) {
-      throw invalid(
-          "producer", options.getProducer(), "use one of " + String.join(", ", PRODUCERS));
-    }
-    positive("buckets", options.getBuckets());
-    positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
-    tableOptions(options);
+    ColumnType.Unit timeUnit = checkEvents(options);
     KafkaSource.FirstRecord first = null;
     if (kafka != null && (noColumns || noKeys)) {
       try {
@@ -158,6 +146,31 @@ final class OptionChecks {
     }
   }
 
+  /**
+   * Checks the options of how events are read and their tables made, the same for one table and for
+   * many: {@code --timeUnit}, {@code --producer}, {@code --buckets}, {@code
+   * --filePollIntervalSeconds} and {@code --tableOptions}.
+   *
+   * @return the time unit of epoch numbers in events without an envelope
+   */
+  static ColumnType.Unit checkEvents(CdcOptions options) {
+    ColumnType.Unit timeUnit;
+    try {
+      timeUnit =
+          ColumnType.Unit.valueOf(String.valueOf(options.getTimeUnit()).toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw invalid("timeUnit", options.getTimeUnit(), "use millis, micros or nanos");
+    }
+    if (!PRODUCERS.contains(options.getProducer())) {
+      throw invalid(
+          "producer", options.getProducer(), "use one of " + String.join(", ", PRODUCERS));
+    }
+    positive("buckets", options.getBuckets());
+    positive("filePollIntervalSeconds", options.getFilePollIntervalSeconds());
+    tableOptions(options);
+    return timeUnit;
+  }
+
   /** The columns, evolving with the source's under {@code --schemaEvolution}. */
   private static TableColumns evolving(TableColumns columns, CdcOptions options) {
     return Boolean.TRUE.equals(options.getSchemaEvolution()) ? columns.evolving() : columns;
@@ -172,6 +185,28 @@ final class OptionChecks {
 
   /** The first non-blank line of the first file the pattern matches. */
   private static String firstLine(String pattern) {
+    String[] first = {null};
+    readEvents(
+        pattern,
+        line -> {
+          first[0] = line;
+          return false;
+        });
+    if (first[0] == null) {
+      throw new IllegalArgumentException(
+          "--columns is missing and --inputFilePattern="
+              + pattern
+              + " has no event to read them"
+              + " from: give --columns");
+    }
+    return first[0];
+  }
+
+  /**
+   * Reads the non-blank lines of the files the pattern matches, at launch, while {@code more}
+   * returns true.
+   */
+  static void readEvents(String pattern, Predicate<String> more) {
     try {
       MatchResult match = FileSystems.match(pattern);
       for (MatchResult.Metadata file : match.metadata()) {
@@ -181,8 +216,8 @@ final class OptionChecks {
                     Channels.newInputStream(FileSystems.open(file.resourceId())),
                     StandardCharsets.UTF_8))) {
           for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-            if (!line.isBlank()) {
-              return line;
+            if (!line.isBlank() && !more.test(line)) {
+              return;
             }
           }
         }
@@ -191,11 +226,6 @@ final class OptionChecks {
       throw invalid(
           "inputFilePattern", pattern, "cannot read it for the columns: " + e.getMessage());
     }
-    throw new IllegalArgumentException(
-        "--columns is missing and --inputFilePattern="
-            + pattern
-            + " has no event to read them"
-            + " from: give --columns");
   }
 
   /** Checks the options of keeping an aggregate table. */
@@ -290,7 +320,7 @@ final class OptionChecks {
     }
   }
 
-  private static IllegalArgumentException invalid(String option, String value, String fix) {
+  static IllegalArgumentException invalid(String option, String value, String fix) {
     return new IllegalArgumentException("--" + option + "=" + value + " is not valid: " + fix);
   }
 }

@@ -1,6 +1,7 @@
 package io.changelake.templates;
 
 import io.changelake.beam.SourcePosition;
+import java.io.Serializable;
 import java.util.List;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -31,8 +32,21 @@ final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, P
   static final TupleTag<String> DEAD_LETTERS = new TupleTag<>() {};
   static final TupleTag<Row> SETTLED = new TupleTag<>() {};
 
-  private final TableColumns columns;
-  private final ColumnType.Unit timeUnit;
+  /** Turns one event into the change rows of one schema, or refuses it as a bad event. */
+  interface EventRows extends Serializable {
+
+    /** The schema of the rows. */
+    Schema schema();
+
+    /**
+     * The change rows of one event.
+     *
+     * @param offset the event's Kafka partition offset, or null when it comes from elsewhere
+     */
+    List<Row> rows(String event, Long offset) throws DebeziumEvents.BadEvent;
+  }
+
+  private final EventRows eventRows;
   private final boolean positioned;
   private final String table;
 
@@ -42,15 +56,19 @@ final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, P
    */
   ParseChangeEvents(
       TableColumns columns, ColumnType.Unit timeUnit, boolean positioned, String table) {
-    this.columns = columns;
-    this.timeUnit = timeUnit;
+    this(new DebeziumEvents(columns, timeUnit), positioned, table);
+  }
+
+  /** The events of many tables, or of one, as {@code eventRows} turns them into rows. */
+  ParseChangeEvents(EventRows eventRows, boolean positioned, String table) {
+    this.eventRows = eventRows;
     this.positioned = positioned;
     this.table = table;
   }
 
-  /** The change rows' schema: {@link TableColumns#changeSchema()}, then the position if any. */
+  /** The change rows' schema: {@link EventRows#schema()}, then the position if any. */
   Schema changeSchema() {
-    Schema schema = columns.changeSchema();
+    Schema schema = eventRows.schema();
     return positioned
         ? Schema.builder()
             .addFields(schema.getFields())
@@ -65,9 +83,7 @@ final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, P
     PCollectionTuple parsed =
         events.apply(
             "ParseDebezium",
-            ParDo.of(
-                    new ParseFn(
-                        new DebeziumEvents(columns, timeUnit), positioned ? schema : null, table))
+            ParDo.of(new ParseFn(eventRows, positioned ? schema : null, table))
                 .withOutputTags(CHANGES, TupleTagList.of(DEAD_LETTERS).and(SETTLED)));
     parsed.get(CHANGES).setRowSchema(schema);
     parsed.get(SETTLED).setRowSchema(SourcePosition.SETTLED_SCHEMA);
@@ -77,13 +93,13 @@ final class ParseChangeEvents extends PTransform<PCollection<KV<String, Row>>, P
   private static final class ParseFn extends DoFn<KV<String, Row>, Row> {
     private static final long serialVersionUID = 1L;
 
-    private final DebeziumEvents debezium;
+    private final EventRows debezium;
     private final Schema positioned;
     private final String table;
     private final Counter events = Metrics.counter("changelake.templates", "events");
     private final Counter badEvents = Metrics.counter("changelake.templates", "badEvents");
 
-    ParseFn(DebeziumEvents debezium, Schema positioned, String table) {
+    ParseFn(EventRows debezium, Schema positioned, String table) {
       this.debezium = debezium;
       this.positioned = positioned;
       this.table = table;

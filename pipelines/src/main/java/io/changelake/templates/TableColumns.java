@@ -41,6 +41,12 @@ final class TableColumns implements Serializable {
    */
   static final String SOURCE = "_source";
 
+  /**
+   * In the database mode ({@link SourceTables}), the STRING field of a change row naming the
+   * changelake table ({@code database.table}) it goes to: no column.
+   */
+  static final String DESTINATION = "_destination";
+
   /** One column: its name, type and whether it belongs to the primary key. */
   record Column(String name, ColumnType type, boolean key) implements Serializable {}
 
@@ -105,7 +111,8 @@ final class TableColumns implements Serializable {
     return name.equals(ROW_KIND)
         || name.equals(SEQUENCE)
         || name.equals(DYNAMIC)
-        || name.equals(SOURCE);
+        || name.equals(SOURCE)
+        || name.equals(DESTINATION);
   }
 
   /** These columns, whose change rows carry {@link #DYNAMIC} for the columns that appear later. */

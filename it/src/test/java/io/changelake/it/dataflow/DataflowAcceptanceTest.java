@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changelake.beam.ChangelakeIO;
+import io.changelake.beam.Destination;
+import io.changelake.beam.TableDefinition;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Orders;
 import io.changelake.table.Table;
@@ -47,6 +49,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -127,6 +130,9 @@ class DataflowAcceptanceTest {
       cases.add(Arguments.of("read", mode, (Consumer<Pipeline>) DataflowAcceptanceTest::read));
       cases.add(
           Arguments.of(
+              "write_many_tables", mode, (Consumer<Pipeline>) DataflowAcceptanceTest::writeMany));
+      cases.add(
+          Arguments.of(
               "read_changelog_bounded",
               mode,
               (Consumer<Pipeline>) p -> p.apply(changelog().fromSnapshot(1).untilSnapshot(2))));
@@ -169,6 +175,34 @@ class DataflowAcceptanceTest {
     return cases.stream();
   }
 
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void dataflowAcceptsTheCdcTemplatesDatabaseMode(Mode mode) throws Exception {
+    Path job = root.resolve("jobs").resolve("cdc-to-table-database-" + mode);
+    Path input = root.resolve("database-events/inventory.json");
+    Files.createDirectories(input.getParent());
+    Files.writeString(
+        input,
+        "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"after\",\"type\":\"struct\","
+            + "\"fields\":[{\"field\":\"order_id\",\"type\":\"int64\"}]}]},\"payload\":{\"before\":null,"
+            + "\"after\":{\"order_id\":1},\"op\":\"c\",\"ts_ms\":1,"
+            + "\"source\":{\"db\":\"inventory\",\"table\":\"orders\"}}}\n");
+    List<String> args = new ArrayList<>(dataflowArgs(job, mode));
+    args.addAll(
+        List.of(
+            "--warehouse=" + warehouse,
+            "--database=shop",
+            "--deadLetterDir=" + job.resolve("dead"),
+            "--inputFilePattern=" + input,
+            "--tableNameFormat={db}_{table}_" + mode.name().toLowerCase(),
+            "--primaryKeys=inventory.orders=order_id"));
+    check(
+        "cdc-to-table-database",
+        mode,
+        job,
+        TemplateCatalog.CDC_TO_TABLE.run(args.toArray(String[]::new)));
+  }
+
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("templates")
   void dataflowAcceptsTheTemplate(TemplateCatalog template, Mode mode) throws Exception {
@@ -186,6 +220,25 @@ class DataflowAcceptanceTest {
                 .withPrimaryKeys(List.of("order_id"))
                 .withBuckets(2)
                 .withTableOptions(Map.of("changelog-producer", "lookup")));
+  }
+
+  private static void writeMany(Pipeline p) {
+    Schema routed = Schema.builder().addStringField("target").addFields(ORDER.getFields()).build();
+    p.apply(
+            Create.of(
+                    Row.withSchema(routed).addValues("shop.many_a", 1L, 10L, 100L).build(),
+                    Row.withSchema(routed).addValues("shop.many_b", 2L, 20L, 200L).build())
+                .withRowSchema(routed))
+        .apply(
+            ChangelakeIO.write()
+                .toDestinations(
+                    warehouse, Destination.ofField("target"), DataflowAcceptanceTest::manyTable));
+  }
+
+  /** Every table of {@link #writeMany}: the order columns, two buckets. */
+  private static TableDefinition manyTable(Destination destination) {
+    return TableDefinition.of(List.of("order_id", "store_id", "amount"), List.of("order_id"))
+        .withBuckets(2);
   }
 
   private static void writeUnbounded(Pipeline p) {
