@@ -173,6 +173,14 @@
  *       runner delivered an output twice</td></tr>
  *   <tr><td>batchesHeldBack</td><td>counter</td><td>batches that arrived before their
  *       predecessor and waited for it</td><td>rare; nonzero is harmless</td></tr>
+ *   <tr><td>batchesAwaitingMove</td><td>counter</td><td>batches, at each seal, that waited for
+ *       the batch holding the other half of a key's move between partitions (cross-partition
+ *       tables)</td><td>nonzero is harmless; one that keeps growing while the input is still
+ *       means a partner is lost</td></tr>
+ *   <tr><td>joinedBatches</td><td>counter</td><td>batches committed as one message with an
+ *       earlier batch of their bucket, because the halves of moves paired them across
+ *       batches</td><td>rare; nonzero is harmless (the earlier batch's compacted files that the
+ *       later one replaced are orphans for orphan cleaning)</td></tr>
  *   <tr><td><b>injectedFaults</b></td><td>counter</td><td>faults injected by tests</td>
  *       <td><b>must stay zero</b> in production</td></tr>
  * </table>
