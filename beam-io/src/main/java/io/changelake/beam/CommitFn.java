@@ -12,14 +12,11 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.beam.sdk.coders.BooleanCoder;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.MapCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -68,10 +65,10 @@ import org.joda.time.Instant;
  * pairs with B's 5, A's 4 with B's 4) a round holds several batches of a bucket, committed as one
  * message ({@link io.changelake.table.CommitMessage#followedBy}). So both halves of every move land
  * in one snapshot (the APPEND one, and with a compaction the COMPACT one after it, as Paimon's), in
- * batch and streaming writes, whatever the order batches arrive in. A half in a batch that changed
- * nothing (every row refused) waits for nothing: its id is kept in {@code unpaired-moves} until the
- * other half's batch is sealed. A {@link CommitConflictException} (another writer on the same
- * bucket) fails the bundle with its message; the runner's retries cannot fix it.
+ * batch and streaming writes, whatever the order batches arrive in. A batch without messages that
+ * holds halves of moves waits in {@code arrived} too, links its halves' partners into one round,
+ * and settles its positions with that round. A {@link CommitConflictException} (another writer on
+ * the same bucket) fails the bundle with its message; the runner's retries cannot fix it.
  *
  * <p>The first identifier continues the commit user's newest snapshot in the table, so a job
  * restarted under the same commit user with empty state never reuses an identifier.
@@ -117,11 +114,6 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
   @StateId("sealed-through")
   private final StateSpec<ValueState<Map<String, Long>>> sealedThroughSpec =
       StateSpecs.value(MapCoder.of(StringUtf8Coder.of(), VarLongCoder.of()));
-
-  /** Move ids whose one half was in a batch without messages: the other half waits for none. */
-  @StateId("unpaired-moves")
-  private final StateSpec<ValueState<List<Long>>> unpairedSpec =
-      StateSpecs.value(ListCoder.of(VarLongCoder.of()));
 
   @StateId("interval-armed")
   private final StateSpec<ValueState<Boolean>> intervalArmedSpec =
@@ -188,26 +180,16 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @Element KV<String, WrittenBatch> element,
       BoundedWindow window,
       @StateId("arrived") BagState<WrittenBatch> arrived,
-      @StateId("unpaired-moves") ValueState<List<Long>> unpaired,
       @StateId("interval-armed") ValueState<Boolean> intervalArmed,
       @TimerId("commit-interval") Timer interval,
       @TimerId("end-of-input") Timer end,
       MultiOutputReceiver out) {
-    if (element.getValue().messages().isEmpty()) {
-      if (!element.getValue().moves().isEmpty()) {
-        Set<Long> ids = new LinkedHashSet<>(unpairedOf(unpaired));
-        for (long move : element.getValue().moves()) {
-          // Both halves without messages: neither batch waits, the id is done.
-          if (!ids.remove(move)) {
-            ids.add(move);
-          }
-        }
-        unpaired.write(List.copyOf(ids));
-      }
-      settle(element.getKey(), element.getValue(), null, out);
+    WrittenBatch batch = element.getValue();
+    if (batch.messages().isEmpty() && batch.moves().isEmpty()) {
+      settle(element.getKey(), batch, null, out);
       return;
     }
-    arrived.add(element.getValue());
+    arrived.add(batch);
     end.set(window.maxTimestamp());
     // Armed once per interval: re-setting it per element would postpone it under steady input.
     if (commitInterval != null && intervalArmed.read() == null) {
@@ -222,13 +204,12 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed,
       @StateId("identifier") ValueState<Long> identifier,
       @StateId("sealed-through") ValueState<Map<String, Long>> sealedThrough,
-      @StateId("unpaired-moves") ValueState<List<Long>> unpaired,
       @StateId("interval-armed") ValueState<Boolean> intervalArmed,
       @TimerId("commit-interval") Timer interval,
       @TimerId("commit-sealed") Timer commitSealed)
       throws IOException {
     intervalArmed.clear();
-    if (seal(arrived, sealed, identifier, sealedThrough, unpaired)) {
+    if (seal(arrived, sealed, identifier, sealedThrough)) {
       commitSealed.offset(Duration.ZERO).setRelative();
     }
     if (!arrived.isEmpty().read()) {
@@ -253,11 +234,10 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @StateId("sealed") BagState<KV<Long, WrittenBatch>> sealed,
       @StateId("identifier") ValueState<Long> identifier,
       @StateId("sealed-through") ValueState<Map<String, Long>> sealedThrough,
-      @StateId("unpaired-moves") ValueState<List<Long>> unpaired,
       MultiOutputReceiver out)
       throws IOException {
     commitSealed(sealed, out);
-    if (seal(arrived, sealed, identifier, sealedThrough, unpaired)) {
+    if (seal(arrived, sealed, identifier, sealedThrough)) {
       commitSealed(sealed, out);
     }
     if (!arrived.isEmpty().read()) {
@@ -274,18 +254,14 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       BagState<WrittenBatch> arrived,
       BagState<KV<Long, WrittenBatch>> sealed,
       ValueState<Long> identifier,
-      ValueState<Map<String, Long>> sealedThrough,
-      ValueState<List<Long>> unpaired)
+      ValueState<Map<String, Long>> sealedThrough)
       throws IOException {
     Iterable<WrittenBatch> batches = arrived.read();
     if (!batches.iterator().hasNext()) {
       return false;
     }
     CommitRounds.Plan plan =
-        CommitRounds.plan(
-            batches,
-            sealedThrough.read() == null ? Map.of() : sealedThrough.read(),
-            new LinkedHashSet<>(unpairedOf(unpaired)));
+        CommitRounds.plan(batches, sealedThrough.read() == null ? Map.of() : sealedThrough.read());
     WriteMetrics.DUPLICATE_BATCHES.inc(plan.duplicates());
     WriteMetrics.BATCHES_HELD_BACK.inc(plan.awaitingPredecessor());
     WriteMetrics.BATCHES_AWAITING_MOVE.inc(plan.awaitingPartner());
@@ -302,13 +278,8 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     arrived.clear();
     plan.waiting().forEach(arrived::add);
     sealedThrough.write(plan.through());
-    unpaired.write(List.copyOf(plan.unpaired()));
     identifier.write(base + plan.rounds().size());
     return !plan.rounds().isEmpty();
-  }
-
-  private static List<Long> unpairedOf(ValueState<List<Long>> unpaired) {
-    return unpaired.read() == null ? List.of() : unpaired.read();
   }
 
   private long lastIdentifierInTable(WrittenBatch batch) throws IOException {
@@ -384,6 +355,9 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     SnapshotCommit commit = table.commit();
     List<Snapshot> created = new ArrayList<>();
     for (Map.Entry<Long, List<CommitMessage>> round : rounds.entrySet()) {
+      if (round.getValue().isEmpty()) {
+        continue; // only batches without messages, linking moves: nothing to commit
+      }
       long races = commit.lostRaces();
       long start = System.nanoTime();
       faults.reached(Point.BEFORE_SNAPSHOT);

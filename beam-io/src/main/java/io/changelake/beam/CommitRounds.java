@@ -6,7 +6,8 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,10 +24,14 @@ import java.util.TreeMap;
  *       and one whose predecessor has not arrived waits;
  *   <li>the two batches holding the halves of a move ({@link WrittenBatch#moves()}: the -D in the
  *       key's old partition, the row in its new one) go in the same round, so no snapshot shows the
- *       key in two partitions or in none; a batch whose partner has not arrived waits. A half in a
- *       batch that changed nothing (every row refused) needs no partner: its move id is in {@code
- *       unpaired}.
+ *       key in two partitions or in none; a batch whose partner has not arrived waits.
  * </ol>
+ *
+ * <p>A batch that changed nothing (its rows refused, or cancelling out: a key moved in and out of
+ * the bucket) has no sequence and commits nothing, but it may hold halves of moves: it links them,
+ * so the batches of their partners go in one round with it (say a key moves from A to B and on to
+ * C, B's batch changing nothing: A's -D and C's row still land together), and its positions settle
+ * with that round.
  *
  * <p>Each round takes, first, every bucket's next batch whose move partners are next batches too
  * (and so on, until the set is closed): without moves that is every bucket's next batch, a round
@@ -48,10 +53,10 @@ final class CommitRounds {
   /**
    * What a seal does.
    *
-   * @param rounds the rounds, in commit order, each its batches ordered by bucket and sequence
+   * @param rounds the rounds, in commit order, each its batches ordered by bucket and sequence,
+   *     then the batches without messages it takes
    * @param waiting the batches left for a later seal
    * @param through per bucket, the sequence of its last batch in a round
-   * @param unpaired the ids of {@code unpaired} no batch of a round consumed
    * @param duplicates batches dropped as already sealed
    * @param awaitingPredecessor batches waiting for their predecessor
    * @param awaitingPartner batches waiting for a move partner (or for a batch before them that
@@ -62,39 +67,49 @@ final class CommitRounds {
       List<List<WrittenBatch>> rounds,
       List<WrittenBatch> waiting,
       Map<String, Long> through,
-      Set<Long> unpaired,
       int duplicates,
       int awaitingPredecessor,
       int awaitingPartner,
       int joined) {}
 
-  /** A batch's place: its bucket and its number there. */
-  private record Slot(String bucket, long sequence) {}
+  /**
+   * A batch's place: its bucket and its number there; a batch without messages gets a negative
+   * number of its own.
+   */
+  private record Slot(String bucket, long sequence) {
+    boolean withoutMessages() {
+      return sequence <= 0;
+    }
+  }
 
   private final Map<String, Deque<WrittenBatch>> queues = new TreeMap<>();
+  private final Map<Slot, WrittenBatch> withoutMessages = new LinkedHashMap<>();
+  // By identity: a batch's equality would compare its messages.
+  private final IdentityHashMap<WrittenBatch, Slot> slots = new IdentityHashMap<>();
   private final Map<Long, List<Slot>> holders = new HashMap<>();
-  private final Set<Long> unpaired;
 
-  private CommitRounds(Set<Long> unpaired) {
-    this.unpaired = new LinkedHashSet<>(unpaired);
-  }
+  private CommitRounds() {}
 
   /**
    * The rounds of the arrived batches.
    *
-   * @param arrived the batches with messages that arrived and are not in a round yet
+   * @param arrived the batches that arrived and are not in a round yet: with messages, or without
+   *     (sequence 0) holding halves of moves
    * @param sealedThrough per bucket, the sequence of its last batch in a round so far
-   * @param unpaired move ids whose other half needs no commit
    */
-  static Plan plan(
-      Iterable<WrittenBatch> arrived, Map<String, Long> sealedThrough, Set<Long> unpaired) {
-    return new CommitRounds(unpaired).cut(arrived, sealedThrough);
+  static Plan plan(Iterable<WrittenBatch> arrived, Map<String, Long> sealedThrough) {
+    return new CommitRounds().cut(arrived, sealedThrough);
   }
 
   private Plan cut(Iterable<WrittenBatch> arrived, Map<String, Long> sealedThrough) {
     Map<String, List<WrittenBatch>> byBucket = new TreeMap<>();
     for (WrittenBatch b : arrived) {
-      byBucket.computeIfAbsent(b.bucket(), k -> new ArrayList<>()).add(b);
+      if (b.messages().isEmpty()) {
+        place(b, new Slot(b.bucket(), -withoutMessages.size() - 1));
+        withoutMessages.put(slots.get(b), b);
+      } else {
+        byBucket.computeIfAbsent(b.bucket(), k -> new ArrayList<>()).add(b);
+      }
     }
     Map<String, Long> through = new HashMap<>(sealedThrough);
     List<WrittenBatch> waiting = new ArrayList<>();
@@ -109,10 +124,8 @@ final class CommitRounds {
           duplicates++;
         } else if (b.sequence() == next) {
           queue.add(b);
+          place(b, new Slot(b.bucket(), b.sequence()));
           next++;
-          for (long move : b.moves()) {
-            holders.computeIfAbsent(move, m -> new ArrayList<>(2)).add(slotOf(b));
-          }
         } else {
           waiting.add(b);
         }
@@ -135,47 +148,53 @@ final class CommitRounds {
       List<WrittenBatch> taken = new ArrayList<>();
       for (Deque<WrittenBatch> queue : queues.values()) {
         boolean first = true;
-        while (!queue.isEmpty() && round.contains(slotOf(queue.peekFirst()))) {
+        while (!queue.isEmpty() && round.contains(slots.get(queue.peekFirst()))) {
           WrittenBatch b = queue.pollFirst();
           taken.add(b);
           through.put(b.bucket(), b.sequence());
-          unpaired.removeAll(b.moves());
           joined += first ? 0 : 1;
           first = false;
         }
       }
       queues.values().removeIf(Deque::isEmpty);
+      for (Slot s : round) {
+        if (s.withoutMessages()) {
+          taken.add(withoutMessages.remove(s));
+        }
+      }
       rounds.add(taken);
     }
-    int awaitingPartner = 0;
+    int awaitingPartner = withoutMessages.size();
+    waiting.addAll(withoutMessages.values());
     for (Deque<WrittenBatch> queue : queues.values()) {
       awaitingPartner += queue.size();
       waiting.addAll(queue);
     }
     return new Plan(
-        rounds,
-        waiting,
-        through,
-        unpaired,
-        duplicates,
-        awaitingPredecessor,
-        awaitingPartner,
-        joined);
+        rounds, waiting, through, duplicates, awaitingPredecessor, awaitingPartner, joined);
   }
 
-  /** The largest set of next batches (one a bucket) whose partners are in it too. */
+  private void place(WrittenBatch b, Slot slot) {
+    slots.put(b, slot);
+    for (long move : b.moves()) {
+      holders.computeIfAbsent(move, m -> new ArrayList<>(2)).add(slot);
+    }
+  }
+
+  /**
+   * The largest set of next batches (one a bucket) and batches without messages whose partners are
+   * in it too.
+   */
   private Set<Slot> nextBatchesClosed() {
-    Set<Slot> round = new HashSet<>();
+    Set<Slot> round = new HashSet<>(withoutMessages.keySet());
     for (Deque<WrittenBatch> queue : queues.values()) {
-      round.add(slotOf(queue.peekFirst()));
+      round.add(slots.get(queue.peekFirst()));
     }
     boolean dropped = true;
     while (dropped) {
       dropped = false;
-      for (Deque<WrittenBatch> queue : queues.values()) {
-        WrittenBatch head = queue.peekFirst();
-        Slot slot = slotOf(head);
-        if (round.contains(slot) && !partnersWithin(head, round)) {
+      for (Slot slot : List.copyOf(round)) {
+        if (!partnersWithin(batchAt(slot), round)) {
           round.remove(slot);
           dropped = true;
         }
@@ -186,11 +205,9 @@ final class CommitRounds {
 
   private boolean partnersWithin(WrittenBatch batch, Set<Slot> round) {
     for (long move : batch.moves()) {
-      if (!unpaired.contains(move)) {
-        Slot partner = partnerOf(move, slotOf(batch));
-        if (partner == null || !round.contains(partner)) {
-          return false;
-        }
+      Slot partner = partnerOf(move, slots.get(batch));
+      if (partner == null || !round.contains(partner)) {
+        return false;
       }
     }
     return true;
@@ -215,23 +232,23 @@ final class CommitRounds {
   private Set<Slot> closedSetAround(WrittenBatch start) {
     Set<Slot> closed = new HashSet<>();
     Deque<WrittenBatch> todo = new ArrayDeque<>();
-    closed.add(slotOf(start));
+    closed.add(slots.get(start));
     todo.add(start);
     while (!todo.isEmpty()) {
       WrittenBatch batch = todo.poll();
-      for (WrittenBatch before : queues.get(batch.bucket())) {
-        if (before.sequence() == batch.sequence()) {
-          break;
-        }
-        if (closed.add(slotOf(before))) {
-          todo.add(before);
+      Slot slot = slots.get(batch);
+      if (!slot.withoutMessages()) {
+        for (WrittenBatch before : queues.get(batch.bucket())) {
+          if (before.sequence() == batch.sequence()) {
+            break;
+          }
+          if (closed.add(slots.get(before))) {
+            todo.add(before);
+          }
         }
       }
       for (long move : batch.moves()) {
-        if (unpaired.contains(move)) {
-          continue;
-        }
-        Slot partner = partnerOf(move, slotOf(batch));
+        Slot partner = partnerOf(move, slot);
         if (partner == null) {
           return null;
         }
@@ -254,15 +271,14 @@ final class CommitRounds {
   }
 
   private WrittenBatch batchAt(Slot slot) {
+    if (slot.withoutMessages()) {
+      return withoutMessages.get(slot);
+    }
     for (WrittenBatch b : queues.get(slot.bucket())) {
       if (b.sequence() == slot.sequence()) {
         return b;
       }
     }
     throw new IllegalStateException("no batch " + slot + " in " + queues.keySet());
-  }
-
-  private static Slot slotOf(WrittenBatch batch) {
-    return new Slot(batch.bucket(), batch.sequence());
   }
 }

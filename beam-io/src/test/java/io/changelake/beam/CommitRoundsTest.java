@@ -2,14 +2,15 @@ package io.changelake.beam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.changelake.format.SerializedRow;
+import io.changelake.mergetree.BucketIncrement;
+import io.changelake.table.CommitMessage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,8 +20,16 @@ import org.junit.jupiter.api.Test;
  */
 class CommitRoundsTest {
 
+  /** A message the rounds only carry. */
+  private static final CommitMessage MESSAGE =
+      new CommitMessage(
+          new SerializedRow(new byte[0]),
+          0,
+          1,
+          new BucketIncrement(List.of(), List.of(), List.of(), List.of(), List.of()));
+
   private static WrittenBatch batch(String bucket, long sequence, Long... moves) {
-    return new WrittenBatch(bucket, sequence, List.of(), List.of(), List.of(moves));
+    return new WrittenBatch(bucket, sequence, List.of(MESSAGE), List.of(), List.of(moves));
   }
 
   /** Each round as "bucket#sequence" names. */
@@ -37,8 +46,7 @@ class CommitRoundsTest {
     CommitRounds.Plan plan =
         CommitRounds.plan(
             List.of(batch("b", 2), batch("a", 1), batch("b", 1), batch("a", 3), batch("b", 3)),
-            Map.of(),
-            Set.of());
+            Map.of());
     assertEquals(List.of(List.of("a#1", "b#1"), List.of("b#2"), List.of("b#3")), names(plan));
     assertEquals(List.of("a#3"), plan.waiting().stream().map(b -> b.bucket() + "#3").toList());
     assertEquals(1, plan.awaitingPredecessor());
@@ -50,8 +58,7 @@ class CommitRoundsTest {
     CommitRounds.Plan plan =
         CommitRounds.plan(
             List.of(batch("a", 1, 7L), batch("b", 1), batch("b", 2, 7L), batch("c", 1, 8L)),
-            Map.of(),
-            Set.of());
+            Map.of());
     assertEquals(List.of(List.of("b#1"), List.of("a#1", "b#2")), names(plan));
     assertEquals(1, plan.awaitingPartner());
     assertEquals("c", plan.waiting().get(0).bucket());
@@ -64,25 +71,29 @@ class CommitRoundsTest {
     CommitRounds.Plan plan =
         CommitRounds.plan(
             List.of(batch("a", 1, 1L), batch("a", 2, 2L), batch("b", 1, 2L), batch("b", 2, 1L)),
-            Map.of(),
-            Set.of());
+            Map.of());
     assertEquals(List.of(List.of("a#1", "a#2", "b#1", "b#2")), names(plan));
     assertEquals(2, plan.joined());
     assertEquals(0, plan.waiting().size());
   }
 
   @Test
-  void aHalfWithoutCommitWaitsForNoPartnerAndIsForgottenOnceSealed() {
+  void aBatchWithoutMessagesLinksThePartnersOfItsHalvesIntoOneRound() {
+    // A key moves from a to b and on to c; b's batch changes nothing (moved in and out).
+    WrittenBatch cancelled = new WrittenBatch("b", 0, List.of(), List.of(), List.of(1L, 2L));
     CommitRounds.Plan plan =
-        CommitRounds.plan(List.of(batch("a", 1, 5L)), Map.of(), Set.of(5L, 6L));
-    assertEquals(List.of(List.of("a#1")), names(plan));
-    assertEquals(Set.of(6L), plan.unpaired());
+        CommitRounds.plan(
+            List.of(batch("a", 1, 1L), batch("c", 1), batch("c", 2, 2L), cancelled), Map.of());
+    assertEquals(List.of(List.of("c#1"), List.of("a#1", "c#2", "b#0")), names(plan));
+    CommitRounds.Plan waiting = CommitRounds.plan(List.of(batch("a", 1, 1L), cancelled), Map.of());
+    assertEquals(List.of(), names(waiting));
+    assertEquals(2, waiting.awaitingPartner());
   }
 
   @Test
   void aDuplicateOfASealedBatchIsDropped() {
     CommitRounds.Plan plan =
-        CommitRounds.plan(List.of(batch("a", 2), batch("a", 3)), Map.of("a", 2L), Set.of());
+        CommitRounds.plan(List.of(batch("a", 2), batch("a", 3)), Map.of("a", 2L));
     assertEquals(List.of(List.of("a#3")), names(plan));
     assertEquals(1, plan.duplicates());
   }
@@ -136,7 +147,6 @@ class CommitRoundsTest {
       }
       Collections.shuffle(all, random);
       Map<String, Long> through = new HashMap<>();
-      Set<Long> unpaired = new HashSet<>();
       List<WrittenBatch> arrived = new ArrayList<>();
       Map<Long, Integer> roundOfMove = new HashMap<>();
       int round = 0;
@@ -145,7 +155,7 @@ class CommitRoundsTest {
         int arriving = next < all.size() ? 1 + random.nextInt(all.size() - next) : 0;
         arrived.addAll(all.subList(next, next + arriving));
         next += arriving;
-        CommitRounds.Plan plan = CommitRounds.plan(arrived, through, unpaired);
+        CommitRounds.Plan plan = CommitRounds.plan(arrived, through);
         for (List<WrittenBatch> r : plan.rounds()) {
           round++;
           for (WrittenBatch b : r) {
