@@ -141,7 +141,11 @@ class CommitRoundsTest {
               ids.add(id);
             }
           }
-          all.add(batch("bucket-" + b, ++sequence, ids.toArray(Long[]::new)));
+          // Now and then a batch holding halves changes nothing: no sequence, no message.
+          all.add(
+              !ids.isEmpty() && random.nextInt(5) == 0
+                  ? new WrittenBatch("bucket-" + b, 0, List.of(), List.of(), ids)
+                  : batch("bucket-" + b, ++sequence, ids.toArray(Long[]::new)));
           i += size;
         }
       }
@@ -151,6 +155,7 @@ class CommitRoundsTest {
       Map<Long, Integer> roundOfMove = new HashMap<>();
       int round = 0;
       int next = 0;
+      int sealed = 0;
       while (next < all.size() || !arrived.isEmpty()) {
         int arriving = next < all.size() ? 1 + random.nextInt(all.size() - next) : 0;
         arrived.addAll(all.subList(next, next + arriving));
@@ -159,9 +164,14 @@ class CommitRoundsTest {
         for (List<WrittenBatch> r : plan.rounds()) {
           round++;
           for (WrittenBatch b : r) {
-            assertEquals(
-                through.getOrDefault(b.bucket(), 0L) + 1, b.sequence(), "seed " + seed + " order");
-            through.put(b.bucket(), b.sequence());
+            if (b.sequence() > 0) {
+              assertEquals(
+                  through.getOrDefault(b.bucket(), 0L) + 1,
+                  b.sequence(),
+                  "seed " + seed + " order");
+              through.put(b.bucket(), b.sequence());
+            }
+            sealed++;
             for (long m : b.moves()) {
               Integer other = roundOfMove.put(m, round);
               if (other != null) {
@@ -170,13 +180,13 @@ class CommitRoundsTest {
             }
           }
         }
-        assertEquals(through, plan.through(), "seed " + seed);
+        assertEquals(through, new HashMap<>(plan.through()), "seed " + seed);
         arrived = new ArrayList<>(plan.waiting());
         if (next == all.size()) {
           assertEquals(List.of(), arrived, "seed " + seed + ": all arrived, all sealed");
         }
       }
-      assertEquals(all.size(), through.values().stream().mapToLong(Long::longValue).sum());
+      assertEquals(all.size(), sealed, "seed " + seed + ": every batch sealed once");
       assertEquals(moves, roundOfMove.size(), "seed " + seed);
     }
   }
