@@ -320,7 +320,9 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
     sealed.clear();
     for (KV<Long, WrittenBatch> b : batches) {
-      settle(table.location(), b.getValue(), b.getKey(), out);
+      // A batch without messages is in no commit: it settles without an identifier, as always.
+      Long identifier = b.getValue().messages().isEmpty() ? null : b.getKey();
+      settle(table.location(), b.getValue(), identifier, out);
     }
     for (Snapshot s : created) {
       out.get(snapshotsTag)
