@@ -43,10 +43,11 @@ import java.util.TreeMap;
  * io.changelake.table.CommitMessage#followedBy}), which changes the table as the batches committed
  * in turn do, so a commit never holds two messages of one bucket.
  *
- * <p>It always terminates: each round takes at least one batch, and only a batch whose predecessor
- * or partner has not arrived is left waiting. Since every half that reaches a writer is in one of
- * its batches, every partner arrives; a batch still waiting when the input ends is a bug, which
- * {@link CommitFn} reports.
+ * <p>It always terminates: each round takes at least one batch, and the seal stops only when the
+ * smallest closed set around every bucket's next batch needs a batch that has not arrived (a
+ * predecessor, or a partner). Since every half that reaches a writer is in one of its batches,
+ * every such batch arrives, and the next seal takes it; a batch still waiting when the input ends
+ * is a bug, which {@link CommitFn} reports.
  */
 final class CommitRounds {
 
