@@ -18,6 +18,7 @@ import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
+import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.state.BagState;
 import org.apache.beam.sdk.state.StateSpec;
 import org.apache.beam.sdk.state.StateSpecs;
@@ -37,13 +38,20 @@ import org.apache.beam.sdk.values.KV;
  * stage: the table has no {@code sequence.field} (Paimon refuses one here), so an unbounded write
  * must state {@code withArrivalOrder()}.
  *
+ * <p>The two halves of a move, the -D and the row, go to two buckets, whose writers batch them
+ * apart: both carry the move's id ({@link KindedRow#move()}; the assigner's number in the high 24
+ * bits, its count of moves in the low 40), their batches list it ({@link WrittenBatch#moves()}),
+ * and {@link CommitFn} commits the two batches in one snapshot, as Paimon's Flink sink commits both
+ * in one checkpoint: no snapshot shows the key in two partitions or in none. The count is in state,
+ * so a retried bundle numbers its moves as the failed one did, and ids never repeat within a job.
+ *
  * <p>An assigner in memory bootstraps its key index, on its first row, from the keys of its own in
  * the table's latest snapshot, on the worker's local disk. The keys it places (new keys, moved
  * keys) are in no snapshot until their rows' commit lands, and a commit landing after a bootstrap
  * is not in it: so the state keeps every placement, in order, and an assigner rebuilt (a retried
  * bundle, a key moved to another worker, a restarted job) bootstraps again and lets the placements
- * override what it reads. That also resolves a key the snapshot holds in two partitions because the
- * move's -D and row landed in different commits of a streaming write.
+ * override what it reads. That also resolves a key a snapshot holds in two partitions, as one an
+ * earlier version of this write committed may: it sent a move's -D and row to commits apart.
  *
  * <p>State (portable kinds only; ids are stable: changing them breaks pipeline updates):
  *
@@ -52,7 +60,8 @@ import org.apache.beam.sdk.values.KV;
  *   <li>{@code partitions}: each partition the assigner placed a key in, with its number;
  *   <li>{@code placements}: each placement, a {@link KeyPlacement} ({@link KeyPlacementCoder}: the
  *       key's bytes plus 7 bytes). It grows by one entry per new key and per move for as long as
- *       the job keeps its state; nothing is forgotten.
+ *       the job keeps its state; nothing is forgotten;
+ *   <li>{@code moves}: how many moves the assigner made, the last one's id.
  * </ul>
  *
  * <p>The memory is trusted only while its view id equals the state's, as in {@link
@@ -82,6 +91,12 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
   private final StateSpec<BagState<KeyPlacement>> placementsSpec =
       StateSpecs.bag(KeyPlacementCoder.of());
 
+  @StateId("moves")
+  private final StateSpec<ValueState<Long>> movesSpec = StateSpecs.value(VarLongCoder.of());
+
+  /** The low bits of a move id that count the assigner's moves. */
+  private static final int MOVE_COUNT_BITS = 40;
+
   private transient TableReference.Opened opened;
   private transient SchemaLayouts layouts;
   private transient Path scratch;
@@ -90,11 +105,14 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
 
   /** An assigner, the view id it matches and the numbers of its partitions. */
   private static final class HostedAssigner {
+    final int number;
     final CrossPartitionUpsert upsert;
     final PartitionNumbers numbers;
     String viewId;
 
-    HostedAssigner(CrossPartitionUpsert upsert, PartitionNumbers numbers, String viewId) {
+    HostedAssigner(
+        int number, CrossPartitionUpsert upsert, PartitionNumbers numbers, String viewId) {
+      this.number = number;
       this.upsert = upsert;
       this.numbers = numbers;
       this.viewId = viewId;
@@ -130,6 +148,7 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
       @StateId("view") ValueState<String> view,
       @StateId("partitions") BagState<KV<Integer, byte[]>> partitions,
       @StateId("placements") BagState<KeyPlacement> placements,
+      @StateId("moves") ValueState<Long> moves,
       OutputReceiver<KV<String, KindedRow>> out)
       throws IOException {
     KindedRow row = element.getValue();
@@ -159,12 +178,15 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
         layouts.valuesOf(row),
         (kind, values, bucket) -> routed.add(new Routed(kind, values, bucket)));
     long schemaId = opened.table().schema().id();
+    // Two rows are a move: the -D in the key's old partition, then the row in its new one.
+    long move = routed.size() == 2 ? nextMove(hosted.number, moves) : KindedRow.NO_MOVE;
     for (int i = 0; i < routed.size(); i++) {
       Routed r = routed.get(i);
       // The row itself, sent last, carries the source position: the position is settled once
-      // the row is committed, whatever commit takes a -D it implies.
+      // the row is committed, with the -D it implies.
       PositionRange source = i == routed.size() - 1 ? row.source() : null;
-      out.output(KV.of(r.bucket().id(), new KindedRow(r.kind(), r.values(), schemaId, source)));
+      out.output(
+          KV.of(r.bucket().id(), new KindedRow(r.kind(), r.values(), schemaId, source, move)));
     }
     List<Placement> placed = hosted.upsert.takeNewPlacements();
     for (Placement p : placed) {
@@ -182,6 +204,19 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
     }
   }
 
+  /** The id of the assigner's next move, counted in state. */
+  private static long nextMove(int assigner, ValueState<Long> moves) {
+    Long last = moves.read();
+    long count = (last == null ? 0 : last & ((1L << MOVE_COUNT_BITS) - 1)) + 1;
+    if (count >= 1L << MOVE_COUNT_BITS) {
+      throw new IllegalStateException(
+          "assigner " + assigner + " made 2^" + MOVE_COUNT_BITS + " moves, more than ids count");
+    }
+    long id = ((long) assigner << MOVE_COUNT_BITS) | count;
+    moves.write(id);
+    return id;
+  }
+
   /** A new assigner of this number, given back the placements of its state. */
   private HostedAssigner rebuild(
       String key,
@@ -192,6 +227,7 @@ final class AssignCrossPartitionFn extends DoFn<KV<String, KindedRow>, KV<String
     int number = Integer.parseInt(key.substring(key.lastIndexOf('-') + 1));
     HostedAssigner hosted =
         new HostedAssigner(
+            number,
             opened.table().newCrossPartitionUpsert(number, scratch.resolve(UUID.randomUUID() + "")),
             PartitionNumbers.recorded(partitions),
             viewId);

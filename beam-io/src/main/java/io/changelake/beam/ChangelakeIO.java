@@ -119,9 +119,11 @@ package io.changelake.beam;
  * (partition, bucket), bootstrapped on local disk from the table's latest snapshot and kept in Beam
  * state for the keys it placed, and routes rows by Paimon 1.3.1's rule: under deduplicate a key
  * that moves gets a -D in its old partition and its row in the new one; under partial-update and
- * aggregation it stays in its first partition; under first-row the later row is dropped. Such a
- * table has no {@code sequence.field} (Paimon refuses one), so the write names none and an
- * unbounded one needs {@code withArrivalOrder()}; see {@link AssignCrossPartitionFn}.
+ * aggregation it stays in its first partition; under first-row the later row is dropped. The -D and
+ * the row of a move land in one snapshot, as Paimon's Flink sink commits them in one checkpoint, so
+ * no reader sees the key in two partitions or in none. Such a table has no {@code sequence.field}
+ * (Paimon refuses one), so the write names none and an unbounded one needs {@code
+ * withArrivalOrder()}; see {@link AssignCrossPartitionFn}.
  *
  * <h3>Ordering</h3>
  *

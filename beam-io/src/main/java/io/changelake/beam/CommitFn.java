@@ -8,8 +8,10 @@ import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,17 +50,25 @@ import org.joda.time.Instant;
  *
  * <ol>
  *   <li><b>seal</b> (every commit interval in streaming; at the end of input): moves the arrived
- *       batches into rounds, each bucket's next batch in the first round, its following one in the
- *       second, ..., and gives each round the next identifier. A batch whose predecessor has not
- *       arrived waits. Sealed rounds are in state before anything is committed.
+ *       batches into rounds ({@link CommitRounds}), each bucket's next batch in the first round,
+ *       its following one in the second, ..., the two batches holding the halves of a key's move
+ *       between partitions in the same round, and gives each round the next identifier. A batch
+ *       whose predecessor or move partner has not arrived waits. Sealed rounds are in state before
+ *       anything is committed.
  *   <li><b>commit</b>: commits each sealed round with its identifier. {@link SnapshotCommit} skips
  *       an identifier this commit user already committed, so a commit retried after its snapshot
  *       was created (the state not yet updated) is not repeated.
  * </ol>
  *
- * <p>One round per bucket batch: a commit cannot hold two batches of one bucket, since the second
- * may compact files the first adds. A {@link CommitConflictException} (another writer on the same
- * bucket) fails the bundle with its message; the runner's retries cannot fix it.
+ * <p>A commit never holds two messages of one bucket, since the second may compact files the first
+ * adds: a round holds one batch per bucket, but where the pairs of moves cross (bucket A's batch 3
+ * pairs with B's 5, A's 4 with B's 4) a round holds several batches of a bucket, committed as one
+ * message ({@link io.changelake.table.CommitMessage#followedBy}). So both halves of every move land
+ * in one snapshot (the APPEND one, and with a compaction the COMPACT one after it, as Paimon's), in
+ * batch and streaming writes, whatever the order batches arrive in. A batch without messages that
+ * holds halves of moves waits in {@code arrived} too, links its halves' partners into one round,
+ * and settles its positions with that round. A {@link CommitConflictException} (another writer on
+ * the same bucket) fails the bundle with its message; the runner's retries cannot fix it.
  *
  * <p>The first identifier continues the commit user's newest snapshot in the table, so a job
  * restarted under the same commit user with empty state never reuses an identifier.
@@ -174,11 +184,12 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       @TimerId("commit-interval") Timer interval,
       @TimerId("end-of-input") Timer end,
       MultiOutputReceiver out) {
-    if (element.getValue().messages().isEmpty()) {
-      settle(element.getKey(), element.getValue(), null, out);
+    WrittenBatch batch = element.getValue();
+    if (batch.messages().isEmpty() && batch.moves().isEmpty()) {
+      settle(element.getKey(), batch, null, out);
       return;
     }
-    arrived.add(element.getValue());
+    arrived.add(batch);
     end.set(window.maxTimestamp());
     // Armed once per interval: re-setting it per element would postpone it under steady input.
     if (commitInterval != null && intervalArmed.read() == null) {
@@ -233,8 +244,7 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       throw new IllegalStateException(
           "the input of "
               + tableOf(arrived.read().iterator().next()).location()
-              + " ended with batches whose predecessors never"
-              + " arrived: "
+              + " ended with batches whose predecessors or move partners never arrived: "
               + sequences(arrived.read()));
     }
   }
@@ -246,46 +256,30 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
       ValueState<Long> identifier,
       ValueState<Map<String, Long>> sealedThrough)
       throws IOException {
-    Map<String, List<WrittenBatch>> byBucket = new TreeMap<>();
-    for (WrittenBatch b : arrived.read()) {
-      byBucket.computeIfAbsent(b.bucket(), k -> new ArrayList<>()).add(b);
-    }
-    if (byBucket.isEmpty()) {
+    Iterable<WrittenBatch> batches = arrived.read();
+    if (!batches.iterator().hasNext()) {
       return false;
     }
-    Map<String, Long> through =
-        new HashMap<>(sealedThrough.read() == null ? Map.of() : sealedThrough.read());
+    CommitRounds.Plan plan =
+        CommitRounds.plan(batches, sealedThrough.read() == null ? Map.of() : sealedThrough.read());
+    WriteMetrics.DUPLICATE_BATCHES.inc(plan.duplicates());
+    WriteMetrics.BATCHES_HELD_BACK.inc(plan.awaitingPredecessor());
+    WriteMetrics.BATCHES_AWAITING_MOVE.inc(plan.awaitingPartner());
+    WriteMetrics.JOINED_BATCHES.inc(plan.joined());
     long base =
         identifier.read() != null
             ? identifier.read()
-            : lastIdentifierInTable(byBucket.values().iterator().next().get(0));
-    long rounds = 0;
-    List<WrittenBatch> waiting = new ArrayList<>();
-    for (Map.Entry<String, List<WrittenBatch>> bucket : byBucket.entrySet()) {
-      List<WrittenBatch> batches = bucket.getValue();
-      batches.sort(Comparator.comparingLong(WrittenBatch::sequence));
-      long last = through.getOrDefault(bucket.getKey(), 0L);
-      long round = 0;
-      for (WrittenBatch b : batches) {
-        if (b.sequence() <= last) {
-          WriteMetrics.DUPLICATE_BATCHES.inc();
-        } else if (b.sequence() == last + 1) {
-          round++;
-          sealed.add(KV.of(base + round, b));
-          last = b.sequence();
-        } else {
-          WriteMetrics.BATCHES_HELD_BACK.inc();
-          waiting.add(b);
-        }
+            : lastIdentifierInTable(batches.iterator().next());
+    for (int r = 0; r < plan.rounds().size(); r++) {
+      for (WrittenBatch b : plan.rounds().get(r)) {
+        sealed.add(KV.of(base + r + 1, b));
       }
-      through.put(bucket.getKey(), last);
-      rounds = Math.max(rounds, round);
     }
     arrived.clear();
-    waiting.forEach(arrived::add);
-    sealedThrough.write(through);
-    identifier.write(base + rounds);
-    return rounds > 0;
+    plan.waiting().forEach(arrived::add);
+    sealedThrough.write(plan.through());
+    identifier.write(base + plan.rounds().size());
+    return !plan.rounds().isEmpty();
   }
 
   private long lastIdentifierInTable(WrittenBatch batch) throws IOException {
@@ -294,15 +288,26 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
 
   private void commitSealed(BagState<KV<Long, WrittenBatch>> sealed, MultiOutputReceiver out)
       throws IOException {
-    Map<Long, List<CommitMessage>> rounds = new TreeMap<>();
     List<KV<Long, WrittenBatch>> batches = new ArrayList<>();
-    for (KV<Long, WrittenBatch> s : sealed.read()) {
-      rounds.computeIfAbsent(s.getKey(), k -> new ArrayList<>()).addAll(s.getValue().messages());
-      batches.add(s);
-    }
-    if (rounds.isEmpty()) {
+    sealed.read().forEach(batches::add);
+    if (batches.isEmpty()) {
       return;
     }
+    // A bucket's batches in one round, in their order, become one message.
+    batches.sort(
+        Comparator.comparing((KV<Long, WrittenBatch> b) -> b.getKey())
+            .thenComparing(b -> b.getValue().bucket())
+            .thenComparingLong(b -> b.getValue().sequence()));
+    Map<Long, Map<String, CommitMessage>> byBucket = new TreeMap<>();
+    for (KV<Long, WrittenBatch> b : batches) {
+      Map<String, CommitMessage> round =
+          byBucket.computeIfAbsent(b.getKey(), k -> new LinkedHashMap<>());
+      for (CommitMessage m : b.getValue().messages()) {
+        round.merge(messageKey(m), m, CommitMessage::followedBy);
+      }
+    }
+    Map<Long, List<CommitMessage>> rounds = new TreeMap<>();
+    byBucket.forEach((id, messages) -> rounds.put(id, new ArrayList<>(messages.values())));
     CommittedTable table = tableOf(batches.get(0).getValue());
     List<Snapshot> created;
     while (true) {
@@ -315,7 +320,9 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
     sealed.clear();
     for (KV<Long, WrittenBatch> b : batches) {
-      settle(table.location(), b.getValue(), b.getKey(), out);
+      // A batch without messages is in no commit: it settles without an identifier, as always.
+      Long identifier = b.getValue().messages().isEmpty() ? null : b.getKey();
+      settle(table.location(), b.getValue(), identifier, out);
     }
     for (Snapshot s : created) {
       out.get(snapshotsTag)
@@ -332,6 +339,11 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     }
   }
 
+  /** The partition and bucket a message changes. */
+  private static String messageKey(CommitMessage m) {
+    return Base64.getEncoder().encodeToString(m.partition().bytes()) + "/" + m.bucket();
+  }
+
   /** Emits a batch's position ranges: the table holds its rows under {@code identifier}. */
   private void settle(
       String location, WrittenBatch batch, Long identifier, MultiOutputReceiver out) {
@@ -345,6 +357,9 @@ final class CommitFn extends DoFn<KV<String, WrittenBatch>, Row> {
     SnapshotCommit commit = table.commit();
     List<Snapshot> created = new ArrayList<>();
     for (Map.Entry<Long, List<CommitMessage>> round : rounds.entrySet()) {
+      if (round.getValue().isEmpty()) {
+        continue; // only batches without messages, linking moves: nothing to commit
+      }
       long races = commit.lostRaces();
       long start = System.nanoTime();
       faults.reached(Point.BEFORE_SNAPSHOT);

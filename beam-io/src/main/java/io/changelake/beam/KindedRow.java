@@ -13,11 +13,22 @@ import javax.annotation.Nullable;
  * @param schemaId the table schema whose columns {@code values} follow: a row mapped before the
  *     table evolved is converted by field id where it is written
  * @param source the offset the row came from (a range of one), or null: see {@link SourcePosition}
+ * @param move the id of the move between partitions this row is a half of ({@link
+ *     AssignCrossPartitionFn}: the -D in the key's old partition or its row in the new one), or
+ *     {@link #NO_MOVE}
  */
-record KindedRow(RowKind kind, Object[] values, long schemaId, @Nullable PositionRange source) {
+record KindedRow(
+    RowKind kind, Object[] values, long schemaId, @Nullable PositionRange source, long move) {
+
+  /** The move id of a row that is no half of a move. */
+  static final long NO_MOVE = 0;
 
   KindedRow(RowKind kind, Object[] values, long schemaId) {
     this(kind, values, schemaId, null);
+  }
+
+  KindedRow(RowKind kind, Object[] values, long schemaId, @Nullable PositionRange source) {
+    this(kind, values, schemaId, source, NO_MOVE);
   }
 
   /** {@code +U[1001, 10, 80]}: how a dead letter shows the row. */

@@ -21,7 +21,8 @@ import org.apache.beam.sdk.util.VarInt;
 /**
  * The coder of {@link KindedRow}: the length of what follows, then the kind byte, the schema id,
  * each value behind a tag of its Java class, then the source position (a flag byte, then partition
- * and offset).
+ * and offset), then, for a half of a key's move between partitions, the move's id (8 bytes; a row
+ * that is none ends before, as every row encoded before moves had ids does).
  *
  * <p>Self-describing on purpose: the coder must exist when the pipeline is built, and the column
  * types of a table that already exists are only known once a worker opens it.
@@ -73,6 +74,9 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
     if (source != null) {
       writeBytes(source.partition().getBytes(StandardCharsets.UTF_8), out);
       out.room(16).putLong(source.first()).putLong(source.last());
+    }
+    if (row.move() != KindedRow.NO_MOVE) {
+      out.room(8).putLong(row.move());
     }
     ByteBuffer written = out.buffer;
     VarInt.encode(written.position(), stream);
@@ -150,7 +154,8 @@ final class KindedRowCoder extends CustomCoder<KindedRow> {
               ? new PositionRange(
                   new String(readBytes(in), StandardCharsets.UTF_8), in.getLong(), in.getLong())
               : null;
-      return new KindedRow(kind, values, schemaId, source);
+      long move = in.hasRemaining() ? in.getLong() : KindedRow.NO_MOVE;
+      return new KindedRow(kind, values, schemaId, source, move);
     } catch (BufferUnderflowException | NegativeArraySizeException e) {
       throw new CoderException("an encoded table row is shorter than its values say", e);
     }

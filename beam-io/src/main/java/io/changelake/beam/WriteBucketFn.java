@@ -34,9 +34,10 @@ import org.apache.beam.sdk.values.TupleTag;
  * commit messages, numbered per bucket, to the committer, with the {@link SourcePosition}s of the
  * batch's rows summarised. A row the merge engine refuses becomes a dead letter. A batch that
  * changes nothing (every row refused) is no commit: its positions go to the committer alone, in a
- * batch of sequence 0 without messages, to be settled at once. In a dynamic-bucket table the rows
- * come with the bucket {@link AssignHashBucketFn} gave them, and the writer adds their new keys to
- * the bucket's hash index file, which the messages carry.
+ * batch of sequence 0 without messages, to be settled at once (with the ids of the move halves
+ * among its rows, which then need no commit: see {@link CommitFn}). In a dynamic-bucket table the
+ * rows come with the bucket {@link AssignHashBucketFn} gave them, and the writer adds their new
+ * keys to the bucket's hash index file, which the messages carry.
  *
  * <p>State (ids are stable: changing them breaks pipeline updates):
  *
@@ -275,6 +276,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     hosted.lastUsedNanos = System.nanoTime();
     List<BadRecord> deadLetters = new ArrayList<>();
     PositionRange.Summary positions = new PositionRange.Summary();
+    List<Long> moves = new ArrayList<>();
     long accepted = 0;
     int dynamicBucket =
         table.opened.table().options().dynamicBucket()
@@ -284,6 +286,10 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       // A refused row settles with its batch too: it is a dead letter, never to be in the table.
       if (row.source() != null) {
         positions.add(row.source());
+      }
+      // Refused or not, the committer pairs this half of a move with the other.
+      if (row.move() != KindedRow.NO_MOVE) {
+        moves.add(row.move());
       }
       try {
         if (dynamicBucket < 0) {
@@ -306,14 +312,14 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WrittenBatch batch =
         messages.isEmpty()
             ? null
-            : new WrittenBatch(bucket, written + 1, messages, positions.ranges());
+            : new WrittenBatch(bucket, written + 1, messages, positions.ranges(), moves);
     String newViewId = batch == null ? viewId : UUID.randomUUID().toString();
     hosted.viewId = newViewId;
     // The writer is now ahead of the state: only a committed bundle makes the state agree.
     faults.reached(Point.AFTER_MESSAGES_EMITTED);
     WrittenBatch settledOnly =
-        batch == null && !positions.isEmpty()
-            ? new WrittenBatch(bucket, 0, List.of(), positions.ranges())
+        batch == null && (!positions.isEmpty() || !moves.isEmpty())
+            ? new WrittenBatch(bucket, 0, List.of(), positions.ranges(), moves)
             : null;
     return new Outcome(batch, settledOnly, newViewId, deadLetters, accepted, millis);
   }

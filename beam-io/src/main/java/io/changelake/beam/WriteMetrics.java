@@ -29,6 +29,8 @@ final class WriteMetrics {
   static final Counter CONFLICTS_RETRIED = Metrics.counter(NAMESPACE, "conflictsRetried");
   static final Counter COMMIT_CONFLICTS = Metrics.counter(NAMESPACE, "commitConflicts");
   static final Counter BATCHES_HELD_BACK = Metrics.counter(NAMESPACE, "batchesHeldBack");
+  static final Counter BATCHES_AWAITING_MOVE = Metrics.counter(NAMESPACE, "batchesAwaitingMove");
+  static final Counter JOINED_BATCHES = Metrics.counter(NAMESPACE, "joinedBatches");
   static final Counter DUPLICATE_BATCHES = Metrics.counter(NAMESPACE, "duplicateBatches");
   static final Counter INJECTED_FAULTS = Metrics.counter(NAMESPACE, "injectedFaults");
   static final Counter SCHEMA_CHANGES = Metrics.counter(NAMESPACE, "schemaChanges");

@@ -30,9 +30,10 @@
  *   <li><b>AssignCrossPartition</b> ({@code AssignCrossPartitionFn}, cross-partition upsert tables
  *       only) keeps each key's (partition, bucket) in a key index on local disk, bootstrapped from
  *       the latest snapshot, and routes each row by Paimon's rule for its merge engine (a move
- *       under deduplicate is a -D in the old partition and the row in the new one). It keeps in
- *       state a view id and every placement it made; a rebuilt assigner bootstraps again and
- *       applies them over what it reads.
+ *       under deduplicate is a -D in the old partition and the row in the new one, both carrying
+ *       the move's id, so that the committer puts them in one snapshot). It keeps in state a view
+ *       id, every placement it made and its count of moves; a rebuilt assigner bootstraps again and
+ *       applies the placements over what it reads.
  *   <li>Rows wait for their batch in Beam state (GroupIntoBatches, cut at {@code withMaxBatchRows}
  *       or the commit interval), never only in a DoFn's memory: Beam acknowledges the input once a
  *       bundle commits.
@@ -42,15 +43,16 @@
  *       the table may not hold yet; its writer in memory is used only while the view ids agree, and
  *       is otherwise rebuilt from the latest snapshot plus those batches.
  *   <li><b>Commit</b> ({@code CommitFn}, {@code @RequiresStableInput}) seals the arrived batches
- *       into rounds (per bucket in batch order, at most one batch of a bucket per round) with
- *       increasing identifiers in state, then commits the rounds. In streaming it seals once per
- *       commit interval; for bounded input once, at the end.
+ *       into rounds ({@code CommitRounds}: per bucket in batch order, at most one message of a
+ *       bucket per round, the two batches of a move's halves in one round) with increasing
+ *       identifiers in state, then commits the rounds. In streaming it seals once per commit
+ *       interval; for bounded input once, at the end.
  * </ul>
  *
  * <p>State and timer ids are stable ({@code sequence}, {@code view}, {@code uncommitted}, {@code
  * uncommitted-count}; assigner {@code view}, {@code pending}, {@code pending-count}; key-index
- * assigner {@code view}, {@code partitions}, {@code placements}; {@code arrived}, {@code sealed},
- * {@code identifier}, {@code sealed-through}, {@code interval-armed}, timers {@code
+ * assigner {@code view}, {@code partitions}, {@code placements}, {@code moves}; {@code arrived},
+ * {@code sealed}, {@code identifier}, {@code sealed-through}, {@code interval-armed}, timers {@code
  * commit-interval}, {@code commit-sealed}, {@code end-of-input}); only value, bag and combining
  * state and timers are used, so the write runs on every portable runner.
  *
@@ -176,6 +178,14 @@
  *       runner delivered an output twice</td></tr>
  *   <tr><td>batchesHeldBack</td><td>counter</td><td>batches that arrived before their
  *       predecessor and waited for it</td><td>rare; nonzero is harmless</td></tr>
+ *   <tr><td>batchesAwaitingMove</td><td>counter</td><td>batches, at each seal, that waited for
+ *       the batch holding the other half of a key's move between partitions (cross-partition
+ *       tables)</td><td>nonzero is harmless; one that keeps growing while the input is still
+ *       means a partner is lost</td></tr>
+ *   <tr><td>joinedBatches</td><td>counter</td><td>batches committed as one message with an
+ *       earlier batch of their bucket, because the halves of moves paired them across
+ *       batches</td><td>rare; nonzero is harmless (the earlier batch's compacted files that the
+ *       later one replaced are orphans for orphan cleaning)</td></tr>
  *   <tr><td><b>injectedFaults</b></td><td>counter</td><td>faults injected by tests</td>
  *       <td><b>must stay zero</b> in production</td></tr>
  * </table>

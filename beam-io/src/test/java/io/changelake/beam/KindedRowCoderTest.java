@@ -55,6 +55,10 @@ class KindedRowCoderTest {
     List<KindedRow> rows = new ArrayList<>();
     rows.add(new KindedRow(RowKind.DELETE, new Object[] {1L, null}, 0));
     rows.add(new KindedRow(RowKind.INSERT, EVERY_CLASS, 3, new PositionRange("p", 5, 5)));
+    // The halves of a move carry its id, with or without a source position.
+    rows.add(new KindedRow(RowKind.DELETE, new Object[] {1L, 2}, 3, null, (1L << 40) | 9));
+    rows.add(
+        new KindedRow(RowKind.INSERT, new Object[] {1L, 3}, 3, new PositionRange("p", 6, 6), 9));
     // Larger than the buffer a thread keeps: it grows, and the next row starts from a small one.
     rows.add(new KindedRow(RowKind.INSERT, new Object[] {"x".repeat(100_000), 2}, 1));
     rows.add(new KindedRow(RowKind.UPDATE_BEFORE, new Object[] {}, 2));
@@ -98,6 +102,7 @@ class KindedRowCoderTest {
     assertEquals(expected.kind(), actual.kind());
     assertEquals(expected.schemaId(), actual.schemaId());
     assertEquals(expected.source(), actual.source());
+    assertEquals(expected.move(), actual.move());
     assertArrayEquals(expected.values(), actual.values(), Arrays.deepToString(actual.values()));
   }
 }
