@@ -300,9 +300,13 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
         accepted++;
       } catch (IllegalArgumentException refused) {
         // The writer keeps nothing of a refused row (a MergeException is one of these).
+        // A many-table write's dead letter names its table, as those of the assigner do.
+        String reason =
+            destinations.isMany()
+                ? "destination " + destinations.destinationOf(bucket) + ": " + refused.getMessage()
+                : refused.getMessage();
         deadLetters.add(
-            BadRecord.fromExceptionInformation(
-                row, KindedRowCoder.of(), refused, refused.getMessage()));
+            BadRecord.fromExceptionInformation(row, KindedRowCoder.of(), refused, reason));
       }
     }
     long start = System.nanoTime();

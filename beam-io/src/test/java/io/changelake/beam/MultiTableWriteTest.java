@@ -73,6 +73,9 @@ public class MultiTableWriteTest {
       case "stock.levels" ->
           TableDefinition.of(List.of("day", "sku", "qty", "seq"), List.of("day", "sku"))
               .withPartitionKeys(List.of("day"));
+      case "shop.partials" ->
+          TableDefinition.of(List.of("order_id", "amount", "seq"), List.of("order_id"))
+              .withOptions(Map.of("merge-engine", "partial-update"));
       default -> throw new IllegalStateException("no table is defined for " + destination);
     };
   }
@@ -96,8 +99,12 @@ public class MultiTableWriteTest {
   }
 
   private static Row routedTo(String destination, long seq) {
+    return routedTo(destination, seq, "+I");
+  }
+
+  private static Row routedTo(String destination, long seq, String op) {
     return Row.withSchema(UNION)
-        .addValues(destination, 1L, 1L, null, null, null, null, null, seq, "+I")
+        .addValues(destination, 1L, 1L, null, null, null, null, null, seq, op)
         .build();
   }
 
@@ -117,6 +124,9 @@ public class MultiTableWriteTest {
     second.add(stock(2002, "2026-12-01", "sku0", 99));
     second.add(routedTo(null, 3000));
     second.add(routedTo("shop.broken", 3001));
+    // The writer, not the assigner, refuses this one: partial-update takes no retraction here.
+    first.add(routedTo("shop.partials", 3002));
+    second.add(routedTo("shop.partials", 3003, "-D"));
     return List.of(first, second);
   }
 
@@ -154,7 +164,13 @@ public class MultiTableWriteTest {
           "destination (none): destination 'null' is not database.table (for example"
               + " shop.orders)",
           "destination shop.broken: its table definition failed: java.lang.IllegalStateException:"
-              + " no table is defined for shop.broken");
+              + " no table is defined for shop.broken",
+          "destination shop.partials: merge-engine 'partial-update' cannot take the retraction"
+              + " -D of key [1] without a rule for it; set one of: 'ignore-delete' = 'true' (drop"
+              + " retractions), 'partial-update.remove-record-on-delete' = 'true' (a -D removes"
+              + " the row), or 'fields.<s>.sequence-group' (a retraction nulls the group's"
+              + " columns; add 'partial-update.remove-record-on-sequence-group' = '<s>' to remove"
+              + " the row on a -D of that group)");
 
   private ChangelakeWrite write(String warehouse) {
     return ChangelakeIO.write()
