@@ -60,14 +60,7 @@ class CrossPartitionMoveSnapshotsTest {
   private static final int KEYS = 12;
   private static final int DAYS = 4;
 
-  private static final Schema INPUT =
-      Schema.builder()
-          .addInt32Field("day")
-          .addInt64Field("id")
-          .addNullableField("v", Schema.FieldType.STRING)
-          .addNullableField("n", Schema.FieldType.INT64)
-          .addStringField("kind")
-          .build();
+  private static final Schema INPUT = CrossPartitionWriteTest.INPUT;
 
   @TempDir Path warehouse;
 

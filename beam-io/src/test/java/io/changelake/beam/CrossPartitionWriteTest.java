@@ -64,7 +64,8 @@ class CrossPartitionWriteTest {
   private static final Set<String> DEFAULT_CASES =
       Set.of("deduplicate/lookup", "partial-update/lookup", "first-row/lookup");
 
-  private static final Schema INPUT =
+  /** A day-partitioned table's rows keyed by id alone, with their kind. */
+  static final Schema INPUT =
       Schema.builder()
           .addInt32Field("day")
           .addInt64Field("id")
