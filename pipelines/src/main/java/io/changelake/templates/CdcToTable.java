@@ -51,19 +51,28 @@ import org.joda.time.Duration;
  * <p><b>Database mode.</b> With {@code --tableNameFormat} (for example {@code {db}_{table}}) each
  * Debezium source table, named by its events' {@code source.db} and {@code source.table}, goes to
  * its own table of {@code --database}, all through one many-table write ({@link
- * io.changelake.beam.ChangelakeWrite#toDestinations}). At launch the template reads the input files
- * once: each source table's columns come from its first event in the schema envelope, its key from
- * {@code --primaryKeys=db.table=key,key;db.table=key}. Bad events go to the dead letters as {@code
+ * io.changelake.beam.ChangelakeWrite#toDestinations}). At launch the template reads the input once:
+ * the files, or from Kafka the first event in the envelope of each topic of {@code --topics} or
+ * {@code --topicPattern} (Debezium writes one topic per source table; a topic that holds none
+ * within 30 s is refused, naming it: launch once Debezium has written to it). Each source table's
+ * columns come from its first event in the schema envelope, its key from {@code
+ * --primaryKeys=db.table=key,key;db.table=key}. Bad events go to the dead letters as {@code
  * destination <database.table>: <reason>} ({@code (none)} for an event naming no source table, or
- * one not seen at launch, as a file that appears later under {@code --streaming}). Kafka is refused
- * in this mode at launch, since the consumer-group offsets it commits follow one table's commit
- * identifiers per partition; so are {@code --table}, {@code --columns} and {@code
+ * one not seen at launch, as a file that appears later under {@code --streaming} or a second source
+ * table in one topic). From Kafka each partition's offset in {@code --consumerGroup} moves only
+ * once the tables' commits hold its records, and its metadata names the table and its commit
+ * ({@link OffsetTracker}). Refused in this mode: {@code --table}, {@code --columns}, {@code
  * --schemaEvolution}, and a column name with two types in two source tables (the rows of all tables
  * travel in one schema). See {@link SourceTables}.
  *
  * <pre>
  * ./changelake run cdc-to-table --inputFilePattern='/data/cdc/*.json' --warehouse=/tmp/lake \
  *     --database=lake --tableNameFormat='{db}_{table}' \
+ *     --primaryKeys='inventory.orders=order_id;inventory.customers=customer_id' \
+ *     --deadLetterDir=/tmp/lake-dead-letters
+ * ./changelake run cdc-to-table --bootstrapServers=broker:9092 --topicPattern='dbserver1\..*' \
+ *     --consumerGroup=changelake-inventory --warehouse=/tmp/lake --database=lake \
+ *     --tableNameFormat='{db}_{table}' \
  *     --primaryKeys='inventory.orders=order_id;inventory.customers=customer_id' \
  *     --deadLetterDir=/tmp/lake-dead-letters
  * </pre>
@@ -80,9 +89,10 @@ public final class CdcToTable {
         "Database mode: write each Debezium source table (the events' source.db and"
             + " source.table) into its own table of --database, named by this format of {db} and"
             + " {table}, for example {db}_{table}. The columns come from each source table's"
-            + " events' schema envelope, read at launch from --inputFilePattern, and --primaryKeys"
-            + " names each table's key as db.table=key,key;db.table=key. Not with --table,"
-            + " --columns, --schemaEvolution or Kafka.")
+            + " events' schema envelope, read at launch from --inputFilePattern or, from Kafka, from"
+            + " the first enveloped event of each topic (one topic per source table), and"
+            + " --primaryKeys names each table's key as db.table=key,key;db.table=key. Not with"
+            + " --table, --columns or --schemaEvolution.")
     String getTableNameFormat();
 
     void setTableNameFormat(String value);
@@ -103,9 +113,10 @@ public final class CdcToTable {
     Pipeline pipeline;
     WrittenTable written;
     if (options.getTableNameFormat() != null) {
-      SourceTables tables = SourceTables.discover(options);
+      KafkaSource kafka = KafkaSource.of(options);
+      SourceTables tables = SourceTables.discover(options, kafka);
       pipeline = Pipeline.create(options);
-      written = eventsToTables(pipeline.begin(), options, tables);
+      written = eventsToTables(pipeline.begin(), options, tables, kafka);
     } else {
       OptionChecks.Cdc cdc = OptionChecks.checkCdc(options);
       pipeline = Pipeline.create(options);
@@ -125,14 +136,8 @@ public final class CdcToTable {
    * sequence.field}).
    */
   static WrittenTable eventsToTable(PBegin begin, CdcOptions options, OptionChecks.Cdc cdc) {
-    PCollection<KV<String, Row>> events;
     KafkaSource kafka = cdc.kafka();
-    if (kafka != null) {
-      OffsetTracker.placeGroup(kafka, java.time.Duration.ofSeconds(30));
-      events = begin.apply("Kafka", kafka.read());
-    } else {
-      events = fileEvents(begin, options);
-    }
+    PCollection<KV<String, Row>> events = events(begin, options, kafka);
     TableColumns columns = cdc.columns();
     PCollectionTuple parsed =
         events.apply(
@@ -159,26 +164,24 @@ public final class CdcToTable {
         PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
             .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
             .apply("TableDeadLetters", Flatten.pCollections());
-    if (kafka != null) {
-      PCollectionList.of(parsed.get(ParseChangeEvents.SETTLED))
-          .and(result.getSettledPositions())
-          .apply("SettledPositions", Flatten.pCollections())
-          .apply("ConsumerGroup", kafka.commitOffsets());
-    }
+    commitOffsets(kafka, parsed, result);
     return new WrittenTable(result, deadLetters);
   }
 
   /**
-   * The database mode: the events of {@code --inputFilePattern}, each written into its source
-   * table's own table ({@link SourceTables}) by one many-table write, ordered by their source
-   * position; the rows of every table travel in the union schema.
+   * The database mode: the events of {@code --inputFilePattern} or of Kafka, each written into its
+   * source table's own table ({@link SourceTables}) by one many-table write, ordered by their
+   * source position; the rows of every table travel in the union schema. From Kafka the consumer
+   * group's offsets follow the commits of the tables the partitions feed.
    */
-  static WrittenTable eventsToTables(PBegin begin, CdcOptions options, SourceTables tables) {
+  static WrittenTable eventsToTables(
+      PBegin begin, CdcOptions options, SourceTables tables, KafkaSource kafka) {
     PCollectionTuple parsed =
-        fileEvents(begin, options)
+        events(begin, options, kafka)
             .apply(
                 "ParseEvents",
-                new ParseChangeEvents(new DatabaseEvents(tables), false, options.getDatabase()));
+                new ParseChangeEvents(
+                    new DatabaseEvents(tables), kafka != null, options.getDatabase()));
     WriteResult result =
         parsed
             .get(ParseChangeEvents.CHANGES)
@@ -198,7 +201,32 @@ public final class CdcToTable {
         PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
             .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
             .apply("TableDeadLetters", Flatten.pCollections());
+    commitOffsets(kafka, parsed, result);
     return new WrittenTable(result, deadLetters);
+  }
+
+  /** The events of Kafka (the group placed first), or else of the files. */
+  private static PCollection<KV<String, Row>> events(
+      PBegin begin, CdcOptions options, KafkaSource kafka) {
+    if (kafka == null) {
+      return fileEvents(begin, options);
+    }
+    OffsetTracker.placeGroup(kafka, java.time.Duration.ofSeconds(30));
+    return begin.apply("Kafka", kafka.read());
+  }
+
+  /**
+   * From Kafka, commits to the group the positions settled by the parse step and by the write's
+   * table commits.
+   */
+  private static void commitOffsets(
+      KafkaSource kafka, PCollectionTuple parsed, WriteResult result) {
+    if (kafka != null) {
+      PCollectionList.of(parsed.get(ParseChangeEvents.SETTLED))
+          .and(result.getSettledPositions())
+          .apply("SettledPositions", Flatten.pCollections())
+          .apply("ConsumerGroup", kafka.commitOffsets());
+    }
   }
 
   /** The lines of the files of {@code --inputFilePattern}, watched under {@code --streaming}. */

@@ -36,7 +36,6 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.Row;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -267,6 +266,13 @@ final class KafkaSource implements Serializable {
     return new IllegalArgumentException("--" + option + "=" + value + " is not valid: " + fix);
   }
 
+  /** The option naming the topics, as given: {@code --topics=...} or {@code --topicPattern=...}. */
+  String topicsOption() {
+    return topics != null
+        ? "--topics=" + String.join(",", topics)
+        : "--topicPattern=" + topicPattern;
+  }
+
   /** The events: {@code KV(Debezium JSON, source position)}, tombstones as empty events. */
   PTransform<PBegin, PCollection<KV<String, Row>>> read() {
     return new Read(this);
@@ -398,38 +404,6 @@ final class KafkaSource implements Serializable {
     public String toString() {
       return "consumer with properties " + properties.keySet();
     }
-  }
-
-  /** A record's key (null if it has none) and value, as the topic holds them. */
-  record FirstRecord(String key, String value) {}
-
-  /**
-   * The first event of the topics (from their beginning), for reading the columns from its schema
-   * envelope and the primary key from its record key at launch; no group is joined and nothing is
-   * committed.
-   *
-   * @throws IllegalArgumentException if no event comes within {@code timeout}
-   */
-  FirstRecord firstRecord(Duration timeout) {
-    try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            consumerConfig(false), new StringDeserializer(), new StringDeserializer())) {
-      List<TopicPartition> partitions = partitions(consumer, timeout);
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-          if (record.value() != null) {
-            return new FirstRecord(record.key(), record.value());
-          }
-        }
-      }
-    }
-    throw new IllegalArgumentException(
-        "no event came from the topics within "
-            + timeout.toSeconds()
-            + " s to read the columns and the key from");
   }
 
   @Override

@@ -10,8 +10,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.ListCoder;
+import org.apache.beam.sdk.coders.MapCoder;
 import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
@@ -58,10 +60,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *
  * <p>One key per topic-partition, portable state only: {@code next} (the next offset to read,
  * committed to the group), {@code pending} (settled ranges past a gap), {@code waiting-for} (a
- * record known to exist in the gap) and {@code identifier} (the newest table commit identifier
- * settled, written into the group commit's metadata as {@code changelake table commit <id>}). The
- * first range of a partition starts it at the group's committed offset, or at the partition's
- * beginning if the group has none.
+ * record known to exist in the gap) and {@code identifiers} (per table, by its location, the newest
+ * commit identifier settled, written into the group commit's metadata as {@code changelake table
+ * <location> commit <id>}, see {@link #metadata}; in the database mode of {@link CdcToTable} the
+ * tables' identifiers are their own, so each names its table). The first range of a partition
+ * starts it at the group's committed offset, or at the partition's beginning if the group has none.
  *
  * <p>Metrics in {@code changelake.templates}: counters {@code offsetCommits} and {@code
  * offsetGapsResolved}; and, for an operator to see a partition whose offset is held (settled
@@ -174,6 +177,22 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
     return next;
   }
 
+  /**
+   * The metadata of a group commit: {@code changelake table <table> commit <id>} for each table the
+   * partition feeds (one, as Debezium writes one topic per source table), with the newest commit
+   * identifier settled in it, joined by {@code ; }; {@code changelake} before any table commit. The
+   * identifiers of two tables are not comparable, so each is named with its table.
+   */
+  static String metadata(Map<String, Long> newestByTable) {
+    if (newestByTable == null || newestByTable.isEmpty()) {
+      return "changelake";
+    }
+    List<String> parts = new ArrayList<>();
+    new TreeMap<>(newestByTable)
+        .forEach((table, id) -> parts.add("changelake table " + table + " commit " + id));
+    return String.join("; ", parts);
+  }
+
   /** What the tracker asks Kafka about a gap. */
   interface Gaps {
     /**
@@ -210,8 +229,9 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
     @StateId("waiting-for")
     private final StateSpec<ValueState<Long>> waitingSpec = StateSpecs.value(VarLongCoder.of());
 
-    @StateId("identifier")
-    private final StateSpec<ValueState<Long>> identifierSpec = StateSpecs.value(VarLongCoder.of());
+    @StateId("identifiers")
+    private final StateSpec<ValueState<Map<String, Long>>> identifiersSpec =
+        StateSpecs.value(MapCoder.of(StringUtf8Coder.of(), VarLongCoder.of()));
 
     /** While settled offsets wait behind a gap: since when (millis), and how many it reported. */
     @TimerId("recheck")
@@ -242,15 +262,17 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
         @StateId("next") ValueState<Long> nextState,
         @StateId("pending") ValueState<List<KV<Long, Long>>> pendingState,
         @StateId("waiting-for") ValueState<Long> waitingState,
-        @StateId("identifier") ValueState<Long> identifierState,
+        @StateId("identifiers") ValueState<Map<String, Long>> identifierState,
         @StateId("held") ValueState<KV<Long, Long>> heldState,
         @TimerId("recheck") Timer recheck) {
       TopicPartition partition = partitionOf(element.getKey());
       Row range = element.getValue();
       Long identifier = range.getInt64("commit_identifier");
-      if (identifier != null
-          && (identifierState.read() == null || identifierState.read() < identifier)) {
-        identifierState.write(identifier);
+      if (identifier != null) {
+        Map<String, Long> newest =
+            new TreeMap<>(identifierState.read() == null ? Map.of() : identifierState.read());
+        newest.merge(range.getString("table"), identifier, Math::max);
+        identifierState.write(newest);
       }
       long start = nextState.read() != null ? nextState.read() : startOf(partition);
       List<KV<Long, Long>> pending =
@@ -273,7 +295,7 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
         @StateId("next") ValueState<Long> nextState,
         @StateId("pending") ValueState<List<KV<Long, Long>>> pendingState,
         @StateId("waiting-for") ValueState<Long> waitingState,
-        @StateId("identifier") ValueState<Long> identifierState,
+        @StateId("identifiers") ValueState<Map<String, Long>> identifierState,
         @StateId("held") ValueState<KV<Long, Long>> heldState,
         @TimerId("recheck") Timer recheck) {
       Long start = nextState.read();
@@ -300,7 +322,7 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
         ValueState<Long> nextState,
         ValueState<List<KV<Long, Long>>> pendingState,
         ValueState<Long> waitingState,
-        ValueState<Long> identifierState) {
+        ValueState<Map<String, Long>> identifierState) {
       Long waiting = waitingState.read();
       long[] inGap = {-1};
       long next =
@@ -329,11 +351,8 @@ final class OffsetTracker extends PTransform<PCollection<Row>, PDone> {
       }
       if (nextState.read() == null || next > nextState.read()) {
         nextState.write(next);
-        String metadata =
-            identifierState.read() == null
-                ? "changelake"
-                : "changelake table commit " + identifierState.read();
-        consumer.commitSync(Map.of(partition, new OffsetAndMetadata(next, metadata)));
+        consumer.commitSync(
+            Map.of(partition, new OffsetAndMetadata(next, metadata(identifierState.read()))));
         commits.inc();
       }
     }

@@ -92,10 +92,10 @@ final class OptionChecks {
               + " Kafka, the record keys give it)");
     }
     ColumnType.Unit timeUnit = checkEvents(options);
-    KafkaSource.FirstRecord first = null;
+    FirstRecords.FirstRecord first = null;
     if (kafka != null && (noColumns || noKeys)) {
       try {
-        first = kafka.firstRecord(Duration.ofSeconds(30));
+        first = FirstRecords.ofAnyTopic(kafka, Duration.ofSeconds(30));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(
             missing(noColumns, noKeys) + " and " + e.getMessage() + ": give them");

@@ -4,28 +4,35 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.changelake.beam.Destination;
 import io.changelake.beam.TableDefinition;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.beam.sdk.schemas.Schema;
 
 /**
  * The database mode of {@link CdcToTable} ({@code --tableNameFormat}): the Debezium source tables
  * of the input, each with the changelake table it goes to, its columns (from its events' schema
  * envelope) and its primary key (from {@code --primaryKeys}), found at launch by reading the input
- * files once. A Beam schema is fixed when the pipeline is built, so the tables' change rows travel
- * as rows of their union ({@link #unionSchema()}), each naming its table in {@link
- * TableColumns#DESTINATION}.
+ * once: the files of {@code --inputFilePattern}, or from Kafka the first event in the envelope of
+ * each topic of {@code --topics} or {@code --topicPattern} (Debezium writes one topic per source
+ * table; {@link FirstRecords}). A Beam schema is fixed when the pipeline is built, so the tables'
+ * change rows travel as rows of their union ({@link #unionSchema()}), each naming its table in
+ * {@link TableColumns#DESTINATION}.
  *
- * <p>Refused at launch, naming the fix: Kafka ({@code --bootstrapServers}: the offsets the template
- * commits to the consumer group follow one table's commits per partition), {@code --table}, {@code
- * --columns}, {@code --schemaEvolution}, a format without {@code {table}}, a source table without a
- * key, without an event in the envelope, or named by {@code --primaryKeys} but absent, two source
- * tables formatted to one name, and one column name with two types in two tables.
+ * <p>Refused at launch, naming the fix: {@code --table}, {@code --columns}, {@code
+ * --schemaEvolution}, a format without {@code {table}}, a source table without a key, without an
+ * event in the envelope, or named by {@code --primaryKeys} but absent, a topic that holds no event
+ * in the envelope within 30 s (its table's columns are unknown: launch once Debezium has written to
+ * it), two source tables formatted to one name, and one column name with two types in two tables.
  */
 final class SourceTables implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** How long the launch waits for each topic's first event in the envelope. */
+  private static final Duration TOPIC_WAIT = Duration.ofSeconds(30);
 
   /** One source table ({@code db.table} as its events' {@code source} names it). */
   record SourceTable(
@@ -65,22 +72,21 @@ final class SourceTables implements Serializable {
   }
 
   /**
-   * Checks the database mode's options and reads the input files for the source tables.
+   * Checks the database mode's options and reads the input (files, or the topics of {@code kafka})
+   * for the source tables.
    *
+   * @param kafka the Kafka source the options name ({@link KafkaSource#of}), or null for files
    * @throws IllegalArgumentException naming the option to fix
    */
-  static SourceTables discover(CdcToTable.Options options) {
+  static SourceTables discover(CdcToTable.Options options, KafkaSource kafka) {
     OptionChecks.checkTemplate(options);
     String format = options.getTableNameFormat();
-    if (options.getBootstrapServers() != null) {
-      throw new IllegalArgumentException(
-          "--tableNameFormat with --bootstrapServers is not offered: the Kafka offsets the template"
-              + " commits follow one table's commits per partition; write each topic into its own"
-              + " table (one launch with --table per source table), or read the events from"
-              + " --inputFilePattern");
+    if (kafka == null) {
+      OptionChecks.required(
+          "inputFilePattern",
+          options.getInputFilePattern(),
+          "/data/inventory/*.json (or --bootstrapServers to read Kafka)");
     }
-    OptionChecks.required(
-        "inputFilePattern", options.getInputFilePattern(), "/data/inventory/*.json");
     refuse(options.getTable(), "table", "each source table gets the name --tableNameFormat makes");
     refuse(options.getColumns(), "columns", "each source table's events' envelope gives them");
     if (Boolean.TRUE.equals(options.getSchemaEvolution())) {
@@ -97,7 +103,15 @@ final class SourceTables implements Serializable {
     ColumnType.Unit unit = OptionChecks.checkEvents(options);
     Map<String, List<String>> keys = primaryKeys(options.getPrimaryKeys());
     Map<String, TableColumns> columns = new LinkedHashMap<>();
-    OptionChecks.readEvents(options.getInputFilePattern(), line -> see(line, keys, columns));
+    String input;
+    if (kafka == null) {
+      input = "--inputFilePattern";
+      OptionChecks.readEvents(
+          options.getInputFilePattern(), line -> see(line, input, keys, columns));
+    } else {
+      input = kafka.topicsOption();
+      topicTables(kafka, keys, columns);
+    }
     List<SourceTable> tables = new ArrayList<>();
     for (Map.Entry<String, List<String>> key : keys.entrySet()) {
       TableColumns found = columns.get(key.getKey());
@@ -105,8 +119,10 @@ final class SourceTables implements Serializable {
         throw new IllegalArgumentException(
             "--primaryKeys names source table "
                 + key.getKey()
-                + ", but no event of --inputFilePattern with a schema envelope (JSON converter"
-                + " with schemas.enable) comes from it: drop it, or give its events");
+                + ", but no event of "
+                + input
+                + " with a schema envelope (JSON converter with schemas.enable) comes from it:"
+                + " drop it, or give its events");
       }
       String[] names = key.getKey().split("\\.", 2);
       Destination destination;
@@ -132,9 +148,54 @@ final class SourceTables implements Serializable {
     return timeUnit;
   }
 
-  /** Looks at one line of the input: the first event of a source table with an envelope. */
+  /**
+   * Learns each topic's source table from its first event in the schema envelope: Debezium writes
+   * one topic per source table. A topic without such an event is refused: its table's columns
+   * cannot be known.
+   */
+  private static void topicTables(
+      KafkaSource kafka, Map<String, List<String>> keys, Map<String, TableColumns> columns) {
+    Map<String, Optional<FirstRecords.FirstRecord>> first =
+        FirstRecords.ofEachTopic(kafka, TOPIC_WAIT, SourceTables::enveloped);
+    if (first.isEmpty()) {
+      throw new IllegalArgumentException(
+          kafka.topicsOption() + " names no topic of the brokers: name Debezium's topics");
+    }
+    for (Map.Entry<String, Optional<FirstRecords.FirstRecord>> topic : first.entrySet()) {
+      if (topic.getValue().isEmpty()) {
+        throw new IllegalArgumentException(
+            "topic "
+                + topic.getKey()
+                + " holds no event in the schema envelope (JSON converter with schemas.enable)"
+                + " within "
+                + TOPIC_WAIT.toSeconds()
+                + " s, so its source table's columns are not known: launch once Debezium has"
+                + " written to it (its snapshot), or leave it out of "
+                + kafka.topicsOption());
+      }
+      see(topic.getValue().get().value(), "topic " + topic.getKey(), keys, columns);
+    }
+  }
+
+  /** Whether the event is in the schema envelope and names its source table. */
+  private static boolean enveloped(String event) {
+    try {
+      JsonNode root = DebeziumEvents.parse(event);
+      return root.has("schema") && root.has("payload") && sourceOf(root) != null;
+    } catch (DebeziumEvents.BadEvent e) {
+      return false;
+    }
+  }
+
+  /**
+   * Looks at one event of {@code input}: the first event of a source table with an envelope gives
+   * its columns.
+   */
   private static boolean see(
-      String line, Map<String, List<String>> keys, Map<String, TableColumns> columns) {
+      String line,
+      String input,
+      Map<String, List<String>> keys,
+      Map<String, TableColumns> columns) {
     JsonNode root;
     try {
       root = DebeziumEvents.parse(line);
@@ -150,7 +211,9 @@ final class SourceTables implements Serializable {
       throw new IllegalArgumentException(
           "--primaryKeys has no key for source table "
               + source
-              + " of --inputFilePattern: add ;"
+              + " of "
+              + input
+              + ": add ;"
               + source
               + "=<key columns>");
     }

@@ -269,7 +269,7 @@ class CdcToTableDatabaseModeTest {
     assertLaunchFails(
         "--table with --tableNameFormat is not offered", args(input, "--table=orders"));
     assertLaunchFails(
-        "--tableNameFormat with --bootstrapServers is not offered",
+        "--inputFilePattern and --bootstrapServers both name a source: give one of them",
         args(input, "--bootstrapServers=localhost:9092", "--topics=t", "--consumerGroup=g"));
     assertLaunchFails(
         "--schemaEvolution with --tableNameFormat is not offered",

@@ -4,13 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.values.KV;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /**
  * How the tracker moves a partition's committed offset: over settled ranges in any order and
- * repeated, never over a gap holding a record, over a gap Kafka finds empty.
+ * repeated, never over a gap holding a record, over a gap Kafka finds empty; and what the commit's
+ * metadata says.
  */
 class OffsetTrackerTest {
 
@@ -71,5 +73,18 @@ class OffsetTrackerTest {
     assertEquals(
         new TopicPartition("dbserver1.shop.order-lines", 12),
         OffsetTracker.partitionOf(new TopicPartition("dbserver1.shop.order-lines", 12).toString()));
+  }
+
+  @Test
+  void commitMetadataNamesEachTableWithItsOwnCommitIdentifier() {
+    assertEquals("changelake", OffsetTracker.metadata(null));
+    assertEquals(
+        "changelake table /lake/inventory.db/orders/ commit 7",
+        OffsetTracker.metadata(Map.of("/lake/inventory.db/orders/", 7L)));
+    assertEquals(
+        "changelake table /lake/crm.db/visits/ commit 3;"
+            + " changelake table /lake/inventory.db/orders/ commit 7",
+        OffsetTracker.metadata(
+            Map.of("/lake/inventory.db/orders/", 7L, "/lake/crm.db/visits/", 3L)));
   }
 }
