@@ -31,13 +31,14 @@
  *
  * <p>Exactly-once from Kafka: the consumer group's offsets are committed by the template only up to
  * records whose change is in a committed snapshot of the table (or in the dead letters), with the
- * table commit identifier in the offset's metadata, so a new job started from the group's offsets
- * re-reads every event the table may lack, and re-applying one the table holds changes nothing
- * ({@code _sequence}: the newest wins, an equal one is the same change). See {@code KafkaSource}
- * and {@code OffsetTracker}. In {@code cdc-to-aggregate} the offsets follow the {@code --table}
- * commit, not the aggregate's, and need not: the aggregate follows the table's snapshots, recording
- * in its own commits the last one it applied, so a run stopped between the two commits is made good
- * by the next run, once (see {@code CdcToAggregate} for the assumptions).
+ * table and its commit identifier in the offset's metadata (in the database mode of {@code
+ * CdcToTable} each topic feeds its own table, whose identifiers are its own), so a new job started
+ * from the group's offsets re-reads every event the table may lack, and re-applying one the table
+ * holds changes nothing ({@code _sequence}: the newest wins, an equal one is the same change). See
+ * {@code KafkaSource} and {@code OffsetTracker}. In {@code cdc-to-aggregate} the offsets follow the
+ * {@code --table} commit, not the aggregate's, and need not: the aggregate follows the table's
+ * snapshots, recording in its own commits the last one it applied, so a run stopped between the two
+ * commits is made good by the next run, once (see {@code CdcToAggregate} for the assumptions).
  *
  * <p>Operating the Kafka templates: a partition whose offset is held shows in the metrics {@code
  * heldPartitions}, {@code heldOffsets} and {@code heldMillis} of {@code changelake.templates} (see

@@ -54,6 +54,11 @@ import org.junit.jupiter.api.io.TempDir;
  * cleaner removed, and a new pipeline from the group's offsets ends right; and a partition held by
  * a table commit still to come shows in the {@code heldPartitions} and {@code heldOffsets} metrics
  * until the commit releases it.
+ *
+ * <p>And the database mode ({@code --tableNameFormat}): three Debezium topics of three source
+ * tables in two source databases go to three tables, each read back and audited correct by {@code
+ * ./changelake audit}, with the group's offsets at the topics' ends and each partition's commit
+ * metadata naming its own table; a topic without an event in the envelope is refused at launch.
  */
 class CdcFromKafkaIT {
 
@@ -709,6 +714,309 @@ class CdcFromKafkaIT {
             () -> "; the group is at " + groupOffsetsText("changelake-compacted"));
       }
     }
+  }
+
+  /** A column of a schema envelope: name and Connect type. */
+  private record Field(String name, String type) {}
+
+  private static final List<Field> ORDERS =
+      List.of(
+          new Field("order_id", "int64"),
+          new Field("store_id", "int64"),
+          new Field("amount", "int64"));
+  private static final List<Field> CUSTOMERS =
+      List.of(
+          new Field("customer_id", "int64"),
+          new Field("name", "string"),
+          new Field("store_id", "int64"));
+  private static final List<Field> VISITS =
+      List.of(
+          new Field("visit_id", "int64"),
+          new Field("customer_id", "int64"),
+          new Field("page", "string"));
+
+  /**
+   * A PostgreSQL-like event of source table {@code db.table} in the schema envelope, keyed by its
+   * first column; {@code before} and {@code after} are JSON objects or {@code null}.
+   */
+  private static String[] change(
+      String db,
+      String table,
+      List<Field> fields,
+      String op,
+      String before,
+      String after,
+      long lsn) {
+    List<String> columns = new ArrayList<>();
+    for (Field f : fields) {
+      columns.add("{\"field\":\"" + f.name() + "\",\"type\":\"" + f.type() + "\"}");
+    }
+    String struct =
+        "\",\"type\":\"struct\",\"optional\":true,\"fields\":[" + String.join(",", columns) + "]}";
+    String image = after.equals("null") ? before : after;
+    String key = image.substring(0, image.indexOf(',')) + "}";
+    return new String[] {
+      key,
+      "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"before"
+          + struct
+          + ",{\"field\":\"after"
+          + struct
+          + "]},\"payload\":{\"before\":"
+          + before
+          + ",\"after\":"
+          + after
+          + ",\"op\":\""
+          + op
+          + "\",\"ts_ms\":1,\"source\":{\"connector\":\"postgresql\",\"db\":\""
+          + db
+          + "\",\"table\":\""
+          + table
+          + "\",\"lsn\":"
+          + lsn
+          + ",\"snapshot\":\"false\"}}}"
+    };
+  }
+
+  private static String order(long id, long store, long amount) {
+    return "{\"order_id\":" + id + ",\"store_id\":" + store + ",\"amount\":" + amount + "}";
+  }
+
+  private static String customer(long id, String name, long store) {
+    return "{\"customer_id\":" + id + ",\"name\":\"" + name + "\",\"store_id\":" + store + "}";
+  }
+
+  private static String visit(long id, long customer, String page) {
+    return "{\"visit_id\":" + id + ",\"customer_id\":" + customer + ",\"page\":\"" + page + "\"}";
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void databaseModeWritesEachTopicsSourceTableIntoItsOwnTableAuditedAndCommitsTheGroup()
+      throws Exception {
+    // Three Debezium topics, one per source table of two source databases.
+    String orders = "dbserver1.inventory.orders";
+    String customers = "dbserver1.inventory.customers";
+    String visits = "dbserver1.crm.visits";
+    try (Admin admin = admin()) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(orders, 2, (short) 1),
+                  new NewTopic(customers, 1, (short) 1),
+                  new NewTopic(visits, 1, (short) 1)))
+          .all()
+          .get();
+    }
+    long lsn = 100;
+    Map<String, Long> ends = new java.util.TreeMap<>();
+    try (KafkaProducer<String, String> plain = producer(null)) {
+      List<ProducerRecord<String, String>> records = new ArrayList<>();
+      for (long i = 1; i <= 6; i++) {
+        String[] kv =
+            change("inventory", "orders", ORDERS, "c", "null", order(i, i % 3, 10 * i), lsn += 8);
+        records.add(new ProducerRecord<>(orders, (int) (i % 2), kv[0], kv[1]));
+      }
+      for (long i = 1; i <= 4; i++) {
+        String[] kv =
+            change(
+                "inventory",
+                "customers",
+                CUSTOMERS,
+                "r",
+                "null",
+                customer(i, "c" + i, i % 2),
+                lsn += 8);
+        records.add(new ProducerRecord<>(customers, 0, kv[0], kv[1]));
+        kv = change("crm", "visits", VISITS, "c", "null", visit(i, i, "/p" + i), lsn += 8);
+        records.add(new ProducerRecord<>(visits, 0, kv[0], kv[1]));
+      }
+      for (long i = 1; i <= 5; i += 2) {
+        String[] kv =
+            change(
+                "inventory",
+                "orders",
+                ORDERS,
+                "u",
+                order(i, i % 3, 10 * i),
+                order(i, 5, i),
+                lsn += 8);
+        records.add(new ProducerRecord<>(orders, (int) (i % 2), kv[0], kv[1]));
+      }
+      String[] deleted =
+          change("inventory", "orders", ORDERS, "d", order(2, 2, 20), "null", lsn += 8);
+      records.add(new ProducerRecord<>(orders, 0, deleted[0], deleted[1]));
+      records.add(new ProducerRecord<>(orders, 0, deleted[0], null)); // its tombstone
+      String[] bad =
+          change(
+              "inventory",
+              "orders",
+              ORDERS,
+              "c",
+              "null",
+              "{\"order_id\":98,\"store_id\":1,\"amount\":\"many\"}",
+              lsn += 8);
+      records.add(new ProducerRecord<>(orders, 0, bad[0], bad[1]));
+      String[] kv =
+          change(
+              "inventory",
+              "customers",
+              CUSTOMERS,
+              "u",
+              customer(4, "c4", 0),
+              customer(4, "renamed", 1),
+              lsn += 8);
+      records.add(new ProducerRecord<>(customers, 0, kv[0], kv[1]));
+      kv = change("inventory", "customers", CUSTOMERS, "d", customer(3, "c3", 1), "null", lsn += 8);
+      records.add(new ProducerRecord<>(customers, 0, kv[0], kv[1]));
+      kv = change("crm", "visits", VISITS, "d", visit(1, 1, "/p1"), "null", lsn += 8);
+      records.add(new ProducerRecord<>(visits, 0, kv[0], kv[1]));
+      kv =
+          change(
+              "crm", "visits", VISITS, "u", visit(2, 2, "/p2"), visit(2, 2, "/checkout"), lsn += 8);
+      records.add(new ProducerRecord<>(visits, 0, kv[0], kv[1]));
+      for (ProducerRecord<String, String> record : records) {
+        long offset = plain.send(record).get().offset();
+        ends.merge(record.topic() + "-" + record.partition(), offset + 1, Math::max);
+      }
+    }
+    String warehouse = local.resolve("lake").toString();
+    Path deadLetters = local.resolve("dead");
+    try (TemplateRun.Running pipeline =
+            TemplateRun.startWatched(
+                TemplateCatalog.CDC_TO_TABLE,
+                List.of(
+                    "--bootstrapServers=" + kafka.bootstrapServers(),
+                    "--topicPattern=dbserver1\\..*",
+                    "--consumerGroup=changelake-inventory",
+                    "--warehouse=" + warehouse,
+                    "--database=shop",
+                    "--tableNameFormat={db}_{table}",
+                    "--primaryKeys=inventory.orders=order_id;inventory.customers=customer_id;"
+                        + "crm.visits=visit_id",
+                    "--buckets=2",
+                    "--commitIntervalSeconds=1",
+                    "--deadLetterDir=" + deadLetters,
+                    "--blockOnRun=false"));
+        ObjectStore store = ObjectStores.open(warehouse)) {
+      awaitRows(
+          pipeline,
+          store,
+          "inventory_orders",
+          List.of("[1, 5, 1]", "[3, 5, 3]", "[4, 1, 40]", "[5, 5, 5]", "[6, 0, 60]"));
+      awaitRows(
+          pipeline,
+          store,
+          "inventory_customers",
+          List.of("[1, c1, 1]", "[2, c2, 0]", "[4, renamed, 1]"));
+      awaitRows(
+          pipeline,
+          store,
+          "crm_visits",
+          List.of("[2, 2, /checkout]", "[3, 3, /p3]", "[4, 4, /p4]"));
+      Map<String, String> metadata = new java.util.TreeMap<>();
+      awaitTrue(
+          pipeline,
+          "the group's offsets at the topics' ends "
+              + ends
+              + " (past the tombstone and the bad event)",
+          () -> {
+            metadata.clear();
+            metadata.putAll(groupMetadata("changelake-inventory"));
+            return groupOffsetsByPartition("changelake-inventory").equals(ends);
+          },
+          () -> "; the group is at " + groupOffsetsText("changelake-inventory") + " " + metadata);
+      for (Map.Entry<String, String> committed : metadata.entrySet()) {
+        String table =
+            committed.getKey().startsWith(orders)
+                ? "inventory_orders"
+                : committed.getKey().startsWith(customers) ? "inventory_customers" : "crm_visits";
+        assertTrue(
+            committed
+                .getValue()
+                .matches("changelake table .*/shop\\.db/" + table + "/? commit \\d+"),
+            committed.getKey() + " names its own table's commit: " + committed.getValue());
+      }
+      List<String> dead = TemplateRun.deadLetters(deadLetters);
+      assertEquals(1, dead.size(), dead.toString());
+      assertTrue(dead.get(0).contains("destination shop.inventory_orders:"), dead.toString());
+    }
+    audit(warehouse, "inventory_orders", "--sum", "amount", "--group-by", "store_id");
+    audit(warehouse, "inventory_customers", "--group-by", "store_id");
+    audit(warehouse, "crm_visits");
+  }
+
+  @Test
+  void databaseModeRefusesATopicWithoutAnEnvelopedEventAtLaunchNamingIt() throws Exception {
+    produce("dbempty.crm.notes", 1, List.of());
+    IllegalArgumentException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                TemplateRun.start(
+                    TemplateCatalog.CDC_TO_TABLE,
+                    List.of(
+                        "--bootstrapServers=" + kafka.bootstrapServers(),
+                        "--topics=dbempty.crm.notes",
+                        "--consumerGroup=changelake-empty",
+                        "--warehouse=" + local.resolve("lake"),
+                        "--database=shop",
+                        "--tableNameFormat={db}_{table}",
+                        "--primaryKeys=crm.notes=note_id",
+                        "--deadLetterDir=" + local.resolve("dead"))));
+    assertTrue(
+        refused
+            .getMessage()
+            .contains("topic dbempty.crm.notes holds no event in the schema envelope"),
+        refused.getMessage());
+  }
+
+  /** {@code ./changelake audit} of a table of {@code shop}: it must print PASS. */
+  private static void audit(String warehouse, String table, String... options) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("audit", "--warehouse", warehouse, "--database", "shop", "--table", table));
+    args.addAll(List.of(options));
+    java.io.PrintStream out = System.out;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    int exit;
+    try (java.io.PrintStream captured =
+        new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8)) {
+      System.setOut(captured);
+      exit =
+          new picocli.CommandLine(new io.changelake.cli.Changelake())
+              .execute(args.toArray(String[]::new));
+    } finally {
+      System.setOut(out);
+    }
+    String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, exit, table + ": " + text);
+    assertTrue(text.contains("PASS: the changelog reproduces the table"), table + ": " + text);
+  }
+
+  /** The group's committed offsets, by {@code <topic>-<partition>}. */
+  private static Map<String, Long> groupOffsetsByPartition(String group) throws Exception {
+    Map<String, Long> offsets = new java.util.TreeMap<>();
+    try (Admin admin = admin()) {
+      admin
+          .listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata()
+          .get()
+          .forEach((p, o) -> offsets.put(p.toString(), o.offset()));
+    }
+    return offsets;
+  }
+
+  /** The metadata of the group's committed offsets, by {@code <topic>-<partition>}. */
+  private static Map<String, String> groupMetadata(String group) throws Exception {
+    Map<String, String> metadata = new java.util.TreeMap<>();
+    try (Admin admin = admin()) {
+      admin
+          .listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata()
+          .get()
+          .forEach((p, o) -> metadata.put(p.toString(), o.metadata()));
+    }
+    return metadata;
   }
 
   /**
