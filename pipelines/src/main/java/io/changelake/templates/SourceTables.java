@@ -166,10 +166,10 @@ final class SourceTables implements Serializable {
         throw new IllegalArgumentException(
             "topic "
                 + topic.getKey()
-                + " holds no event in the schema envelope (JSON converter with schemas.enable)"
-                + " within "
+                + " holds no event in the schema envelope (JSON converter with schemas.enable):"
+                + " read to its end, waiting at most "
                 + TOPIC_WAIT.toSeconds()
-                + " s, so its source table's columns are not known: launch once Debezium has"
+                + " s; its source table's columns are not known: launch once Debezium has"
                 + " written to it (its snapshot), or leave it out of "
                 + kafka.topicsOption());
       }
