@@ -160,12 +160,7 @@ public final class CdcToTable {
             .withCommitInterval(Duration.standardSeconds(options.getCommitIntervalSeconds()));
     WriteResult result =
         changes.apply("WriteTable", columns.isEvolving() ? write.withSchemaEvolution() : write);
-    PCollection<String> deadLetters =
-        PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
-            .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
-            .apply("TableDeadLetters", Flatten.pCollections());
-    commitOffsets(kafka, parsed, result);
-    return new WrittenTable(result, deadLetters);
+    return settled(parsed, result, kafka);
   }
 
   /**
@@ -197,6 +192,15 @@ public final class CdcToTable {
                     .withS3Settings(OptionChecks.s3Settings(options))
                     .withCommitInterval(
                         Duration.standardSeconds(options.getCommitIntervalSeconds())));
+    return settled(parsed, result, kafka);
+  }
+
+  /**
+   * What a write leaves: its result and every dead letter (the events the parse refused, the rows
+   * the write refused); from Kafka, the group's offsets committed after the commits that hold them.
+   */
+  private static WrittenTable settled(
+      PCollectionTuple parsed, WriteResult result, KafkaSource kafka) {
     PCollection<String> deadLetters =
         PCollectionList.of(parsed.get(ParseChangeEvents.DEAD_LETTERS))
             .and(DeadLetterFiles.refusedRows("RefusedRows", result.getDeadLetters()))
