@@ -126,28 +126,12 @@ final class DecodedColumnChunk implements ColumnValues {
   private Object dictionary(DictionaryPage page) throws IOException {
     Encoding encoding = page.getEncoding();
     if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.PLAIN) {
-      int size = page.getDictionarySize();
-      ByteBuffer bytes =
-          ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
-      switch (type) {
-        case INT64:
-          long[] longs = new long[size];
-          bytes.asLongBuffer().get(longs);
-          return longs;
-        case INT32:
-          int[] ints = new int[size];
-          bytes.asIntBuffer().get(ints);
-          return ints;
-        case DOUBLE:
-          double[] doubles = new double[size];
-          bytes.asDoubleBuffer().get(doubles);
-          return doubles;
-        case FLOAT:
-          float[] floats = new float[size];
-          bytes.asFloatBuffer().get(floats);
-          return floats;
-        default:
-          break;
+      if (isNumber(type)) {
+        ByteBuffer bytes =
+            ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+        Object values = newArray(type, page.getDictionarySize());
+        copyNumbers(bytes, values, page.getDictionarySize());
+        return values;
       }
     }
     return materialize(encoding.initDictionary(descriptor, page));
@@ -304,25 +288,7 @@ final class DecodedColumnChunk implements ColumnValues {
   private Object buffer(int count) {
     if (values == null || capacity < count) {
       capacity = Math.max(count, 2 * capacity);
-      switch (type) {
-        case INT64:
-          values = new long[capacity];
-          break;
-        case INT32:
-          values = new int[capacity];
-          break;
-        case DOUBLE:
-          values = new double[capacity];
-          break;
-        case FLOAT:
-          values = new float[capacity];
-          break;
-        case BOOLEAN:
-          values = new boolean[capacity];
-          break;
-        default:
-          values = new Binary[capacity];
-      }
+      values = newArray(type, capacity);
     }
     return values;
   }
@@ -353,23 +319,11 @@ final class DecodedColumnChunk implements ColumnValues {
   private void plain(byte[] data, int offset, int count) {
     ByteBuffer bytes =
         ByteBuffer.wrap(data, offset, data.length - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
+    if (isNumber(type)) {
+      copyNumbers(bytes, buffer(count), count);
+      return;
+    }
     switch (type) {
-      case INT64:
-        long[] longs = (long[]) buffer(count);
-        bytes.asLongBuffer().get(longs, 0, count);
-        break;
-      case INT32:
-        int[] ints = (int[]) buffer(count);
-        bytes.asIntBuffer().get(ints, 0, count);
-        break;
-      case DOUBLE:
-        double[] doubles = (double[]) buffer(count);
-        bytes.asDoubleBuffer().get(doubles, 0, count);
-        break;
-      case FLOAT:
-        float[] floats = (float[]) buffer(count);
-        bytes.asFloatBuffer().get(floats, 0, count);
-        break;
       case BOOLEAN:
         boolean[] booleans = (boolean[]) buffer(count);
         for (int i = 0; i < count; i++) {
@@ -390,6 +344,45 @@ final class DecodedColumnChunk implements ColumnValues {
         for (int i = 0; i < count; i++) {
           fixed[i] = Binary.fromConstantByteArray(data, offset + i * fixedLength, fixedLength);
         }
+    }
+  }
+
+  /** Whether values of {@code type} are fixed-width numbers Parquet stores little-endian. */
+  private static boolean isNumber(PrimitiveTypeName type) {
+    return type == PrimitiveTypeName.INT64
+        || type == PrimitiveTypeName.INT32
+        || type == PrimitiveTypeName.DOUBLE
+        || type == PrimitiveTypeName.FLOAT;
+  }
+
+  /** An array of {@code size} values of the physical type {@code type}. */
+  private static Object newArray(PrimitiveTypeName type, int size) {
+    switch (type) {
+      case INT64:
+        return new long[size];
+      case INT32:
+        return new int[size];
+      case DOUBLE:
+        return new double[size];
+      case FLOAT:
+        return new float[size];
+      case BOOLEAN:
+        return new boolean[size];
+      default:
+        return new Binary[size];
+    }
+  }
+
+  /** Copies {@code count} little-endian numbers of {@code bytes} into a number array, in bulk. */
+  private static void copyNumbers(ByteBuffer bytes, Object array, int count) {
+    if (array instanceof long[] longs) {
+      bytes.asLongBuffer().get(longs, 0, count);
+    } else if (array instanceof int[] ints) {
+      bytes.asIntBuffer().get(ints, 0, count);
+    } else if (array instanceof double[] doubles) {
+      bytes.asDoubleBuffer().get(doubles, 0, count);
+    } else {
+      bytes.asFloatBuffer().get((float[]) array, 0, count);
     }
   }
 
