@@ -14,4 +14,9 @@ interface ColumnValues {
 
   /** The current row's value of a required INT32 column. */
   int readInt();
+
+  /** Moves past the current row without making its value. */
+  default void skip() {
+    read();
+  }
 }

@@ -170,6 +170,15 @@ final class DecodedColumnChunk implements ColumnValues {
     }
   }
 
+  /** Moves past the current row: no value is boxed, converted or looked up. */
+  @Override
+  public void skip() {
+    int r = nextRow();
+    if (definitions == null || definitions[r] == maxDefinition) {
+      valueIndex++;
+    }
+  }
+
   @Override
   public long readLong() {
     nextRow();

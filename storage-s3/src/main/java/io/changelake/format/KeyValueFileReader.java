@@ -8,11 +8,13 @@ import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import io.changelake.types.TypeRoot;
 import io.changelake.types.TypeWidening;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -93,9 +95,36 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** Where each key column stands among the value columns, or null to read the _KEY_ columns. */
   private final int[] keyInValue;
 
+  /** Per value column, the position of its reader, or -1 if the file lacks the column. */
+  private final int[] valueReader;
+
+  /** Per value column, the key column it repeats, or -1. */
+  private final int[] keyOfValue;
+
+  /** The readers of the key columns, the sequence number and the kind, by position. */
+  private final int[] keyReader;
+
+  private final int sequenceReader;
+
+  /**
+   * The type of a key that is one required BIGINT or INT column, read unboxed ({@link
+   * #integralKey}); otherwise null.
+   */
+  private final TypeRoot integralKeyType;
+
   private ColumnValues[] readers;
   private long rowsLeftInGroup;
   private int rowGroup;
+
+  // The row advance() moved to: its key, sequence number and kind are read; its other value
+  // columns are read by value(), or passed over unread by the next advance(), so a version a merge
+  // supersedes costs neither decoding nor boxing.
+  private long currentIntegralKey;
+  private Object[] currentKey;
+  private long currentSequence;
+  private RowKind currentKind;
+  private Object[] currentValue;
+  private boolean valuesPending;
 
   private KeyValueFileReader(
       String path,
@@ -144,6 +173,34 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
     this.columnCodecs = codecs.toArray(ColumnCodec[]::new);
     file.setRequestedSchema(requested);
+    int systemColumns = keyInValue == null ? keyCodecs.length : 0;
+    this.sequenceReader = systemColumns;
+    this.valueReader = new int[positions.length];
+    int next = systemColumns + 2;
+    for (int i = 0; i < positions.length; i++) {
+      valueReader[i] = valueCodecs[i] == null ? -1 : next++;
+    }
+    this.keyOfValue = new int[positions.length];
+    Arrays.fill(keyOfValue, -1);
+    this.keyReader = new int[keyCodecs.length];
+    for (int k = 0; k < keyReader.length; k++) {
+      keyReader[k] = keyInValue == null ? k : valueReader[keyInValue[k]];
+      if (keyInValue != null) {
+        keyOfValue[keyInValue[k]] = k;
+      }
+    }
+    this.integralKeyType = integralKeyType(keyType);
+  }
+
+  private TypeRoot integralKeyType(RowType keyType) {
+    if (keyType.size() != 1
+        || keyReader[0] < 0
+        || descriptors[keyReader[0]].getMaxDefinitionLevel() != 0
+        || (keyInValue != null && valueConversions[keyInValue[0]] != null)) {
+      return null;
+    }
+    TypeRoot root = keyType.type(0).root();
+    return root == TypeRoot.BIGINT || root == TypeRoot.INT ? root : null;
   }
 
   private static int[] positionsIn(RowType valueColumns, RowType keyType) {
@@ -217,6 +274,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   public boolean hasNext() {
     try {
       while (rowsLeftInGroup == 0) {
+        // The last row of the group is no longer current: its values go with the group's readers.
+        valuesPending = false;
         PageReadStore group = file.readNextRowGroup();
         if (group == null) {
           return false;
@@ -257,27 +316,10 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   @Override
   public KeyValue next() {
-    if (!hasNext()) {
+    if (!advance()) {
       throw new NoSuchElementException("no key-value left in " + path);
     }
-    rowsLeftInGroup--;
-    int column = 0;
-    Object[] key = new Object[keyCodecs.length];
-    if (keyInValue == null) {
-      for (int i = 0; i < key.length; i++) {
-        key[i] = readers[column++].read();
-      }
-    }
-    // Both system columns are required: read them without codec, boxing or level checks.
-    long sequenceNumber = readers[column++].readLong();
-    RowKind kind = RowKind.fromByteValue((byte) readers[column++].readInt());
-    Object[] value = values(column);
-    if (keyInValue != null) {
-      for (int i = 0; i < key.length; i++) {
-        key[i] = value[keyInValue[i]];
-      }
-    }
-    return new KeyValue(key, sequenceNumber, kind, value);
+    return new KeyValue(key(), currentSequence, currentKind, value());
   }
 
   /**
@@ -287,35 +329,112 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * @throws NoSuchElementException if the file is exhausted
    */
   public Object[] nextValue() {
-    if (!hasNext()) {
+    if (!advance()) {
       throw new NoSuchElementException("no key-value left in " + path);
     }
-    rowsLeftInGroup--;
-    int column = 0;
-    if (keyInValue == null) {
-      // Every column is read row by row in step: the _KEY_ columns must advance too.
-      for (int i = 0; i < keyCodecs.length; i++) {
-        readers[column++].read();
-      }
-    }
-    readers[column++].readLong();
-    readers[column++].readInt();
-    return values(column);
+    return value();
   }
 
-  /** The value columns of the current row, the first of them at reader {@code column}. */
-  private Object[] values(int column) {
-    Object[] value = new Object[valueCodecs.length];
+  /**
+   * Moves to the next row and reads its key, sequence number and kind, but not yet its other
+   * columns: {@link #value} reads them, and if it is not called before the next move, they are
+   * passed over unread. A merge thus pays for the values of the versions it keeps only.
+   *
+   * @return false when the file is exhausted
+   */
+  public boolean advance() {
+    if (valuesPending) {
+      for (int i = 0; i < valueReader.length; i++) {
+        if (valueReader[i] >= 0 && keyOfValue[i] < 0) {
+          readers[valueReader[i]].skip();
+        }
+      }
+      valuesPending = false;
+    }
+    if (!hasNext()) {
+      return false;
+    }
+    rowsLeftInGroup--;
+    currentValue = null;
+    if (integralKeyType != null) {
+      ColumnValues key = readers[keyReader[0]];
+      currentIntegralKey = integralKeyType == TypeRoot.INT ? key.readInt() : key.readLong();
+      currentKey = null;
+    } else {
+      Object[] key = new Object[keyReader.length];
+      for (int k = 0; k < key.length; k++) {
+        key[k] = keyInValue == null ? readers[k].read() : readValue(keyInValue[k]);
+      }
+      currentKey = key;
+    }
+    // Both system columns are required: read them without codec, boxing or level checks.
+    currentSequence = readers[sequenceReader].readLong();
+    currentKind = RowKind.fromByteValue((byte) readers[sequenceReader + 1].readInt());
+    valuesPending = true;
+    return true;
+  }
+
+  /** Whether the key is one BIGINT or INT column, read unboxed by {@link #integralKey}. */
+  public boolean hasIntegralKey() {
+    return integralKeyType != null;
+  }
+
+  /** The current row's key, when {@link #hasIntegralKey}: its one column's value. */
+  public long integralKey() {
+    return currentIntegralKey;
+  }
+
+  /** The current row's key. */
+  public Object[] key() {
+    if (currentKey == null) {
+      Object boxed;
+      if (integralKeyType == TypeRoot.INT) {
+        boxed = (int) currentIntegralKey;
+      } else {
+        boxed = currentIntegralKey;
+      }
+      currentKey = new Object[] {boxed};
+    }
+    return currentKey;
+  }
+
+  /** The current row's sequence number. */
+  public long sequenceNumber() {
+    return currentSequence;
+  }
+
+  /** The current row's kind. */
+  public RowKind kind() {
+    return currentKind;
+  }
+
+  /**
+   * The current row's table columns, read on the first call after {@link #advance}.
+   *
+   * @throws IllegalStateException if the file has moved on since {@link #advance}
+   */
+  public Object[] value() {
+    if (currentValue != null) {
+      return currentValue;
+    }
+    if (!valuesPending) {
+      throw new IllegalStateException(path + ": no current row to read the values of");
+    }
+    Object[] value = new Object[valueReader.length];
     for (int i = 0; i < value.length; i++) {
-      if (valueCodecs[i] != null) {
-        Object stored = readers[column++].read();
-        value[i] =
-            valueConversions[i] == null
-                ? stored
-                : TypeWidening.convert(stored, valueConversions[i]);
+      if (valueReader[i] >= 0) {
+        value[i] = keyOfValue[i] >= 0 ? key()[keyOfValue[i]] : readValue(i);
       }
     }
+    valuesPending = false;
+    currentValue = value;
     return value;
+  }
+
+  /** Value column {@code i} of the current row, converted to the current schema's type. */
+  private Object readValue(int i) {
+    Object stored = readers[valueReader[i]].read();
+    return valueConversions[i] == null ? stored : TypeWidening.convert(stored, valueConversions[i]);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketFiles;
 import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
+import io.changelake.mergetree.NewestVersionMerge;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.ChangelogProducer;
@@ -41,6 +42,13 @@ public final class TableRead {
   private final RowComparator keyOrder;
   private final Comparator<KeyValue> versionOrder;
 
+  /**
+   * Whether the newest version of a key, by sequence number, is its row (deduplicate without {@code
+   * sequence.field}): such a split is merged by {@link NewestVersionMerge}, which reads the values
+   * of those versions alone.
+   */
+  private final boolean newestVersionWins;
+
   TableRead(Table table) {
     table.requireSupported("read");
     this.table = table;
@@ -48,6 +56,8 @@ public final class TableRead {
     Comparator<KeyValue> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+    this.newestVersionWins =
+        table.options().mergeEngine() == MergeEngine.DEDUPLICATE && sequenceOrder == null;
   }
 
   /**
@@ -111,20 +121,36 @@ public final class TableRead {
 
   /** The rows of one split through the merge, whatever its files: the reference of the raw read. */
   MergedRows merged(BucketSplit split) throws IOException {
+    return merged(split, newestVersionWins);
+  }
+
+  /**
+   * The rows of one split through the merge: by {@link NewestVersionMerge} if {@code
+   * newestVersion}, which only a table whose newest version wins may ask for, else through the
+   * merge engine, key by key.
+   */
+  MergedRows merged(BucketSplit split, boolean newestVersion) throws IOException {
     List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
+    boolean asInserts = rawConvertible(split.files()) && retractionsCounted(split.files());
+    if (newestVersion) {
+      return new MergedRows(
+          readers,
+          new NewestVersionMerge(readers, keyOrder, table.options().ignoreDelete()),
+          asInserts);
+    }
     int[] levels = split.files().stream().mapToInt(DataFileMeta::level).toArray();
     KeyMerge keyMerge =
         new KeyMerge(
             MergeFunctions.create(table.schema()),
             versionOrder,
             table.options().changelogProducer() == ChangelogProducer.LOOKUP);
-    return new MergedRows(
-        readers,
-        new SortMergeReader(readers, keyOrder, versionOrder),
-        levels,
-        new KeyVersions(keyOrder),
-        keyMerge,
-        rawConvertible(split.files()) && retractionsCounted(split.files()));
+    Iterator<KeyValue> results =
+        new ReducedKeys(
+            new SortMergeReader(readers, keyOrder, versionOrder),
+            levels,
+            new KeyVersions(keyOrder),
+            keyMerge);
+    return new MergedRows(readers, results, asInserts);
   }
 
   /**
@@ -229,34 +255,25 @@ public final class TableRead {
    */
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
     private final List<KeyValueFileReader> readers;
-    private final SortMergeReader merged;
-    private final int[] levels;
-    private final KeyVersions versions;
-    private final KeyMerge keyMerge;
+
+    /** Each key's merged version, or null when none remains of it; null for a raw read. */
+    private final Iterator<KeyValue> merged;
+
     private final boolean asInserts;
     private KeyValue next;
 
     /** In a raw read, the position of the file being read, in key order. */
     private int rawFile;
 
-    MergedRows(
-        List<KeyValueFileReader> readers,
-        SortMergeReader merged,
-        int[] levels,
-        KeyVersions versions,
-        KeyMerge keyMerge,
-        boolean asInserts) {
+    MergedRows(List<KeyValueFileReader> readers, Iterator<KeyValue> merged, boolean asInserts) {
       this.readers = readers;
       this.merged = merged;
-      this.levels = levels;
-      this.versions = versions;
-      this.keyMerge = keyMerge;
       this.asInserts = asInserts;
     }
 
     /** The rows of files that together hold each key once, read file after file. */
     static MergedRows raw(List<KeyValueFileReader> inKeyOrder) {
-      return new MergedRows(inKeyOrder, null, null, null, null, true);
+      return new MergedRows(inKeyOrder, null, true);
     }
 
     /** Whether the rows are read raw, without the merge. */
@@ -272,8 +289,8 @@ public final class TableRead {
         }
         return rawFile < readers.size();
       }
-      while (next == null && versions.fill(merged, levels)) {
-        KeyValue result = keyMerge.reduce(versions);
+      while (next == null && merged.hasNext()) {
+        KeyValue result = merged.next();
         if (result != null && result.kind().isAdd()) {
           next =
               asInserts && result.kind() != RowKind.INSERT
@@ -315,6 +332,41 @@ public final class TableRead {
     @Override
     public void close() {
       closeAll(readers);
+    }
+  }
+
+  /** Each key's versions, as merged, reduced by the merge engine: null when none remains. */
+  private static final class ReducedKeys implements Iterator<KeyValue> {
+    private final SortMergeReader merged;
+    private final int[] levels;
+    private final KeyVersions versions;
+    private final KeyMerge keyMerge;
+    private boolean filled;
+    private boolean more;
+
+    ReducedKeys(SortMergeReader merged, int[] levels, KeyVersions versions, KeyMerge keyMerge) {
+      this.merged = merged;
+      this.levels = levels;
+      this.versions = versions;
+      this.keyMerge = keyMerge;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (!filled) {
+        more = versions.fill(merged, levels);
+        filled = true;
+      }
+      return more;
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      filled = false;
+      return keyMerge.reduce(versions);
     }
   }
 
