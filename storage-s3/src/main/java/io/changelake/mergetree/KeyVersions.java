@@ -3,6 +3,7 @@ package io.changelake.mergetree;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ public final class KeyVersions {
 
   private final RowComparator keyOrder;
   private final List<KeyValue> records = new ArrayList<>();
-  private final List<Integer> levels = new ArrayList<>();
+  private int[] levels = new int[4];
   private KeyValue pending;
   private int pendingLevel;
 
@@ -29,7 +30,6 @@ public final class KeyVersions {
    */
   public boolean fill(SortMergeReader merged, int[] runLevels) {
     records.clear();
-    levels.clear();
     if (pending == null) {
       if (!merged.hasNext()) {
         return false;
@@ -37,8 +37,7 @@ public final class KeyVersions {
       pending = merged.next();
       pendingLevel = runLevels[merged.lastRun()];
     }
-    records.add(pending);
-    levels.add(pendingLevel);
+    add(pending, pendingLevel);
     pending = null;
     while (merged.hasNext()) {
       KeyValue next = merged.next();
@@ -48,10 +47,17 @@ public final class KeyVersions {
         pendingLevel = level;
         break;
       }
-      records.add(next);
-      levels.add(level);
+      add(next, level);
     }
     return true;
+  }
+
+  private void add(KeyValue record, int level) {
+    if (records.size() == levels.length) {
+      levels = Arrays.copyOf(levels, 2 * levels.length);
+    }
+    levels[records.size()] = level;
+    records.add(record);
   }
 
   public Object[] key() {
@@ -67,14 +73,14 @@ public final class KeyVersions {
   }
 
   public int level(int i) {
-    return levels.get(i);
+    return levels[i];
   }
 
   /** The lowest level any version came from (the buffer counts as below 0). */
   public int minLevel() {
     int min = Integer.MAX_VALUE;
-    for (int level : levels) {
-      min = Math.min(min, level);
+    for (int i = 0; i < records.size(); i++) {
+      min = Math.min(min, levels[i]);
     }
     return min;
   }
@@ -87,7 +93,7 @@ public final class KeyVersions {
     KeyValue found = null;
     int foundLevel = Integer.MAX_VALUE;
     for (int i = 0; i < records.size(); i++) {
-      int level = levels.get(i);
+      int level = levels[i];
       if (level > 0 && level < foundLevel) {
         found = records.get(i);
         foundLevel = level;
@@ -99,7 +105,7 @@ public final class KeyVersions {
   /** The version from a given level, or null. */
   public KeyValue atLevel(int level) {
     for (int i = 0; i < records.size(); i++) {
-      if (levels.get(i) == level) {
+      if (levels[i] == level) {
         return records.get(i);
       }
     }

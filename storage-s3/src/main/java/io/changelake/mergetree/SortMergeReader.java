@@ -1,6 +1,7 @@
 package io.changelake.mergetree;
 
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -14,19 +15,38 @@ import java.util.NoSuchElementException;
 public final class SortMergeReader implements Iterator<KeyValue> {
 
   /** A run and its current record; reused as the run advances. */
-  private static final class Head {
+  private final class Head {
     private KeyValue current;
+
+    /** The current key's value, when the key is one integral column: compared unboxed. */
+    private long integralKey;
+
     private final Iterator<KeyValue> rest;
     private final int run;
 
     private Head(KeyValue current, Iterator<KeyValue> rest, int run) {
-      this.current = current;
       this.rest = rest;
       this.run = run;
+      set(current);
+    }
+
+    private void set(KeyValue record) {
+      current = record;
+      if (integralKeys) {
+        integralKey = RowComparator.integralValue(record.key());
+      }
     }
   }
 
   private final Comparator<Object[]> keyOrder;
+
+  /**
+   * Whether keys are one BIGINT or INT column: the heap then compares each head's key as a long
+   * kept beside it rather than reaching through record, key array and box (the heap's sifting was a
+   * sixth of a merge read's time in a profile).
+   */
+  private final boolean integralKeys;
+
   private final Comparator<KeyValue> versionOrder;
   // A binary min-heap of the runs by their current record: the run whose record comes next on top.
   // Taking a record replaces the top's record in place and sifts it down once (a priority queue's
@@ -46,6 +66,7 @@ public final class SortMergeReader implements Iterator<KeyValue> {
       Comparator<Object[]> keyOrder,
       Comparator<KeyValue> versionOrder) {
     this.keyOrder = keyOrder;
+    this.integralKeys = keyOrder instanceof RowComparator rows && rows.integral();
     this.versionOrder = versionOrder;
     this.heap = new Head[runs.size()];
     for (int i = 0; i < runs.size(); i++) {
@@ -76,7 +97,7 @@ public final class SortMergeReader implements Iterator<KeyValue> {
     KeyValue record = head.current;
     lastRun = head.run;
     if (head.rest.hasNext()) {
-      head.current = head.rest.next();
+      head.set(head.rest.next());
     } else {
       heap[0] = heap[--size];
       heap[size] = null;
@@ -124,7 +145,10 @@ public final class SortMergeReader implements Iterator<KeyValue> {
    * changelog) keeps each file's changes of a key together and the files in order.
    */
   private boolean before(Head a, Head b) {
-    int c = keyOrder.compare(a.current.key(), b.current.key());
+    int c =
+        integralKeys
+            ? Long.compare(a.integralKey, b.integralKey)
+            : keyOrder.compare(a.current.key(), b.current.key());
     if (c == 0) {
       c = versionOrder.compare(a.current, b.current);
     }

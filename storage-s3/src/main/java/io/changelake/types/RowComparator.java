@@ -21,6 +21,19 @@ public final class RowComparator implements Comparator<Object[]> {
     }
   }
 
+  /**
+   * Whether the rows are one BIGINT or INT column, which orders as its value does: a merge may
+   * compare {@link #integralValue}s rather than rows.
+   */
+  public boolean integral() {
+    return roots.length == 1 && (roots[0] == TypeRoot.BIGINT || roots[0] == TypeRoot.INT);
+  }
+
+  /** The value of a non-null row of an {@link #integral} type, as a long. */
+  public static long integralValue(Object[] row) {
+    return ((Number) row[0]).longValue();
+  }
+
   /** Orders two values of column {@code index}. */
   public int compareField(int index, Object a, Object b) {
     if (a == null || b == null) {
