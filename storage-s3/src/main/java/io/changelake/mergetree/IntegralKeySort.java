@@ -3,6 +3,8 @@ package io.changelake.mergetree;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -12,6 +14,9 @@ import java.util.List;
  * commit.
  */
 final class IntegralKeySort {
+
+  /** Versions of a key sorted by insertion at most; more go through the JDK's stable sort. */
+  private static final int INSERTION_LIMIT = 16;
 
   private IntegralKeySort() {}
 
@@ -29,6 +34,16 @@ final class IntegralKeySort {
 
   /** Sorts the list in place by key, equal keys in their current order. */
   static void sort(List<KeyValue> records) {
+    sort(records, null);
+  }
+
+  /**
+   * Sorts the list in place by key, then the records of a key by {@code versionOrder} (those it
+   * orders equal in their current order), or in their current order if it is null: what a stable
+   * sort by key then version gives. The records of one key are few, so they are sorted among
+   * themselves by insertion after the sort by key.
+   */
+  static void sort(List<KeyValue> records, Comparator<KeyValue> versionOrder) {
     int n = records.size();
     long[] keys = new long[n];
     int[] positions = new int[n];
@@ -41,8 +56,39 @@ final class IntegralKeySort {
     for (int i = 0; i < n; i++) {
       sorted[i] = records.get(positions[i]);
     }
+    if (versionOrder != null) {
+      sortVersions(keys, sorted, versionOrder);
+    }
     for (int i = 0; i < n; i++) {
       records.set(i, sorted[i]);
+    }
+  }
+
+  /** Sorts each run of equal keys of {@code sorted} by version, stably (insertion). */
+  private static void sortVersions(
+      long[] keys, KeyValue[] sorted, Comparator<KeyValue> versionOrder) {
+    int from = 0;
+    while (from < sorted.length) {
+      int to = from + 1;
+      while (to < sorted.length && keys[to] == keys[from]) {
+        to++;
+      }
+      if (to - from > INSERTION_LIMIT) {
+        // A key written many times in one buffer: insertion would be quadratic.
+        Arrays.sort(sorted, from, to, versionOrder);
+        from = to;
+        continue;
+      }
+      for (int i = from + 1; i < to; i++) {
+        KeyValue record = sorted[i];
+        int k = i;
+        while (k > from && versionOrder.compare(record, sorted[k - 1]) < 0) {
+          sorted[k] = sorted[k - 1];
+          k--;
+        }
+        sorted[k] = record;
+      }
+      from = to;
     }
   }
 

@@ -114,15 +114,12 @@ public final class MergeTreeWriter implements Closeable {
     this.keyMerge = new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
     // Records arrive in sequence order and the buffer's sort is stable, so without a
     // sequence.field the buffer sorts by key alone.
-    Comparator<KeyValue> byKey = (a, b) -> keyOrder.compare(a.key(), b.key());
-    Comparator<KeyValue> recordOrder =
-        sequenceOrder == null ? byKey : byKey.thenComparing(sequenceOrder);
     this.buffer =
         new WriteBuffer(
             schema.keyType(),
             schema.rowType(),
-            recordOrder,
-            sequenceOrder == null,
+            keyOrder,
+            sequenceOrder,
             options.writeBufferSize(),
             options.writeBufferSpillable(),
             spillFolder);

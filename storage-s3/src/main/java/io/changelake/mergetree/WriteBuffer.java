@@ -29,36 +29,39 @@ final class WriteBuffer implements Closeable {
   private final RowType keyType;
   private final RowType valueType;
   private final Comparator<KeyValue> order;
+  private final Comparator<KeyValue> versionOrder;
   private final WriteBudget budget;
   private final boolean spillable;
   private final Path spillFolder;
-  private final boolean integralKeyOnly;
+  private final boolean integralKey;
   private final List<KeyValue> memory = new ArrayList<>();
   private final List<KeyValueSpill> spills = new ArrayList<>();
   private long memoryBytes;
   private long reportedBytes;
 
   /**
-   * @param order the order of a sorted run: key, then version; the sort is stable
-   * @param sortsByKeyAlone whether {@code order} compares keys only (versions keep arrival order),
-   *     which lets an integral key sort on primitives
+   * @param keyOrder the order of keys
+   * @param versionOrder the order of a key's versions ({@code sequence.field}), or null for their
+   *     arrival order; the sort is stable
    * @param budget {@code write-buffer-size}: the JVM's shared budget of that size bounds the buffer
    */
   WriteBuffer(
       RowType keyType,
       RowType valueType,
-      Comparator<KeyValue> order,
-      boolean sortsByKeyAlone,
+      Comparator<Object[]> keyOrder,
+      Comparator<KeyValue> versionOrder,
       long budget,
       boolean spillable,
       Path spillFolder) {
     this.keyType = keyType;
     this.valueType = valueType;
-    this.order = order;
+    Comparator<KeyValue> byKey = (a, b) -> keyOrder.compare(a.key(), b.key());
+    this.order = versionOrder == null ? byKey : byKey.thenComparing(versionOrder);
+    this.versionOrder = versionOrder;
     this.budget = WriteBudget.shared(budget);
     this.spillable = spillable;
     this.spillFolder = spillFolder;
-    this.integralKeyOnly = sortsByKeyAlone && IntegralKeySort.applies(keyType);
+    this.integralKey = IntegralKeySort.applies(keyType);
   }
 
   /**
@@ -113,8 +116,8 @@ final class WriteBuffer implements Closeable {
   }
 
   private void sortMemory() {
-    if (integralKeyOnly) {
-      IntegralKeySort.sort(memory);
+    if (integralKey) {
+      IntegralKeySort.sort(memory, versionOrder);
     } else {
       memory.sort(order);
     }

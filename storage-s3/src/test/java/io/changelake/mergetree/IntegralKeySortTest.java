@@ -30,4 +30,27 @@ class IntegralKeySortTest {
           records.stream().map(KeyValue::sequenceNumber).toList());
     }
   }
+
+  @Test
+  void sortsTheVersionsOfEachKeyByTheVersionOrderAsAStableSortByKeyThenVersionDoes() {
+    Random random = new Random(11);
+    Comparator<KeyValue> byField = Comparator.comparingLong(kv -> (Long) kv.value()[1]);
+    for (int round = 0; round < 50; round++) {
+      List<KeyValue> records = new ArrayList<>();
+      int n = random.nextInt(2_000);
+      for (int i = 0; i < n; i++) {
+        // Key 0 is hot: more versions than insertion sorts, the others a few each.
+        long key = random.nextInt(4) == 0 ? 0 : random.nextInt(300) - 150;
+        long field = random.nextInt(5);
+        records.add(new KeyValue(new Object[] {key}, i, RowKind.INSERT, new Object[] {key, field}));
+      }
+      List<KeyValue> expected = new ArrayList<>(records);
+      expected.sort(
+          Comparator.<KeyValue>comparingLong(kv -> (Long) kv.key()[0]).thenComparing(byField));
+      IntegralKeySort.sort(records, byField);
+      assertEquals(
+          expected.stream().map(KeyValue::sequenceNumber).toList(),
+          records.stream().map(KeyValue::sequenceNumber).toList());
+    }
+  }
 }

@@ -43,7 +43,7 @@ class WriteBufferTest {
     List<KeyValue> written = new ArrayList<>();
     try (WriteBuffer buffer =
         new WriteBuffer(
-            KEY, ROW, Comparator.comparing(kv -> (Long) kv.key()[0]), true, 1536, true, spills)) {
+            KEY, ROW, Comparator.comparing(key -> (Long) key[0]), null, 1536, true, spills)) {
       for (int i = 0; i < 30; i++) {
         long key = 1001 + (i * 7) % 4;
         Object[] row = {
