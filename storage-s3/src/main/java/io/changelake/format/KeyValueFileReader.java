@@ -120,6 +120,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   // columns are read by value(), or passed over unread by the next advance(), so a version a merge
   // supersedes costs neither decoding nor boxing.
   private long currentIntegralKey;
+  private Object currentIntegralBox;
   private Object[] currentKey;
   private long currentSequence;
   private RowKind currentKind;
@@ -359,6 +360,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     if (integralKeyType != null) {
       ColumnValues key = readers[keyReader[0]];
       currentIntegralKey = integralKeyType == TypeRoot.INT ? key.readInt() : key.readLong();
+      currentIntegralBox = null;
       currentKey = null;
     } else {
       Object[] key = new Object[keyReader.length];
@@ -387,13 +389,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** The current row's key. */
   public Object[] key() {
     if (currentKey == null) {
-      Object boxed;
-      if (integralKeyType == TypeRoot.INT) {
-        boxed = (int) currentIntegralKey;
-      } else {
-        boxed = currentIntegralKey;
-      }
-      currentKey = new Object[] {boxed};
+      currentKey = new Object[] {boxedIntegralKey()};
     }
     return currentKey;
   }
@@ -423,12 +419,29 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     Object[] value = new Object[valueReader.length];
     for (int i = 0; i < value.length; i++) {
       if (valueReader[i] >= 0) {
-        value[i] = keyOfValue[i] >= 0 ? key()[keyOfValue[i]] : readValue(i);
+        value[i] = keyOfValue[i] >= 0 ? keyColumn(keyOfValue[i]) : readValue(i);
       }
     }
     valuesPending = false;
     currentValue = value;
     return value;
+  }
+
+  /** Key column {@code k} of the current row, without building the key when it is integral. */
+  private Object keyColumn(int k) {
+    return currentKey != null ? currentKey[k] : boxedIntegralKey();
+  }
+
+  /** The integral key boxed once per row, shared by its key and its value. */
+  private Object boxedIntegralKey() {
+    if (currentIntegralBox == null) {
+      if (integralKeyType == TypeRoot.INT) {
+        currentIntegralBox = (int) currentIntegralKey;
+      } else {
+        currentIntegralBox = currentIntegralKey;
+      }
+    }
+    return currentIntegralBox;
   }
 
   /** Value column {@code i} of the current row, converted to the current schema's type. */
