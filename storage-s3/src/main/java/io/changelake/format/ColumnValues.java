@@ -15,6 +15,14 @@ interface ColumnValues {
   /** The current row's value of a required INT32 column. */
   int readInt();
 
+  /**
+   * The value the last {@link #readLong} or {@link #readInt} read, as an object other rows share (a
+   * dictionary's value), or null when there is none to share and a caller must box it.
+   */
+  default Object lastShared() {
+    return null;
+  }
+
   /** Moves past the current row without making its value. */
   default void skip() {
     read();

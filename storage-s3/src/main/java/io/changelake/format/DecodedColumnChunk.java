@@ -170,6 +170,13 @@ final class DecodedColumnChunk implements ColumnValues {
     }
   }
 
+  @Override
+  public Object lastShared() {
+    return dictionaryPage && dictionaryValues != null
+        ? dictionaryValues[ids[valueIndex - 1]]
+        : null;
+  }
+
   /** Moves past the current row: no value is boxed, converted or looked up. */
   @Override
   public void skip() {

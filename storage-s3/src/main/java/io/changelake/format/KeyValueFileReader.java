@@ -360,7 +360,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     if (integralKeyType != null) {
       ColumnValues key = readers[keyReader[0]];
       currentIntegralKey = integralKeyType == TypeRoot.INT ? key.readInt() : key.readLong();
-      currentIntegralBox = null;
+      // A dictionary's value is boxed already (changelog files keep the key's dictionary).
+      currentIntegralBox = key.lastShared();
       currentKey = null;
     } else {
       Object[] key = new Object[keyReader.length];
@@ -432,7 +433,10 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     return currentKey != null ? currentKey[k] : boxedIntegralKey();
   }
 
-  /** The integral key boxed once per row, shared by its key and its value. */
+  /**
+   * The integral key as an object: the dictionary's shared value, or boxed once per row and shared
+   * by the row's key and value.
+   */
   private Object boxedIntegralKey() {
     if (currentIntegralBox == null) {
       if (integralKeyType == TypeRoot.INT) {
