@@ -36,9 +36,8 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
   private final long[] keys;
   private final long[] sequences;
 
-  // A binary min-heap of file positions, by current key, then sequence number, then position.
-  private final int[] heap;
-  private int size;
+  // The files by current key, then sequence number, then position.
+  private final RunHeap heap;
   private KeyValue next;
 
   /**
@@ -55,12 +54,11 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
     this.integralKeys = files.stream().allMatch(KeyValueFileReader::hasIntegralKey);
     this.keys = new long[this.files.length];
     this.sequences = new long[this.files.length];
-    this.heap = new int[this.files.length];
+    this.heap = new RunHeap(this.files.length, this::before);
     for (int i = 0; i < this.files.length; i++) {
       if (this.files[i].advance()) {
         remember(i);
-        heap[size] = i;
-        siftUp(size++);
+        heap.add(i);
       }
     }
   }
@@ -85,13 +83,13 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
 
   /** Takes key after key until one has a newest version to give; null at the end. */
   private KeyValue nextNewest() {
-    while (size > 0) {
-      int first = heap[0];
+    while (heap.size() > 0) {
+      int first = heap.top();
       long key = keys[first];
       Object[] objectKey = integralKeys ? null : files[first].key();
       KeyValue newest = null;
       do {
-        KeyValueFileReader file = files[heap[0]];
+        KeyValueFileReader file = files[heap.top()];
         RowKind kind = file.kind();
         boolean passedOver = ignoreDelete && !kind.isAdd();
         if (!passedOver && !supersededByNextInHeap()) {
@@ -101,7 +99,7 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
                   : null;
         }
         advanceTop();
-      } while (size > 0 && holds(heap[0], key, objectKey));
+      } while (heap.size() > 0 && holds(heap.top(), key, objectKey));
       if (newest != null) {
         return newest;
       }
@@ -114,11 +112,11 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
    * child of the top) holds the key. Under {@code ignore-delete} only a later addition supersedes.
    */
   private boolean supersededByNextInHeap() {
-    if (size < 2) {
+    int following = heap.second();
+    if (following < 0) {
       return false;
     }
-    int following = size > 2 && before(heap[2], heap[1]) ? heap[2] : heap[1];
-    int top = heap[0];
+    int top = heap.top();
     boolean sameKey =
         integralKeys
             ? keys[following] == keys[top]
@@ -132,14 +130,12 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
 
   /** Moves the top file to its next version, or out of the heap when it has none. */
   private void advanceTop() {
-    int top = heap[0];
+    int top = heap.top();
     if (files[top].advance()) {
       remember(top);
+      heap.topChanged();
     } else {
-      heap[0] = heap[--size];
-    }
-    if (size > 1) {
-      siftDown();
+      heap.removeTop();
     }
   }
 
@@ -148,38 +144,6 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
       keys[file] = files[file].integralKey();
     }
     sequences[file] = files[file].sequenceNumber();
-  }
-
-  private void siftUp(int i) {
-    int file = heap[i];
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (before(heap[parent], file)) {
-        break;
-      }
-      heap[i] = heap[parent];
-      i = parent;
-    }
-    heap[i] = file;
-  }
-
-  private void siftDown() {
-    int i = 0;
-    int file = heap[0];
-    int half = size >>> 1;
-    while (i < half) {
-      int child = 2 * i + 1;
-      int right = child + 1;
-      if (right < size && before(heap[right], heap[child])) {
-        child = right;
-      }
-      if (before(file, heap[child])) {
-        break;
-      }
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = file;
   }
 
   /** Whether file {@code a}'s current version comes before file {@code b}'s. */

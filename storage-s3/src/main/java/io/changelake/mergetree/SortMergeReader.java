@@ -14,45 +14,22 @@ import java.util.NoSuchElementException;
  */
 public final class SortMergeReader implements Iterator<KeyValue> {
 
-  /** A run and its current record; reused as the run advances. */
-  private final class Head {
-    private KeyValue current;
-
-    /** The current key's value, when the key is one integral column: compared unboxed. */
-    private long integralKey;
-
-    private final Iterator<KeyValue> rest;
-    private final int run;
-
-    private Head(KeyValue current, Iterator<KeyValue> rest, int run) {
-      this.rest = rest;
-      this.run = run;
-      set(current);
-    }
-
-    private void set(KeyValue record) {
-      current = record;
-      if (integralKeys) {
-        integralKey = RowComparator.integralValue(record.key());
-      }
-    }
-  }
-
   private final Comparator<Object[]> keyOrder;
 
   /**
-   * Whether keys are one BIGINT or INT column: the heap then compares each head's key as a long
-   * kept beside it rather than reaching through record, key array and box (the heap's sifting was a
+   * Whether keys are one BIGINT or INT column: the heap then compares each run's key as a long kept
+   * beside it rather than reaching through record, key array and box (the heap's sifting was a
    * sixth of a merge read's time in a profile).
    */
   private final boolean integralKeys;
 
   private final Comparator<KeyValue> versionOrder;
-  // A binary min-heap of the runs by their current record: the run whose record comes next on top.
-  // Taking a record replaces the top's record in place and sifts it down once (a priority queue's
-  // poll and add would sift twice and allocate an entry per record).
-  private final Head[] heap;
-  private int size;
+  private final List<Iterator<KeyValue>> runs;
+
+  // Per run, its current record and, for integral keys, that record's key.
+  private final KeyValue[] current;
+  private final long[] integralKey;
+  private final RunHeap heap;
   private int lastRun = -1;
 
   /** Runs sorted by key then sequence number. */
@@ -68,12 +45,14 @@ public final class SortMergeReader implements Iterator<KeyValue> {
     this.keyOrder = keyOrder;
     this.integralKeys = keyOrder instanceof RowComparator rows && rows.integral();
     this.versionOrder = versionOrder;
-    this.heap = new Head[runs.size()];
+    this.runs = List.copyOf(runs);
+    this.current = new KeyValue[runs.size()];
+    this.integralKey = new long[runs.size()];
+    this.heap = new RunHeap(runs.size(), this::before);
     for (int i = 0; i < runs.size(); i++) {
-      Iterator<KeyValue> run = runs.get(i);
-      if (run.hasNext()) {
-        heap[size] = new Head(run.next(), run, i);
-        siftUp(size++);
+      if (runs.get(i).hasNext()) {
+        set(i, runs.get(i).next());
+        heap.add(i);
       }
     }
   }
@@ -85,73 +64,48 @@ public final class SortMergeReader implements Iterator<KeyValue> {
 
   @Override
   public boolean hasNext() {
-    return size > 0;
+    return heap.size() > 0;
   }
 
   @Override
   public KeyValue next() {
-    if (size == 0) {
+    if (heap.size() == 0) {
       throw new NoSuchElementException();
     }
-    Head head = heap[0];
-    KeyValue record = head.current;
-    lastRun = head.run;
-    if (head.rest.hasNext()) {
-      head.set(head.rest.next());
+    int run = heap.top();
+    KeyValue record = current[run];
+    lastRun = run;
+    Iterator<KeyValue> rest = runs.get(run);
+    if (rest.hasNext()) {
+      set(run, rest.next());
+      heap.topChanged();
     } else {
-      heap[0] = heap[--size];
-      heap[size] = null;
-    }
-    if (size > 1) {
-      siftDown(0);
+      current[run] = null;
+      heap.removeTop();
     }
     return record;
   }
 
-  private void siftUp(int i) {
-    Head h = heap[i];
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (before(heap[parent], h)) {
-        break;
-      }
-      heap[i] = heap[parent];
-      i = parent;
+  private void set(int run, KeyValue record) {
+    current[run] = record;
+    if (integralKeys) {
+      integralKey[run] = RowComparator.integralValue(record.key());
     }
-    heap[i] = h;
-  }
-
-  private void siftDown(int i) {
-    Head h = heap[i];
-    int half = size >>> 1;
-    while (i < half) {
-      int child = 2 * i + 1;
-      int right = child + 1;
-      if (right < size && before(heap[right], heap[child])) {
-        child = right;
-      }
-      if (before(h, heap[child])) {
-        break;
-      }
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = h;
   }
 
   /**
-   * Whether {@code a} comes strictly before {@code b}: by key, then version, then run. Equal
-   * records come run by run, in the order the runs were given: a reader that orders by key alone (a
-   * changelog) keeps each file's changes of a key together and the files in order.
+   * Whether run {@code a}'s record comes strictly before run {@code b}'s: by key, then version,
+   * then run. Equal records come run by run, in the order the runs were given: a reader that orders
+   * by key alone (a changelog) keeps each file's changes of a key together and the files in order.
    */
-  private boolean before(Head a, Head b) {
+  private boolean before(int a, int b) {
     int c =
         integralKeys
-            ? Long.compare(a.integralKey, b.integralKey)
-            : keyOrder.compare(a.current.key(), b.current.key());
+            ? Long.compare(integralKey[a], integralKey[b])
+            : keyOrder.compare(current[a].key(), current[b].key());
     if (c == 0) {
-      c = versionOrder.compare(a.current, b.current);
+      c = versionOrder.compare(current[a], current[b]);
     }
-    return c != 0 ? c < 0 : a.run < b.run;
+    return c != 0 ? c < 0 : a < b;
   }
 }
