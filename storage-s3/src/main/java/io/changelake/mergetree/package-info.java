@@ -29,6 +29,9 @@
  *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}, {@link
  *     io.changelake.mergetree.KeyVersions}</td><td>read sorted runs, merge them by key and
  *     version, hand over the versions of one key at a time</td><td>SortMergeReader</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.NewestVersionMerge}</td><td>a batch read of a
+ *     deduplicate table: the newest version of each key, the values of superseded versions never
+ *     read</td><td>its batch read's merge, with the deduplicate function</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.KeyMerge}, {@link
  *     io.changelake.mergetree.MergeFunction} ({@code merge/}: the engines)</td><td>turn a key's
  *     versions into the one stored</td><td>MergeFunction, its wrappers</td></tr>
