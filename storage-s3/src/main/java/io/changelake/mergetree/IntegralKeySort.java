@@ -1,17 +1,17 @@
 package io.changelake.mergetree;
 
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
-import io.changelake.types.TypeRoot;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * Sorts records whose key is one integral column (BIGINT, INT, SMALLINT, TINYINT) by that key,
- * keeping arrival order among equal keys, on primitive arrays: a write buffer sorts every record
- * once per flush, and comparing boxed keys through a comparator was the largest single cost of a
- * commit.
+ * Sorts records whose key is one integral column ({@link RowComparator#integral(RowType)}) by that
+ * key, keeping arrival order among equal keys, on primitive arrays: a write buffer sorts every
+ * record once per flush, and comparing boxed keys through a comparator was the largest single cost
+ * of a commit.
  */
 final class IntegralKeySort {
 
@@ -19,18 +19,6 @@ final class IntegralKeySort {
   private static final int INSERTION_LIMIT = 16;
 
   private IntegralKeySort() {}
-
-  /** Whether keys of this type sort here. */
-  static boolean applies(RowType keyType) {
-    if (keyType.size() != 1) {
-      return false;
-    }
-    TypeRoot root = keyType.type(0).root();
-    return root == TypeRoot.BIGINT
-        || root == TypeRoot.INT
-        || root == TypeRoot.SMALLINT
-        || root == TypeRoot.TINYINT;
-  }
 
   /** Sorts the list in place by key, equal keys in their current order. */
   static void sort(List<KeyValue> records) {
@@ -48,7 +36,7 @@ final class IntegralKeySort {
     long[] keys = new long[n];
     int[] positions = new int[n];
     for (int i = 0; i < n; i++) {
-      keys[i] = ((Number) records.get(i).key()[0]).longValue();
+      keys[i] = RowComparator.integralValue(records.get(i).key());
       positions[i] = i;
     }
     quicksort(keys, positions, 0, n - 1);

@@ -1,6 +1,7 @@
 package io.changelake.mergetree;
 
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -61,7 +62,7 @@ final class WriteBuffer implements Closeable {
     this.budget = WriteBudget.shared(budget);
     this.spillable = spillable;
     this.spillFolder = spillFolder;
-    this.integralKey = IntegralKeySort.applies(keyType);
+    this.integralKey = RowComparator.integral(keyType);
   }
 
   /**

@@ -13,20 +13,34 @@ import java.util.Comparator;
 public final class RowComparator implements Comparator<Object[]> {
 
   private final TypeRoot[] roots;
+  private final boolean integral;
 
   public RowComparator(RowType type) {
+    integral = integral(type);
     roots = new TypeRoot[type.size()];
     for (int i = 0; i < roots.length; i++) {
       roots[i] = type.type(i).root();
     }
   }
 
-  /**
-   * Whether the rows are one BIGINT or INT column, which orders as its value does: a merge may
-   * compare {@link #integralValue}s rather than rows.
-   */
+  /** Whether the rows are of an {@link #integral(RowType)} type. */
   public boolean integral() {
-    return roots.length == 1 && (roots[0] == TypeRoot.BIGINT || roots[0] == TypeRoot.INT);
+    return integral;
+  }
+
+  /**
+   * Whether rows of {@code type} are one integral column (BIGINT, INT, SMALLINT or TINYINT), which
+   * orders as its value does: a sort or merge may compare {@link #integralValue}s rather than rows.
+   */
+  public static boolean integral(RowType type) {
+    if (type.size() != 1) {
+      return false;
+    }
+    TypeRoot root = type.type(0).root();
+    return root == TypeRoot.BIGINT
+        || root == TypeRoot.INT
+        || root == TypeRoot.SMALLINT
+        || root == TypeRoot.TINYINT;
   }
 
   /** The value of a non-null row of an {@link #integral} type, as a long. */
