@@ -10,6 +10,7 @@ import io.changelake.table.Rows;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.templates.TemplateCatalog;
+import io.changelake.templates.WrittenDeadLetters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,16 +158,6 @@ class CdcToTableDatabaseModeTest {
     return args.toArray(String[]::new);
   }
 
-  private List<String> deadLetters() throws Exception {
-    try (Stream<Path> files = Files.walk(folder.resolve("dead"))) {
-      List<String> lines = new ArrayList<>();
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        lines.addAll(Files.readAllLines(f));
-      }
-      return lines.stream().sorted().toList();
-    }
-  }
-
   /** The table's rows without its {@code _sequence} column, by ours and by Paimon's reader. */
   private List<Object[]> rows(String table, List<String> columns) throws Exception {
     TablePath path = new TablePath("lake", table);
@@ -244,7 +234,7 @@ class CdcToTableDatabaseModeTest {
           audit.getKey() + ": " + audited.out());
     }
 
-    List<String> dead = deadLetters();
+    List<String> dead = WrittenDeadLetters.sortedLines(folder.resolve("dead"));
     assertEquals(2, dead.size(), dead.toString());
     assertTrue(
         dead.stream()

@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -212,13 +211,7 @@ class CdcToAggregateTest {
             event("c", "null", order(1001, 10L, 100)),
             event("c", "null", order(1002, null, 50))));
     assertEquals(List.of("[10, 100, 1]"), aggregate());
-    List<String> dead;
-    try (Stream<Path> files = Files.walk(folder.resolve("dead"))) {
-      dead = new ArrayList<>();
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        dead.addAll(Files.readAllLines(f));
-      }
-    }
+    List<String> dead = WrittenDeadLetters.sortedLines(folder.resolve("dead"));
     assertEquals(1, dead.size(), dead.toString());
     assertTrue(dead.get(0).contains("the group column store_id is null"), dead.get(0));
   }

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.PipelineResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,16 +65,6 @@ class CdcToTableTest {
     return TemplateCatalog.CDC_TO_TABLE.run(args.toArray(String[]::new)).waitUntilFinish();
   }
 
-  private List<String> deadLetters() throws Exception {
-    try (Stream<Path> files = Files.walk(folder.resolve("dead"))) {
-      List<String> lines = new ArrayList<>();
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        lines.addAll(Files.readAllLines(f));
-      }
-      return lines.stream().sorted().toList();
-    }
-  }
-
   /** Rows as text, sorted, without the {@code _sequence} column. */
   private static List<String> text(List<Object[]> rows, TableSchema schema) {
     int sequence = schema.rowType().indexOf(TableColumns.SEQUENCE);
@@ -121,7 +110,7 @@ class CdcToTableTest {
       assertEquals(expected, text(orders.newRead().readAll(), schema));
       assertEquals(expected, text(PaimonTables.readAll(PaimonTables.open(table), schema), schema));
     }
-    List<String> dead = deadLetters();
+    List<String> dead = WrittenDeadLetters.sortedLines(folder.resolve("dead"));
     assertEquals(2, dead.size(), dead.toString());
     assertTrue(
         dead.get(1).contains("wrong type of 'store_id' in after: expected INT, found"),
