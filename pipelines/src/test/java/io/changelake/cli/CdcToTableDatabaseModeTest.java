@@ -1,5 +1,11 @@
 package io.changelake.cli;
 
+import static io.changelake.templates.DebeziumEnvelopes.CUSTOMERS;
+import static io.changelake.templates.DebeziumEnvelopes.ORDERS;
+import static io.changelake.templates.DebeziumEnvelopes.VISITS;
+import static io.changelake.templates.DebeziumEnvelopes.customer;
+import static io.changelake.templates.DebeziumEnvelopes.order;
+import static io.changelake.templates.DebeziumEnvelopes.visit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +15,8 @@ import io.changelake.table.PaimonTables;
 import io.changelake.table.Rows;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.templates.DebeziumEnvelopes;
+import io.changelake.templates.DebeziumEnvelopes.Field;
 import io.changelake.templates.TemplateCatalog;
 import io.changelake.templates.WrittenDeadLetters;
 import java.nio.file.Files;
@@ -33,70 +41,11 @@ class CdcToTableDatabaseModeTest {
 
   private long lsn = 100;
 
-  /** One column of an envelope: name and Connect type. */
-  private record Field(String name, String type) {}
-
-  private static final List<Field> ORDERS =
-      List.of(
-          new Field("order_id", "int64"),
-          new Field("store_id", "int64"),
-          new Field("amount", "int64"));
-  private static final List<Field> CUSTOMERS =
-      List.of(
-          new Field("customer_id", "int64"),
-          new Field("name", "string"),
-          new Field("store_id", "int64"));
-  private static final List<Field> VISITS =
-      List.of(
-          new Field("visit_id", "int64"),
-          new Field("customer_id", "int64"),
-          new Field("page", "string"));
-
-  private static String struct(String image, List<Field> fields) {
-    List<String> parts = new ArrayList<>();
-    for (Field f : fields) {
-      parts.add("{\"field\":\"" + f.name() + "\",\"type\":\"" + f.type() + "\"}");
-    }
-    return "{\"field\":\""
-        + image
-        + "\",\"type\":\"struct\",\"optional\":true,\"fields\":["
-        + String.join(",", parts)
-        + "]}";
-  }
-
-  /** A PostgreSQL Debezium event of {@code db.table} in the schema envelope. */
+  /** A PostgreSQL Debezium event of {@code db.table} in the schema envelope, at the next lsn. */
   private String event(
       String db, String table, List<Field> fields, String op, String before, String after) {
     lsn += 8;
-    return "{\"schema\":{\"type\":\"struct\",\"fields\":["
-        + struct("before", fields)
-        + ","
-        + struct("after", fields)
-        + "]},\"payload\":{\"before\":"
-        + before
-        + ",\"after\":"
-        + after
-        + ",\"op\":\""
-        + op
-        + "\",\"ts_ms\":1,\"source\":{\"connector\":\"postgresql\",\"db\":\""
-        + db
-        + "\",\"table\":\""
-        + table
-        + "\",\"lsn\":"
-        + lsn
-        + "}}}";
-  }
-
-  private static String order(long id, long store, long amount) {
-    return "{\"order_id\":" + id + ",\"store_id\":" + store + ",\"amount\":" + amount + "}";
-  }
-
-  private static String customer(long id, String name, long store) {
-    return "{\"customer_id\":" + id + ",\"name\":\"" + name + "\",\"store_id\":" + store + "}";
-  }
-
-  private static String visit(long id, long customer, String page) {
-    return "{\"visit_id\":" + id + ",\"customer_id\":" + customer + ",\"page\":\"" + page + "\"}";
+    return DebeziumEnvelopes.event(db, table, fields, op, before, after, lsn, null);
   }
 
   /** Writes the three tables' events, interleaved, into two files. */

@@ -1,5 +1,11 @@
 package io.changelake.it.templates;
 
+import static io.changelake.templates.DebeziumEnvelopes.CUSTOMERS;
+import static io.changelake.templates.DebeziumEnvelopes.ORDERS;
+import static io.changelake.templates.DebeziumEnvelopes.VISITS;
+import static io.changelake.templates.DebeziumEnvelopes.customer;
+import static io.changelake.templates.DebeziumEnvelopes.order;
+import static io.changelake.templates.DebeziumEnvelopes.visit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +14,8 @@ import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.templates.DebeziumEnvelopes;
+import io.changelake.templates.DebeziumEnvelopes.Field;
 import io.changelake.templates.TemplateCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -716,25 +724,6 @@ class CdcFromKafkaIT {
     }
   }
 
-  /** A column of a schema envelope: name and Connect type. */
-  private record Field(String name, String type) {}
-
-  private static final List<Field> ORDERS =
-      List.of(
-          new Field("order_id", "int64"),
-          new Field("store_id", "int64"),
-          new Field("amount", "int64"));
-  private static final List<Field> CUSTOMERS =
-      List.of(
-          new Field("customer_id", "int64"),
-          new Field("name", "string"),
-          new Field("store_id", "int64"));
-  private static final List<Field> VISITS =
-      List.of(
-          new Field("visit_id", "int64"),
-          new Field("customer_id", "int64"),
-          new Field("page", "string"));
-
   /**
    * A PostgreSQL-like event of source table {@code db.table} in the schema envelope, keyed by its
    * first column; {@code before} and {@code after} are JSON objects or {@code null}.
@@ -747,46 +736,11 @@ class CdcFromKafkaIT {
       String before,
       String after,
       long lsn) {
-    List<String> columns = new ArrayList<>();
-    for (Field f : fields) {
-      columns.add("{\"field\":\"" + f.name() + "\",\"type\":\"" + f.type() + "\"}");
-    }
-    String struct =
-        "\",\"type\":\"struct\",\"optional\":true,\"fields\":[" + String.join(",", columns) + "]}";
     String image = after.equals("null") ? before : after;
     String key = image.substring(0, image.indexOf(',')) + "}";
     return new String[] {
-      key,
-      "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"before"
-          + struct
-          + ",{\"field\":\"after"
-          + struct
-          + "]},\"payload\":{\"before\":"
-          + before
-          + ",\"after\":"
-          + after
-          + ",\"op\":\""
-          + op
-          + "\",\"ts_ms\":1,\"source\":{\"connector\":\"postgresql\",\"db\":\""
-          + db
-          + "\",\"table\":\""
-          + table
-          + "\",\"lsn\":"
-          + lsn
-          + ",\"snapshot\":\"false\"}}}"
+      key, DebeziumEnvelopes.event(db, table, fields, op, before, after, lsn, "false")
     };
-  }
-
-  private static String order(long id, long store, long amount) {
-    return "{\"order_id\":" + id + ",\"store_id\":" + store + ",\"amount\":" + amount + "}";
-  }
-
-  private static String customer(long id, String name, long store) {
-    return "{\"customer_id\":" + id + ",\"name\":\"" + name + "\",\"store_id\":" + store + "}";
-  }
-
-  private static String visit(long id, long customer, String page) {
-    return "{\"visit_id\":" + id + ",\"customer_id\":" + customer + ",\"page\":\"" + page + "\"}";
   }
 
   @Test
