@@ -79,10 +79,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final ParquetFileReader file;
   private final MessageType requested;
   private final String createdBy;
-  private final ColumnCodec[] keyCodecs;
-
-  /** Per value column, its codec under the file's type, or null if the file lacks the column. */
-  private final ColumnCodec[] valueCodecs;
 
   /** Per value column, the type to convert the file's value to, or null to keep it. */
   private final DataType[] valueConversions;
@@ -101,9 +97,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** Per value column, the key column it repeats, or -1. */
   private final int[] keyOfValue;
 
-  /** The readers of the key columns, the sequence number and the kind, by position. */
+  /**
+   * Per key column, the position of its reader: its _KEY_ column or the value column it repeats.
+   */
   private final int[] keyReader;
 
+  /** The position of the sequence number's reader; the kind's follows it. */
   private final int sequenceReader;
 
   /**
@@ -144,7 +143,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     // The key columns repeat table columns; when those are read anyway, the key is taken from
     // them and the _KEY_ columns are never decoded.
     this.keyInValue = positionsIn(valueColumns, keyType);
-    this.keyCodecs = KeyValueFileSchema.codecs(keyType);
+    ColumnCodec[] keyCodecs = KeyValueFileSchema.codecs(keyType);
     List<Type> columns = new ArrayList<>();
     List<ColumnCodec> codecs = new ArrayList<>();
     if (keyInValue == null) {
@@ -159,14 +158,15 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     columns.add(column(fileSchema, KeyValueFileSchema.VALUE_KIND));
     codecs.add(null);
     codecs.add(null);
-    this.valueCodecs = new ColumnCodec[positions.length];
+    this.valueReader = new int[positions.length];
     this.valueConversions = new DataType[positions.length];
     for (int i = 0; i < positions.length; i++) {
       DataField inFile = mapping.fileField(positions[i]);
+      valueReader[i] = -1;
       if (inFile != null) {
+        valueReader[i] = columns.size();
         columns.add(column(fileSchema, inFile.name()));
-        valueCodecs[i] = ColumnCodec.of(inFile.type());
-        codecs.add(valueCodecs[i]);
+        codecs.add(ColumnCodec.of(inFile.type()));
         valueConversions[i] = mapping.converts(positions[i]) ? valueColumns.type(i) : null;
       }
     }
@@ -174,13 +174,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
     this.columnCodecs = codecs.toArray(ColumnCodec[]::new);
     file.setRequestedSchema(requested);
-    int systemColumns = keyInValue == null ? keyCodecs.length : 0;
-    this.sequenceReader = systemColumns;
-    this.valueReader = new int[positions.length];
-    int next = systemColumns + 2;
-    for (int i = 0; i < positions.length; i++) {
-      valueReader[i] = valueCodecs[i] == null ? -1 : next++;
-    }
+    this.sequenceReader = keyInValue == null ? keyCodecs.length : 0;
     this.keyOfValue = new int[positions.length];
     Arrays.fill(keyOfValue, -1);
     this.keyReader = new int[keyCodecs.length];
