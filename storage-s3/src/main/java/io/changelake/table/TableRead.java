@@ -119,20 +119,15 @@ public final class TableRead {
     return merged(split);
   }
 
-  /** The rows of one split through the merge, whatever its files: the reference of the raw read. */
-  MergedRows merged(BucketSplit split) throws IOException {
-    return merged(split, newestVersionWins);
-  }
-
   /**
-   * The rows of one split through the merge: by {@link NewestVersionMerge} if {@code
-   * newestVersion}, which only a table whose newest version wins may ask for, else through the
+   * The rows of one split through the merge, whatever its files: the reference of the raw read. A
+   * table whose newest version wins merges by {@link NewestVersionMerge}, any other through the
    * merge engine, key by key.
    */
-  MergedRows merged(BucketSplit split, boolean newestVersion) throws IOException {
+  MergedRows merged(BucketSplit split) throws IOException {
     List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
     boolean asInserts = rawConvertible(split.files()) && retractionsCounted(split.files());
-    if (newestVersion) {
+    if (newestVersionWins) {
       return new MergedRows(
           readers,
           new NewestVersionMerge(readers, keyOrder, table.options().ignoreDelete()),
