@@ -117,13 +117,11 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
       return false;
     }
     int top = heap.top();
-    boolean sameKey =
-        integralKeys
-            ? keys[following] == keys[top]
-            : keyOrder.compare(files[following].key(), files[top].key()) == 0;
-    return sameKey && (!ignoreDelete || files[following].kind().isAdd());
+    return holds(following, keys[top], integralKeys ? null : files[top].key())
+        && (!ignoreDelete || files[following].kind().isAdd());
   }
 
+  /** Whether a file's current key is {@code key} (when integral) or {@code objectKey}. */
   private boolean holds(int file, long key, Object[] objectKey) {
     return integralKeys ? keys[file] == key : keyOrder.compare(files[file].key(), objectKey) == 0;
   }
