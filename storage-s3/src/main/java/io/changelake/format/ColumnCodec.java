@@ -65,8 +65,16 @@ final class ColumnCodec {
     this.statsHaveMinMax = statsHaveMinMax;
   }
 
+  /** The conversion of a type whose Java value is its Parquet value: the value itself. */
+  private static Object asStored(Object value) {
+    return value;
+  }
+
+  /** {@link #asStored}, one instance, so {@link #keepsPhysical} can tell it. */
+  private static final Function<Object, Object> AS_STORED = ColumnCodec::asStored;
+
   private static ColumnCodec plain(PrimitiveTypeName physical, LogicalTypeAnnotation logical) {
-    return new ColumnCodec(physical, logical, 0, v -> v, v -> v, true);
+    return new ColumnCodec(physical, logical, 0, AS_STORED, AS_STORED, true);
   }
 
   /** The codec of a column type. */
@@ -357,6 +365,11 @@ final class ColumnCodec {
         p = reader.getBinary();
     }
     return fromPhysical(p);
+  }
+
+  /** Whether our Java value of a Parquet value is that value itself (numbers, booleans). */
+  boolean keepsPhysical() {
+    return fromPhysical == AS_STORED;
   }
 
   /** Our Java value of a Parquet physical value. */

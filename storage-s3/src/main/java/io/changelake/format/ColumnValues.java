@@ -23,6 +23,30 @@ interface ColumnValues {
     return null;
   }
 
+  /**
+   * Reads the values of the next {@code count} rows into {@code rows[r][column]}, {@code r} from 0:
+   * as many {@link #read} calls, which a column decoded a page at a time does in one loop.
+   */
+  default void readInto(Object[][] rows, int column, int count) {
+    for (int r = 0; r < count; r++) {
+      rows[r][column] = read();
+    }
+  }
+
+  /** {@link #readLong} for the next {@code count} rows, into {@code into} from 0. */
+  default void readLongs(long[] into, int count) {
+    for (int r = 0; r < count; r++) {
+      into[r] = readLong();
+    }
+  }
+
+  /** {@link #readInt} for the next {@code count} rows, into {@code into} from 0. */
+  default void readInts(int[] into, int count) {
+    for (int r = 0; r < count; r++) {
+      into[r] = readInt();
+    }
+  }
+
   /** Moves past the current row without making its value. */
   default void skip() {
     read();

@@ -24,7 +24,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * One column chunk of a row group, decoded a whole page at a time into primitive arrays, then
- * handed out row by row: the column-batch reader of {@link KeyValueFileReader}.
+ * handed out row by row, or for a bulk read a page's stretch of rows in one loop ({@link
+ * #readInto}, {@link #readLongs}): the column-batch reader of {@link KeyValueFileReader}.
  *
  * <p>Parquet's own column reader decodes a value per call through several layers (level readers,
  * value readers, dictionary lookups, converters); here a page's definition levels and dictionary
@@ -152,6 +153,42 @@ final class DecodedColumnChunk implements ColumnValues {
         : codec.fromPhysical(physical(dictionary, ids[v]));
   }
 
+  /**
+   * {@link #read} for {@code count} rows, a page's stretch at a time: the page check, the kind of
+   * page and the codec are looked at once per stretch, not once per value.
+   */
+  @Override
+  public void readInto(Object[][] rows, int column, int count) {
+    int done = 0;
+    while (done < count) {
+      pageWithRows();
+      int n = Math.min(count - done, rowsInPage - row);
+      if (definitions == null && !dictionaryPage && type == PrimitiveTypeName.INT64) {
+        long[] longs = (long[]) values;
+        boolean asStored = codec.keepsPhysical();
+        for (int i = 0; i < n; i++) {
+          long v = longs[valueIndex + i];
+          rows[done + i][column] = asStored ? (Object) v : codec.fromPhysical(v);
+        }
+        valueIndex += n;
+        row += n;
+      } else if (dictionaryPage && dictionaryValues != null) {
+        for (int i = 0; i < n; i++) {
+          int r = row++;
+          rows[done + i][column] =
+              definitions != null && definitions[r] != maxDefinition
+                  ? null
+                  : dictionaryValues[ids[valueIndex++]];
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          rows[done + i][column] = read();
+        }
+      }
+      done += n;
+    }
+  }
+
   /** The value at {@code index} of an array of the column's physical type, boxed. */
   private Object physical(Object array, int index) {
     switch (type) {
@@ -200,7 +237,53 @@ final class DecodedColumnChunk implements ColumnValues {
     return dictionaryPage ? ((int[]) dictionary)[ids[v]] : ((int[]) values)[v];
   }
 
+  @Override
+  public void readLongs(long[] into, int count) {
+    int done = 0;
+    while (done < count) {
+      pageWithRows();
+      int n = Math.min(count - done, rowsInPage - row);
+      if (dictionaryPage) {
+        long[] entries = (long[]) dictionary;
+        for (int i = 0; i < n; i++) {
+          into[done + i] = entries[ids[valueIndex + i]];
+        }
+      } else {
+        System.arraycopy((long[]) values, valueIndex, into, done, n);
+      }
+      valueIndex += n;
+      row += n;
+      done += n;
+    }
+  }
+
+  @Override
+  public void readInts(int[] into, int count) {
+    int done = 0;
+    while (done < count) {
+      pageWithRows();
+      int n = Math.min(count - done, rowsInPage - row);
+      if (dictionaryPage) {
+        int[] entries = (int[]) dictionary;
+        for (int i = 0; i < n; i++) {
+          into[done + i] = entries[ids[valueIndex + i]];
+        }
+      } else {
+        System.arraycopy((int[]) values, valueIndex, into, done, n);
+      }
+      valueIndex += n;
+      row += n;
+      done += n;
+    }
+  }
+
   private int nextRow() {
+    pageWithRows();
+    return row++;
+  }
+
+  /** Moves to the next page if the current one has no row left. */
+  private void pageWithRows() {
     if (row == rowsInPage) {
       try {
         nextPage();
@@ -208,7 +291,6 @@ final class DecodedColumnChunk implements ColumnValues {
         throw new UncheckedIOException("reading a page of column " + descriptor, e);
       }
     }
-    return row++;
   }
 
   private void nextPage() throws IOException {

@@ -45,6 +45,19 @@ import org.apache.parquet.schema.Type;
  * projected table columns, in projection order. Values are decoded column by column, a page at a
  * time ({@link DecodedColumnChunk}), with no record assembly in between.
  *
+ * <p>Three ways to read, which may be mixed:
+ *
+ * <ul>
+ *   <li>{@link #next}: a key-value per call, as an iterator;
+ *   <li>{@link #advance} and the current row's {@link #key}, {@link #sequenceNumber}, {@link #kind}
+ *       and {@link #value}: each column read when asked for, and passed over unread otherwise,
+ *       for a merge that discards most versions;
+ *   <li>{@link #nextKeyValues} and {@link #nextValues} ({@link #keyValuesInBatches}, {@link
+ *       #valuesInBatches}): many rows at once, column after column, for a read that takes every
+ *       row. A raw read asks for the values alone, so the sequence-number and kind columns are
+ *       never decompressed.
+ * </ul>
+ *
  * <pre>{@code
  * try (KeyValueFileReader reader = KeyValueFileReader.open(store, path, keyType, valueType)) {
  *   while (reader.hasNext()) {
@@ -53,8 +66,7 @@ import org.apache.parquet.schema.Type;
  * }
  * }</pre>
  *
- * <p>Not thread-safe. {@link #hasNext} and {@link #next} throw {@link UncheckedIOException} when
- * the store fails.
+ * <p>Not thread-safe. The reading methods throw {@link UncheckedIOException} when the store fails.
  */
 public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
@@ -115,6 +127,21 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private long rowsLeftInGroup;
   private int rowGroup;
 
+  // The row group being read, kept to open its sequence-number and kind readers on demand.
+  private PageReadStore group;
+  private BlockMetaData block;
+  private ColumnReadStoreImpl assembled;
+
+  /** Rows of the current group {@link #advance} has moved to. */
+  private long rowsAdvanced;
+
+  /**
+   * Rows of the current group whose sequence number and kind have been read. They are read when
+   * asked for, not by {@link #advance}: a read that needs neither (a raw read, as Paimon's, which
+   * reads the table columns alone) never decompresses their pages.
+   */
+  private long systemRowsRead;
+
   // The row advance() moved to: its key, sequence number and kind are read; its other value
   // columns are read by value(), or passed over unread by the next advance(), so a version a merge
   // supersedes costs neither decoding nor boxing.
@@ -125,6 +152,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private RowKind currentKind;
   private Object[] currentValue;
   private boolean valuesPending;
+
+  // The columns of a bulk read of key-values, reused from batch to batch.
+  private Object[][] valueBatch = new Object[0][];
+  private Object[][] keyBatch;
+  private long[] sequenceBatch;
+  private int[] kindBatch;
 
   private KeyValueFileReader(
       String path,
@@ -251,7 +284,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     ParquetFileReader file =
         ParquetFileReader.open(
             new ObjectInputFile(store, path, info.size(), READ_AHEAD),
-            ParquetReadOptions.builder(READ_CONFIGURATION).build());
+            ParquetReadOptions.builder(READ_CONFIGURATION)
+                .withCodecFactory(new PageDecompression(READ_CONFIGURATION))
+                .build());
     try {
       return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
     } catch (RuntimeException e) {
@@ -265,37 +300,93 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     return file.getRecordCount();
   }
 
+  /**
+   * Whether a row is left. It does not move: the current row's columns stay readable until {@link
+   * #advance}.
+   */
   @Override
   public boolean hasNext() {
-    try {
-      while (rowsLeftInGroup == 0) {
-        // The last row of the group is no longer current: its values go with the group's readers.
-        valuesPending = false;
-        PageReadStore group = file.readNextRowGroup();
-        if (group == null) {
-          return false;
-        }
-        BlockMetaData block = file.getRowGroups().get(rowGroup++);
-        ColumnReadStoreImpl store = null;
-        readers = new ColumnValues[descriptors.length];
-        for (int i = 0; i < descriptors.length; i++) {
-          ColumnDescriptor column = descriptors[i];
-          if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
-            readers[i] =
-                new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
-          } else {
-            if (store == null) {
-              store = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
-            }
-            readers[i] =
-                new AssembledColumn(store.getColumnReader(column), column, columnCodecs[i]);
-          }
-        }
-        rowsLeftInGroup = group.getRowCount();
+    if (rowsLeftInGroup > 0) {
+      return true;
+    }
+    List<BlockMetaData> groups = file.getRowGroups();
+    for (int g = rowGroup; g < groups.size(); g++) {
+      if (groups.get(g).getRowCount() > 0) {
+        return true;
       }
+    }
+    return false;
+  }
+
+  /** Moves to the next row group that holds rows; false when none is left. */
+  private boolean nextRowGroup() {
+    try {
+      group = file.readNextRowGroup();
+      if (group == null) {
+        return false;
+      }
+      // readNextRowGroup passes over empty row groups: so does the index into the footer's.
+      List<BlockMetaData> groups = file.getRowGroups();
+      while (groups.get(rowGroup).getRowCount() == 0) {
+        rowGroup++;
+      }
+      block = groups.get(rowGroup++);
+      assembled = null;
+      readers = new ColumnValues[descriptors.length];
+      for (int i = 0; i < descriptors.length; i++) {
+        if (i != sequenceReader && i != sequenceReader + 1) {
+          readers[i] = openColumn(i);
+        }
+      }
+      rowsLeftInGroup = group.getRowCount();
+      rowsAdvanced = 0;
+      systemRowsRead = 0;
       return true;
     } catch (IOException e) {
       throw new UncheckedIOException("reading " + path, e);
+    }
+  }
+
+  /** The reader of requested column {@code i} in the current row group. */
+  private ColumnValues openColumn(int i) throws IOException {
+    ColumnDescriptor column = descriptors[i];
+    if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
+      return new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
+    }
+    if (assembled == null) {
+      assembled = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);
+    }
+    return new AssembledColumn(assembled.getColumnReader(column), column, columnCodecs[i]);
+  }
+
+  /** Reads the current row's sequence number and kind, if not read yet. */
+  private void readSystemColumns() {
+    if (systemRowsRead == rowsAdvanced) {
+      return;
+    }
+    passSystemColumns(rowsAdvanced - 1);
+    // Both system columns are required: read them without codec, boxing or level checks.
+    currentSequence = readers[sequenceReader].readLong();
+    currentKind = RowKind.fromByteValue((byte) readers[sequenceReader + 1].readInt());
+    systemRowsRead = rowsAdvanced;
+  }
+
+  /**
+   * Opens the current group's sequence-number and kind readers if they are not open, and passes
+   * over the rows up to {@code rows} that nobody asked the sequence number and kind of.
+   */
+  private void passSystemColumns(long rows) {
+    if (readers[sequenceReader] == null) {
+      try {
+        readers[sequenceReader] = openColumn(sequenceReader);
+        readers[sequenceReader + 1] = openColumn(sequenceReader + 1);
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading " + path, e);
+      }
+    }
+    for (; systemRowsRead < rows; systemRowsRead++) {
+      readers[sequenceReader].skip();
+      readers[sequenceReader + 1].skip();
     }
   }
 
@@ -314,42 +405,155 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     if (!advance()) {
       throw new NoSuchElementException("no key-value left in " + path);
     }
-    return new KeyValue(key(), currentSequence, currentKind, value());
+    return new KeyValue(key(), sequenceNumber(), kind(), value());
   }
 
   /**
-   * The next row's table columns alone, as {@link KeyValue#value()} would hold them: for a read
-   * that needs neither key, sequence number nor kind, so no record is built around them.
+   * Reads the table columns of the next rows in bulk, as {@link KeyValue#value()} would hold them,
+   * one new array per row, into {@code rows}: for a read that needs neither key, sequence number
+   * nor kind (a raw read). The columns are read one after the other over all the rows, so a page's
+   * values go out in one loop instead of a call per value. Reads up to {@code rows.length} rows,
+   * fewer at the end of a row group.
    *
-   * @throws NoSuchElementException if the file is exhausted
+   * <p>No row is current afterwards: {@link #advance} moves to the row after the last one read.
+   *
+   * @return the number of rows read into {@code rows}; 0 when the file is exhausted
    */
-  public Object[] nextValue() {
-    if (!advance()) {
-      throw new NoSuchElementException("no key-value left in " + path);
+  public int nextValues(Object[][] rows) {
+    int count = startBulk(rows.length);
+    readValues(rows, count);
+    if (keyInValue == null) {
+      // The _KEY_ columns are read by advance(), row by row: their rows here are passed over.
+      for (int k = 0; k < keyReader.length; k++) {
+        for (int r = 0; r < count; r++) {
+          readers[k].skip();
+        }
+      }
     }
-    return value();
+    endBulk(count);
+    return count;
   }
 
   /**
-   * Moves to the next row and reads its key, sequence number and kind, but not yet its other
-   * columns: {@link #value} reads them, and if it is not called before the next move, they are
-   * passed over unread. A merge thus pays for the values of the versions it keeps only.
+   * Reads the next rows in bulk, as {@link #next} returns them, into {@code rows}: each column over
+   * all the rows in one go, as {@link #nextValues}. Reads up to {@code rows.length} rows, fewer at
+   * the end of a row group. A key column that repeats a table column is the same object in key and
+   * value. No row is current afterwards.
+   *
+   * @return the number of rows read into {@code rows}; 0 when the file is exhausted
+   */
+  public int nextKeyValues(KeyValue[] rows) {
+    int count = startBulk(rows.length);
+    if (count == 0) {
+      return 0;
+    }
+    if (valueBatch.length < count) {
+      valueBatch = new Object[count][];
+      keyBatch = new Object[count][];
+      sequenceBatch = new long[count];
+      kindBatch = new int[count];
+    }
+    Object[][] values = valueBatch;
+    Object[][] keys = keyBatch;
+    readValues(values, count);
+    for (int r = 0; r < count; r++) {
+      keys[r] = new Object[keyReader.length];
+    }
+    if (keyInValue == null) {
+      for (int k = 0; k < keyReader.length; k++) {
+        readers[k].readInto(keys, k, count);
+      }
+    } else {
+      for (int r = 0; r < count; r++) {
+        for (int k = 0; k < keyInValue.length; k++) {
+          keys[r][k] = values[r][keyInValue[k]];
+        }
+      }
+    }
+    passSystemColumns(rowsAdvanced);
+    readers[sequenceReader].readLongs(sequenceBatch, count);
+    readers[sequenceReader + 1].readInts(kindBatch, count);
+    for (int r = 0; r < count; r++) {
+      rows[r] =
+          new KeyValue(
+              keys[r], sequenceBatch[r], RowKind.fromByteValue((byte) kindBatch[r]), values[r]);
+      values[r] = null;
+      keys[r] = null;
+    }
+    endBulk(count);
+    systemRowsRead = rowsAdvanced;
+    return count;
+  }
+
+  /** The table columns of the rows left, read in bulk by {@link #nextValues}. */
+  public BatchedRows<Object[]> valuesInBatches() {
+    return new BatchedRows<>(new Object[BatchedRows.BATCH][], this::nextValues);
+  }
+
+  /**
+   * The key-values left, read in bulk by {@link #nextKeyValues}: for a read that takes every row as
+   * it is, as a changelog read of one file.
+   */
+  public BatchedRows<KeyValue> keyValuesInBatches() {
+    return new BatchedRows<>(new KeyValue[BatchedRows.BATCH], this::nextKeyValues);
+  }
+
+  /**
+   * Rows left to read in bulk, up to {@code wanted}, in the current row group or the next one
+   * holding rows; 0 when the file is exhausted.
+   */
+  private int startBulk(int wanted) {
+    passPendingValues();
+    while (rowsLeftInGroup == 0) {
+      if (!nextRowGroup()) {
+        return 0;
+      }
+    }
+    return (int) Math.min(wanted, rowsLeftInGroup);
+  }
+
+  /** Reads the table columns of {@code count} rows into new arrays in {@code rows}. */
+  private void readValues(Object[][] rows, int count) {
+    for (int r = 0; r < count; r++) {
+      rows[r] = new Object[valueReader.length];
+    }
+    for (int i = 0; i < valueReader.length; i++) {
+      if (valueReader[i] >= 0) {
+        readers[valueReader[i]].readInto(rows, i, count);
+        if (valueConversions[i] != null) {
+          for (int r = 0; r < count; r++) {
+            rows[r][i] = TypeWidening.convert(rows[r][i], valueConversions[i]);
+          }
+        }
+      }
+    }
+  }
+
+  /** Moves past {@code count} rows read in bulk: none is current. */
+  private void endBulk(int count) {
+    rowsLeftInGroup -= count;
+    rowsAdvanced += count;
+    currentKey = null;
+    currentValue = null;
+  }
+
+  /**
+   * Moves to the next row and reads its key, but not yet its other columns: {@link #value} reads
+   * them, and if it is not called before the next move, they are passed over unread. A merge thus
+   * pays for the values of the versions it keeps only. The sequence number and kind are read when
+   * asked for.
    *
    * @return false when the file is exhausted
    */
   public boolean advance() {
-    if (valuesPending) {
-      for (int i = 0; i < valueReader.length; i++) {
-        if (valueReader[i] >= 0 && keyOfValue[i] < 0) {
-          readers[valueReader[i]].skip();
-        }
+    passPendingValues();
+    while (rowsLeftInGroup == 0) {
+      if (!nextRowGroup()) {
+        return false;
       }
-      valuesPending = false;
-    }
-    if (!hasNext()) {
-      return false;
     }
     rowsLeftInGroup--;
+    rowsAdvanced++;
     currentValue = null;
     if (integralKeyType != null) {
       ColumnValues key = readers[keyReader[0]];
@@ -364,11 +568,20 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       }
       currentKey = key;
     }
-    // Both system columns are required: read them without codec, boxing or level checks.
-    currentSequence = readers[sequenceReader].readLong();
-    currentKind = RowKind.fromByteValue((byte) readers[sequenceReader + 1].readInt());
     valuesPending = true;
     return true;
+  }
+
+  /** Passes over the current row's value columns if {@link #value} has not read them. */
+  private void passPendingValues() {
+    if (valuesPending) {
+      for (int i = 0; i < valueReader.length; i++) {
+        if (valueReader[i] >= 0 && keyOfValue[i] < 0) {
+          readers[valueReader[i]].skip();
+        }
+      }
+      valuesPending = false;
+    }
   }
 
   /** Whether the key is one BIGINT or INT column, read unboxed by {@link #integralKey}. */
@@ -391,11 +604,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /** The current row's sequence number. */
   public long sequenceNumber() {
+    readSystemColumns();
     return currentSequence;
   }
 
   /** The current row's kind. */
   public RowKind kind() {
+    readSystemColumns();
     return currentKind;
   }
 

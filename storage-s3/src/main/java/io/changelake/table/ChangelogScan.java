@@ -285,7 +285,7 @@ public final class ChangelogScan {
     Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
     Iterator<KeyValue> records =
         readers.size() == 1
-            ? readers.get(0)
+            ? readers.get(0).keyValuesInBatches()
             : new SortMergeReader(readers, tableRead.keyOrder(), asWritten);
     return new ChangelogReader(records, () -> TableRead.closeAll(readers));
   }

@@ -1,5 +1,6 @@
 package io.changelake.table;
 
+import io.changelake.format.BatchedRows;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
@@ -245,10 +246,15 @@ public final class TableRead {
   }
 
   /**
-   * The rows of one split, merged or read raw; close it to release its files. A raw read builds no
-   * record per row for {@link #next}.
+   * The rows of one split, merged or read raw; close it to release its files.
+   *
+   * <p>A raw read builds no record per row for {@link #next}: it reads the rows' table columns in
+   * bulk, a batch of rows at a time. Rows a batch holds have no key-value to give, so once {@link
+   * #next} has been called, {@link #nextKeyValue} fails until the batch is used up: take the rows
+   * of one read by one of the two.
    */
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
+
     private final List<KeyValueFileReader> readers;
 
     /** Each key's merged version, or null when none remains of it; null for a raw read. */
@@ -259,6 +265,9 @@ public final class TableRead {
 
     /** In a raw read, the position of the file being read, in key order. */
     private int rawFile;
+
+    /** In a raw read taken by {@link #next}, the values of the file being read, in bulk. */
+    private BatchedRows<Object[]> rawValues;
 
     MergedRows(List<KeyValueFileReader> readers, Iterator<KeyValue> merged, boolean asInserts) {
       this.readers = readers;
@@ -279,8 +288,12 @@ public final class TableRead {
     @Override
     public boolean hasNext() {
       if (raw()) {
+        if (rawValues != null && rawValues.buffered()) {
+          return true;
+        }
         while (rawFile < readers.size() && !readers.get(rawFile).hasNext()) {
           rawFile++;
+          rawValues = null;
         }
         return rawFile < readers.size();
       }
@@ -303,7 +316,10 @@ public final class TableRead {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        return readers.get(rawFile).nextValue();
+        if (rawValues == null) {
+          rawValues = readers.get(rawFile).valuesInBatches();
+        }
+        return rawValues.next();
       }
       return nextKeyValue().value();
     }
@@ -314,6 +330,10 @@ public final class TableRead {
         throw new NoSuchElementException();
       }
       if (raw()) {
+        if (rawValues != null && rawValues.buffered()) {
+          throw new IllegalStateException(
+              "rows of this raw read were taken in bulk by next(): take them all by next()");
+        }
         KeyValue stored = readers.get(rawFile).next();
         return stored.kind() == RowKind.INSERT
             ? stored

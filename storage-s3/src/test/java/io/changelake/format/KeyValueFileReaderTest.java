@@ -99,17 +99,7 @@ class KeyValueFileReaderTest {
             AllTypes.KEY_TYPE,
             AllTypes.VALUE_TYPE,
             projection);
-    List<KeyValue> expected =
-        rows.stream()
-            .map(
-                kv ->
-                    new KeyValue(
-                        kv.key(),
-                        kv.sequenceNumber(),
-                        kv.kind(),
-                        Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
-            .toList();
-    KeyValueFiles.assertSameKeyValues(expected, read);
+    KeyValueFiles.assertSameKeyValues(projected(rows, projection), read);
   }
 
   @Test
@@ -252,6 +242,213 @@ class KeyValueFileReaderTest {
     KeyValueFiles.write(store, "k.parquet", ORDER_KEY, ORDERS, kinds, ParquetFileOptions.DEFAULTS);
     KeyValueFiles.assertSameKeyValues(
         kinds, KeyValueFiles.read(store, "k.parquet", ORDER_KEY, ORDERS, null));
+  }
+
+  @Test
+  void valuesReadInBulkAreTheRowsValuesAcrossRowGroupsPagesAndEveryType() throws IOException {
+    ObjectStore ours = new LocalObjectStore(dir.resolve("bulk"));
+    KeyValueFiles.write(
+        ours,
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
+    String theirFile = paimon.file().getFileName().toString();
+    for (int batch : new int[] {1, 7, 1024}) {
+      assertSameValues(rows, bulkValues(ours, "data.parquet", null, batch), "ours, " + batch);
+      assertSameValues(rows, bulkValues(theirs, theirFile, null, batch), "Paimon's, " + batch);
+      KeyValueFiles.assertSameKeyValues(rows, bulkKeyValues(ours, "data.parquet", null, batch));
+      KeyValueFiles.assertSameKeyValues(rows, bulkKeyValues(theirs, theirFile, null, batch));
+    }
+    // Without the key among the columns, its _KEY_ columns are passed over with the rows, or
+    // read for the key-values.
+    int[] projection = {21, 3};
+    List<KeyValue> projected = projected(rows, projection);
+    assertSameValues(projected, bulkValues(ours, "data.parquet", projection, 5), "projected");
+    KeyValueFiles.assertSameKeyValues(
+        projected, bulkKeyValues(ours, "data.parquet", projection, 5));
+  }
+
+  @Test
+  void keyValuesReadInBulkFromAnOlderSchemaAreConvertedAsRowByRow() throws IOException {
+    RowType keyType = new RowType(List.of(new DataField(0, "id", DataType.bigint().notNull())));
+    RowType written =
+        new RowType(
+            List.of(
+                new DataField(0, "id", DataType.bigint().notNull()),
+                new DataField(1, "small", DataType.intType())));
+    RowType current =
+        new RowType(
+            List.of(
+                new DataField(0, "id", DataType.bigint().notNull()),
+                new DataField(1, "small", DataType.bigint()),
+                new DataField(2, "added", DataType.string())));
+    ObjectStore store = new LocalObjectStore(dir.resolve("evolved-bulk"));
+    List<KeyValue> old = new ArrayList<>();
+    for (long i = 0; i < 2500; i++) {
+      old.add(
+          new KeyValue(
+              new Object[] {i},
+              i,
+              i % 5 == 0 ? RowKind.DELETE : RowKind.INSERT,
+              new Object[] {i, i % 3 == 0 ? null : (int) i}));
+    }
+    KeyValueFiles.write(store, "old.parquet", keyType, written, old, ParquetFileOptions.DEFAULTS);
+    ColumnMapping mapping = ColumnMapping.of(written, current);
+    List<KeyValue> rowByRow = new ArrayList<>();
+    List<KeyValue> inBulk = new ArrayList<>();
+    try (KeyValueFileReader one =
+            KeyValueFileReader.open(store, "old.parquet", keyType, mapping, null);
+        KeyValueFileReader bulk =
+            KeyValueFileReader.open(store, "old.parquet", keyType, mapping, null)) {
+      one.forEachRemaining(rowByRow::add);
+      bulk.keyValuesInBatches().forEachRemaining(inBulk::add);
+    }
+    assertEquals(2L, rowByRow.get(2).value()[1]);
+    KeyValueFiles.assertSameKeyValues(rowByRow, inBulk);
+  }
+
+  @Test
+  void rowReadsAfterABulkReadGoOnFromTheRowAfterIt() throws IOException {
+    ObjectStore store = new LocalObjectStore(paimon.file().getParent());
+    String file = paimon.file().getFileName().toString();
+    for (int[] projection : new int[][] {null, {21, 3}}) {
+      List<KeyValue> expected = projection == null ? rows : projected(rows, projection);
+      List<KeyValue> read = new ArrayList<>();
+      try (KeyValueFileReader reader =
+          KeyValueFileReader.open(
+              store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, projection)) {
+        Object[][] batch = new Object[11][];
+        KeyValue[] keyValues = new KeyValue[6];
+        int position = 0;
+        while (true) {
+          // Eleven values in bulk, three key-values one by one, six in bulk, over and over.
+          int n = reader.nextValues(batch);
+          for (int r = 0; r < n; r++) {
+            KeyValue e = expected.get(position++);
+            read.add(new KeyValue(e.key(), e.sequenceNumber(), e.kind(), batch[r]));
+          }
+          for (int r = 0; r < 3 && reader.hasNext(); r++) {
+            read.add(reader.next());
+            position++;
+          }
+          n = reader.nextKeyValues(keyValues);
+          read.addAll(Arrays.asList(keyValues).subList(0, n));
+          position += n;
+          if (!reader.hasNext()) {
+            break;
+          }
+        }
+      }
+      KeyValueFiles.assertSameKeyValues(expected, read);
+    }
+  }
+
+  @Test
+  void theSequenceNumberAndKindAskedForAfterRowsPassedOverAreTheCurrentRows() throws IOException {
+    ObjectStore store = new LocalObjectStore(dir.resolve("lazy"));
+    KeyValueFiles.write(
+        store,
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    assertTrue(KeyValueFiles.footer(dir.resolve("lazy/data.parquet")).getBlocks().size() > 1);
+    List<String> expected = new ArrayList<>();
+    List<String> read = new ArrayList<>();
+    try (KeyValueFileReader reader =
+        KeyValueFileReader.open(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+      for (int i = 0; reader.advance(); i++) {
+        // Asked for at uneven gaps, some spanning the end of a row group.
+        if (i % 37 == 0 || i % 53 == 0) {
+          expected.add(rows.get(i).sequenceNumber() + " " + rows.get(i).kind());
+          read.add(reader.sequenceNumber() + " " + reader.kind());
+        }
+      }
+    }
+    assertEquals(expected, read);
+  }
+
+  @Test
+  void theLastRowOfARowGroupStaysCurrentWhenAskedWhetherARowFollows() throws IOException {
+    ObjectStore store = new LocalObjectStore(dir.resolve("last"));
+    KeyValueFiles.write(
+        store,
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    long firstGroup =
+        KeyValueFiles.footer(dir.resolve("last/data.parquet")).getBlocks().get(0).getRowCount();
+    try (KeyValueFileReader reader =
+        KeyValueFileReader.open(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+      for (long i = 0; i < firstGroup; i++) {
+        reader.advance();
+      }
+      assertTrue(reader.hasNext());
+      KeyValue last = rows.get((int) firstGroup - 1);
+      KeyValueFiles.assertSameKeyValues(
+          List.of(last),
+          List.of(
+              new KeyValue(reader.key(), reader.sequenceNumber(), reader.kind(), reader.value())));
+    }
+  }
+
+  /** The rows' values read by {@link KeyValueFileReader#nextValues}, batch by batch. */
+  private static List<Object[]> bulkValues(
+      ObjectStore store, String file, int[] projection, int batchSize) throws IOException {
+    List<Object[]> values = new ArrayList<>();
+    try (KeyValueFileReader reader =
+        KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, projection)) {
+      Object[][] batch = new Object[batchSize][];
+      int n;
+      while ((n = reader.nextValues(batch)) > 0) {
+        values.addAll(Arrays.asList(batch).subList(0, n));
+      }
+    }
+    return values;
+  }
+
+  /** The rows read by {@link KeyValueFileReader#nextKeyValues}, batch by batch. */
+  private static List<KeyValue> bulkKeyValues(
+      ObjectStore store, String file, int[] projection, int batchSize) throws IOException {
+    List<KeyValue> read = new ArrayList<>();
+    try (KeyValueFileReader reader =
+        KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, projection)) {
+      KeyValue[] batch = new KeyValue[batchSize];
+      int n;
+      while ((n = reader.nextKeyValues(batch)) > 0) {
+        read.addAll(Arrays.asList(batch).subList(0, n));
+      }
+    }
+    return read;
+  }
+
+  private static void assertSameValues(
+      List<KeyValue> expected, List<Object[]> values, String what) {
+    assertEquals(expected.size(), values.size(), what);
+    List<KeyValue> read = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      KeyValue e = expected.get(i);
+      read.add(new KeyValue(e.key(), e.sequenceNumber(), e.kind(), values.get(i)));
+    }
+    KeyValueFiles.assertSameKeyValues(expected, read);
+  }
+
+  private static List<KeyValue> projected(List<KeyValue> rows, int[] projection) {
+    return rows.stream()
+        .map(
+            kv ->
+                new KeyValue(
+                    kv.key(),
+                    kv.sequenceNumber(),
+                    kv.kind(),
+                    Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
+        .toList();
   }
 
   /** Counts range requests, as S3 would bill them. */

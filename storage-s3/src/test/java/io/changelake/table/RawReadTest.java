@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.DataFileMeta;
@@ -104,6 +105,27 @@ class RawReadTest {
       assertEquals(0, split.files().get(0).level());
       assertTrue(table.newRead().read(split).raw());
       assertEquals(paimonKindedRows(table), sorted(kindedRows(table.newRead().read(split))));
+    }
+  }
+
+  @Test
+  void aRawReadTakenByNextRefusesKeyValuesWhileItsBulkBatchLasts() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+      writeUpdates(table, 1, 3000, CompactionRequest.AUTO);
+      BucketSplit split = onlySplit(table);
+      try (TableRead.MergedRows rows = table.newRead().read(split)) {
+        assertTrue(rows.raw());
+        assertEquals(0L, rows.next()[0]);
+        IllegalStateException e = assertThrows(IllegalStateException.class, rows::nextKeyValue);
+        assertTrue(e.getMessage().contains("next()"), e.getMessage());
+        // The rows go on from where next() left them, nothing lost.
+        long count = 1;
+        for (; rows.hasNext(); count++) {
+          assertEquals(count, rows.next()[0]);
+        }
+        assertEquals(3000, count);
+      }
     }
   }
 
