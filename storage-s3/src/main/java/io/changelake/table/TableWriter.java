@@ -188,7 +188,7 @@ public final class TableWriter implements AutoCloseable {
               levels,
               schema.keyType(),
               schema.rowType(),
-              files::open,
+              files::openInBatches,
               folder.resolve("lookup"),
               LookupCache.shared(
                   options.lookupCacheMaxMemorySize(), options.lookupCacheMaxDiskSize()),
