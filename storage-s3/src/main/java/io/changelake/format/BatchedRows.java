@@ -1,7 +1,5 @@
 package io.changelake.format;
 
-import java.io.Closeable;
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -10,11 +8,11 @@ import java.util.NoSuchElementException;
  * {@link KeyValueFileReader#nextValues} or {@link KeyValueFileReader#nextKeyValues}.
  *
  * <p>{@link #hasNext} reads the next batch when the last one is used up, so it may fail with the
- * store, as the reader does. {@link #close} closes the file.
+ * store, as the reader does.
  *
  * @param <T> a row: a key-value or a value array
  */
-public final class BatchedRows<T> implements Iterator<T>, Closeable {
+public final class BatchedRows<T> implements Iterator<T> {
 
   /**
    * Rows read at once: enough that a page's values go out in a few loops, few enough to stay in
@@ -29,14 +27,12 @@ public final class BatchedRows<T> implements Iterator<T>, Closeable {
 
   private final T[] batch;
   private final Fill<T> fill;
-  private final Closeable file;
   private int size;
   private int taken;
 
-  BatchedRows(T[] batch, Fill<T> fill, Closeable file) {
+  BatchedRows(T[] batch, Fill<T> fill) {
     this.batch = batch;
     this.fill = fill;
-    this.file = file;
   }
 
   /** Whether rows read from the file are waiting to be handed out. */
@@ -62,10 +58,5 @@ public final class BatchedRows<T> implements Iterator<T>, Closeable {
     // Not kept: the caller owns the row.
     batch[taken++] = null;
     return row;
-  }
-
-  @Override
-  public void close() throws IOException {
-    file.close();
   }
 }

@@ -50,8 +50,8 @@ import org.apache.parquet.schema.Type;
  * <ul>
  *   <li>{@link #next}: a key-value per call, as an iterator;
  *   <li>{@link #advance} and the current row's {@link #key}, {@link #sequenceNumber}, {@link #kind}
- *       and {@link #value}: each column read when asked for, and passed over unread otherwise, for
- *       a merge that discards most versions;
+ *       and {@link #value}: each column read when asked for, and passed over unread otherwise,
+ *       for a merge that discards most versions;
  *   <li>{@link #nextKeyValues} and {@link #nextValues} ({@link #keyValuesInBatches}, {@link
  *       #valuesInBatches}): many rows at once, column after column, for a read that takes every
  *       row. A raw read asks for the values alone, so the sequence-number and kind columns are
@@ -485,12 +485,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     return count;
   }
 
-  /**
-   * The table columns of the rows left, read in bulk by {@link #nextValues}; closing closes the
-   * file.
-   */
+  /** The table columns of the rows left, read in bulk by {@link #nextValues}. */
   public BatchedRows<Object[]> valuesInBatches() {
-    return new BatchedRows<>(new Object[BatchedRows.BATCH][], this::nextValues, this);
+    return new BatchedRows<>(new Object[BatchedRows.BATCH][], this::nextValues);
   }
 
   /**
@@ -498,7 +495,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * it is, as a changelog read of one file.
    */
   public BatchedRows<KeyValue> keyValuesInBatches() {
-    return new BatchedRows<>(new KeyValue[BatchedRows.BATCH], this::nextKeyValues, this);
+    return new BatchedRows<>(new KeyValue[BatchedRows.BATCH], this::nextKeyValues);
   }
 
   /**

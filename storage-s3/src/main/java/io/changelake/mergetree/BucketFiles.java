@@ -1,6 +1,5 @@
 package io.changelake.mergetree;
 
-import io.changelake.format.BatchedRows;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.ColumnStats;
 import io.changelake.format.DataFileMeta;
@@ -14,7 +13,6 @@ import io.changelake.format.SimpleStats;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.IOException;
 import java.time.LocalDateTime;
@@ -155,13 +153,5 @@ public final class BucketFiles {
   public KeyValueFileReader open(DataFileMeta file) throws IOException {
     return KeyValueFileReader.open(
         store, folder + file.fileName(), keyType, schemas.mapping(file), null);
-  }
-
-  /**
-   * {@link #open}, its key-values read in bulk ({@link KeyValueFileReader#keyValuesInBatches}): for
-   * a reader of every row, as a compaction or a lookup file's building.
-   */
-  public BatchedRows<KeyValue> openInBatches(DataFileMeta file) throws IOException {
-    return open(file).keyValuesInBatches();
   }
 }

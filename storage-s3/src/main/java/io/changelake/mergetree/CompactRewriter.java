@@ -1,7 +1,7 @@
 package io.changelake.mergetree;
 
-import io.changelake.format.BatchedRows;
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
@@ -210,12 +210,12 @@ final class CompactRewriter {
       ChangelogMode mode,
       boolean writeData)
       throws IOException {
-    List<RunReader<BatchedRows<KeyValue>>> inputs = new ArrayList<>();
+    List<RunReader<KeyValueFileReader>> inputs = new ArrayList<>();
     try {
       List<SortedRun> runs = runsOf(mergedFiles);
       int[] runLevels = new int[runs.size()];
       for (int i = 0; i < runs.size(); i++) {
-        inputs.add(new RunReader<>(runs.get(i).files(), files::openInBatches));
+        inputs.add(new RunReader<>(runs.get(i).files(), files::open));
         runLevels[i] = runs.get(i).level();
       }
       // Paimon's lookup rewrite takes over only a compaction with a level-0 file; any other one
@@ -243,7 +243,7 @@ final class CompactRewriter {
         increment.compactionChangelog(changelog.finish());
       }
     } finally {
-      for (RunReader<BatchedRows<KeyValue>> input : inputs) {
+      for (RunReader<KeyValueFileReader> input : inputs) {
         input.close();
       }
     }

@@ -188,7 +188,7 @@ public final class TableWriter implements AutoCloseable {
               levels,
               schema.keyType(),
               schema.rowType(),
-              files::openInBatches,
+              files::open,
               folder.resolve("lookup"),
               LookupCache.shared(
                   options.lookupCacheMaxMemorySize(), options.lookupCacheMaxDiskSize()),
