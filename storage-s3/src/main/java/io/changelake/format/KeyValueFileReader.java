@@ -50,8 +50,8 @@ import org.apache.parquet.schema.Type;
  * <ul>
  *   <li>{@link #next}: a key-value per call, as an iterator;
  *   <li>{@link #advance} and the current row's {@link #key}, {@link #sequenceNumber}, {@link #kind}
- *       and {@link #value}: each column read when asked for, and passed over unread otherwise,
- *       for a merge that discards most versions;
+ *       and {@link #value}: each column read when asked for, and passed over unread otherwise, for
+ *       a merge that discards most versions;
  *   <li>{@link #nextKeyValues} and {@link #nextValues} ({@link #keyValuesInBatches}, {@link
  *       #valuesInBatches}): many rows at once, column after column, for a read that takes every
  *       row. A raw read asks for the values alone, so the sequence-number and kind columns are
