@@ -178,15 +178,7 @@ class KeyValueFileReaderTest {
 
   @Test
   void readsBackWhatTheWriterWroteAcrossManyRowGroups() throws IOException {
-    ObjectStore store = new LocalObjectStore(dir.resolve("ours"));
-    KeyValueFiles.write(
-        store,
-        "data.parquet",
-        AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE,
-        rows,
-        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
-    assertTrue(KeyValueFiles.footer(dir.resolve("ours/data.parquet")).getBlocks().size() > 1);
+    ObjectStore store = manyRowGroups("ours");
     KeyValueFiles.assertSameKeyValues(
         rows,
         KeyValueFiles.read(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, null));
@@ -246,14 +238,7 @@ class KeyValueFileReaderTest {
 
   @Test
   void valuesReadInBulkAreTheRowsValuesAcrossRowGroupsPagesAndEveryType() throws IOException {
-    ObjectStore ours = new LocalObjectStore(dir.resolve("bulk"));
-    KeyValueFiles.write(
-        ours,
-        "data.parquet",
-        AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE,
-        rows,
-        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    ObjectStore ours = manyRowGroups("bulk");
     ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
     String theirFile = paimon.file().getFileName().toString();
     for (int batch : new int[] {1, 7, 1024}) {
@@ -348,15 +333,7 @@ class KeyValueFileReaderTest {
 
   @Test
   void theSequenceNumberAndKindAskedForAfterRowsPassedOverAreTheCurrentRows() throws IOException {
-    ObjectStore store = new LocalObjectStore(dir.resolve("lazy"));
-    KeyValueFiles.write(
-        store,
-        "data.parquet",
-        AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE,
-        rows,
-        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
-    assertTrue(KeyValueFiles.footer(dir.resolve("lazy/data.parquet")).getBlocks().size() > 1);
+    ObjectStore store = manyRowGroups("lazy");
     List<String> expected = new ArrayList<>();
     List<String> read = new ArrayList<>();
     try (KeyValueFileReader reader =
@@ -374,14 +351,7 @@ class KeyValueFileReaderTest {
 
   @Test
   void theLastRowOfARowGroupStaysCurrentWhenAskedWhetherARowFollows() throws IOException {
-    ObjectStore store = new LocalObjectStore(dir.resolve("last"));
-    KeyValueFiles.write(
-        store,
-        "data.parquet",
-        AllTypes.KEY_TYPE,
-        AllTypes.VALUE_TYPE,
-        rows,
-        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    ObjectStore store = manyRowGroups("last");
     long firstGroup =
         KeyValueFiles.footer(dir.resolve("last/data.parquet")).getBlocks().get(0).getRowCount();
     try (KeyValueFileReader reader =
@@ -396,6 +366,23 @@ class KeyValueFileReaderTest {
           List.of(
               new KeyValue(reader.key(), reader.sequenceNumber(), reader.kind(), reader.value())));
     }
+  }
+
+  /**
+   * A store whose {@code data.parquet} holds {@link #rows} as our writer writes them, in row groups
+   * and pages small enough that there are several of each.
+   */
+  private static ObjectStore manyRowGroups(String folder) throws IOException {
+    ObjectStore store = new LocalObjectStore(dir.resolve(folder));
+    KeyValueFiles.write(
+        store,
+        "data.parquet",
+        AllTypes.KEY_TYPE,
+        AllTypes.VALUE_TYPE,
+        rows,
+        ParquetFileOptions.DEFAULTS.withRowGroupSize(4096).withPageSize(512));
+    assertTrue(KeyValueFiles.footer(dir.resolve(folder + "/data.parquet")).getBlocks().size() > 1);
+    return store;
   }
 
   /** The rows' values read by {@link KeyValueFileReader#nextValues}, batch by batch. */
