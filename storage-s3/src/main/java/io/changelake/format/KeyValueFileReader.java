@@ -124,7 +124,10 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final TypeRoot integralKeyType;
 
   private ColumnValues[] readers;
-  private long rowsLeftInGroup;
+
+  /** Rows of the current group, 0 before the first. */
+  private long rowsInGroup;
+
   private int rowGroup;
 
   // The row group being read, kept to open its sequence-number and kind readers on demand.
@@ -132,7 +135,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private BlockMetaData block;
   private ColumnReadStoreImpl assembled;
 
-  /** Rows of the current group {@link #advance} has moved to. */
+  /** Rows of the current group moved to by {@link #advance} or read in bulk. */
   private long rowsAdvanced;
 
   /**
@@ -306,16 +309,18 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    */
   @Override
   public boolean hasNext() {
-    if (rowsLeftInGroup > 0) {
-      return true;
-    }
+    return rowsAdvanced < rowsInGroup || groupWithRows(rowGroup) >= 0;
+  }
+
+  /** The position of the first row group from {@code from} on that holds rows, or -1. */
+  private int groupWithRows(int from) {
     List<BlockMetaData> groups = file.getRowGroups();
-    for (int g = rowGroup; g < groups.size(); g++) {
+    for (int g = from; g < groups.size(); g++) {
       if (groups.get(g).getRowCount() > 0) {
-        return true;
+        return g;
       }
     }
-    return false;
+    return -1;
   }
 
   /** Moves to the next row group that holds rows; false when none is left. */
@@ -326,11 +331,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         return false;
       }
       // readNextRowGroup passes over empty row groups: so does the index into the footer's.
-      List<BlockMetaData> groups = file.getRowGroups();
-      while (groups.get(rowGroup).getRowCount() == 0) {
-        rowGroup++;
-      }
-      block = groups.get(rowGroup++);
+      rowGroup = groupWithRows(rowGroup);
+      block = file.getRowGroups().get(rowGroup++);
       assembled = null;
       readers = new ColumnValues[descriptors.length];
       for (int i = 0; i < descriptors.length; i++) {
@@ -338,7 +340,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
           readers[i] = openColumn(i);
         }
       }
-      rowsLeftInGroup = group.getRowCount();
+      rowsInGroup = group.getRowCount();
       rowsAdvanced = 0;
       systemRowsRead = 0;
       return true;
@@ -420,7 +422,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * @return the number of rows read into {@code rows}; 0 when the file is exhausted
    */
   public int nextValues(Object[][] rows) {
-    int count = startBulk(rows.length);
+    int count = rowsAhead(rows.length);
     readValues(rows, count);
     if (keyInValue == null) {
       // The _KEY_ columns are read by advance(), row by row: their rows here are passed over.
@@ -443,7 +445,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * @return the number of rows read into {@code rows}; 0 when the file is exhausted
    */
   public int nextKeyValues(KeyValue[] rows) {
-    int count = startBulk(rows.length);
+    int count = rowsAhead(rows.length);
     if (count == 0) {
       return 0;
     }
@@ -499,17 +501,18 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   }
 
   /**
-   * Rows left to read in bulk, up to {@code wanted}, in the current row group or the next one
-   * holding rows; 0 when the file is exhausted.
+   * Leaves the current row (passing over its unread values) and returns how many rows, up to {@code
+   * wanted}, are left to read in the current row group or, if it has none, the next one holding
+   * rows; 0 when the file is exhausted.
    */
-  private int startBulk(int wanted) {
+  private int rowsAhead(int wanted) {
     passPendingValues();
-    while (rowsLeftInGroup == 0) {
+    while (rowsAdvanced == rowsInGroup) {
       if (!nextRowGroup()) {
         return 0;
       }
     }
-    return (int) Math.min(wanted, rowsLeftInGroup);
+    return (int) Math.min(wanted, rowsInGroup - rowsAdvanced);
   }
 
   /** Reads the table columns of {@code count} rows into new arrays in {@code rows}. */
@@ -531,7 +534,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /** Moves past {@code count} rows read in bulk: none is current. */
   private void endBulk(int count) {
-    rowsLeftInGroup -= count;
     rowsAdvanced += count;
     currentKey = null;
     currentValue = null;
@@ -546,13 +548,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * @return false when the file is exhausted
    */
   public boolean advance() {
-    passPendingValues();
-    while (rowsLeftInGroup == 0) {
-      if (!nextRowGroup()) {
-        return false;
-      }
+    if (rowsAhead(1) == 0) {
+      return false;
     }
-    rowsLeftInGroup--;
     rowsAdvanced++;
     currentValue = null;
     if (integralKeyType != null) {

@@ -16,9 +16,11 @@ import org.apache.parquet.hadoop.util.HadoopCodecs;
  * own factory.
  *
  * <p>Why: Parquet decompresses a zstd page through a stream ({@code ZstdInputStream} behind a
- * {@code DataInputStream}), copying through the stream's buffer. A profile of a raw batch read put
- * that at half the time of a plain column; decompressing the frame in one call, with one context
- * kept for the file, halves it. The bytes are the same: a page is one or more whole zstd frames.
+ * {@code DataInputStream}), copying through the stream's buffer. Decompressing the frame in one
+ * call, with one context kept for the file, took 10% to 30% less time per 160 KB page of a plain
+ * BIGINT column measured alone (0.19 ms against 0.21 to 0.27 ms); decompression is about half the
+ * time of a raw read of such a column. The bytes are the same: a page is one or more whole zstd
+ * frames.
  *
  * <p>Not thread-safe, as the reader of the file it serves: {@link #release}, which closing the file
  * calls, frees the zstd context.
