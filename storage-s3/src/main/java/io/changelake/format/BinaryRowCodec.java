@@ -166,6 +166,28 @@ public final class BinaryRowCodec {
    */
   public int hash(Object[] row) {
     write(row);
+    return lastRowHash();
+  }
+
+  /**
+   * Writes a row's BinaryRow and keeps it in this codec, for a caller that wants its bytes in a
+   * buffer of its own ({@link #copyLastRow}) and its hash ({@link #lastRowHash}) without the array
+   * {@link #encodeRow} allocates or a second serialization; see {@link #encode} for the errors.
+   *
+   * @return the BinaryRow's length in bytes; it stays readable until this codec writes another row
+   */
+  public int writeRow(Object[] row) {
+    write(row);
+    return cursor;
+  }
+
+  /** Copies the BinaryRow last written by {@link #writeRow} to {@code target} at {@code offset}. */
+  public void copyLastRow(byte[] target, int offset) {
+    System.arraycopy(buffer, PREFIX, target, offset, cursor);
+  }
+
+  /** Paimon's hash of the BinaryRow last written, as {@link #hash} gives it. */
+  public int lastRowHash() {
     return MurmurHash.hash(buffer, PREFIX, cursor);
   }
 

@@ -48,7 +48,10 @@ class BinaryRowCodecTest {
     }
   }
 
-  /** Bytes, BinaryRow without the field count, and hash, each against Paimon's. */
+  /**
+   * Bytes, BinaryRow without the field count, and hash, each against Paimon's; the BinaryRow and
+   * hash also as {@code writeRow} keeps them, copied into a buffer at an offset.
+   */
   private static void assertEncodesAsPaimon(RowType rowType, RandomRows random, int rows) {
     BinaryRowCodec codec = new BinaryRowCodec(rowType);
     PaimonRows paimon = new PaimonRows(rowType);
@@ -56,10 +59,17 @@ class BinaryRowCodecTest {
       Object[] row = random.row(rowType);
       String what = "row " + n + " " + Arrays.deepToString(row) + " of " + rowType.fields();
       byte[] expected = paimon.serialize(row);
+      byte[] expectedRow = Arrays.copyOfRange(expected, 4, expected.length);
+      int expectedHash = paimon.toBinaryRow(row).hashCode();
       assertArrayEquals(expected, codec.encode(row), what);
-      assertArrayEquals(
-          Arrays.copyOfRange(expected, 4, expected.length), codec.encodeRow(row), what);
-      assertEquals(paimon.toBinaryRow(row).hashCode(), codec.hash(row), what);
+      assertArrayEquals(expectedRow, codec.encodeRow(row), what);
+      assertEquals(expectedHash, codec.hash(row), what);
+
+      int length = codec.writeRow(row);
+      byte[] buffer = new byte[3 + length];
+      codec.copyLastRow(buffer, 3);
+      assertArrayEquals(expectedRow, Arrays.copyOfRange(buffer, 3, buffer.length), what);
+      assertEquals(expectedHash, codec.lastRowHash(), what);
     }
   }
 

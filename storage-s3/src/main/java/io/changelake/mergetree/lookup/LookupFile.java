@@ -1,6 +1,7 @@
 package io.changelake.mergetree.lookup;
 
-import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
 import io.changelake.types.KeyValue;
@@ -48,7 +49,10 @@ final class LookupFile implements Closeable {
 
   private final long owner;
   private final long id;
-  private final boolean compressed;
+
+  /** Decompresses the blocks, shared by the files of one bucket's lookups; null when raw. */
+  private final ZstdDecompressCtx zstd;
+
   private final Path path;
   private final long size;
   private final FileChannel channel;
@@ -63,7 +67,7 @@ final class LookupFile implements Closeable {
   LookupFile(
       long owner,
       long id,
-      boolean compressed,
+      ZstdDecompressCtx zstd,
       Path path,
       long size,
       BinaryRowCodec keyCodec,
@@ -73,7 +77,7 @@ final class LookupFile implements Closeable {
       throws IOException {
     this.owner = owner;
     this.id = id;
-    this.compressed = compressed;
+    this.zstd = zstd;
     this.path = path;
     this.size = size;
     this.keyCodec = keyCodec;
@@ -145,14 +149,19 @@ final class LookupFile implements Closeable {
   private byte[] readBlock(FileIndex index, int b) throws IOException {
     blocksRead++;
     byte[] stored = read(index.blockOffset(b), index.blockLength(b));
-    if (!compressed) {
+    if (zstd == null) {
       return stored;
     }
     byte[] raw = new byte[(int) INTS.get(stored, 0)];
-    long n = Zstd.decompressByteArray(raw, 0, raw.length, stored, 4, stored.length - 4);
-    if (Zstd.isError(n) || n != raw.length) {
+    int n;
+    try {
+      n = zstd.decompressByteArray(raw, 0, raw.length, stored, 4, stored.length - 4);
+    } catch (ZstdException e) {
+      throw new IOException(path + ": block " + b + " does not decompress: " + e.getMessage(), e);
+    }
+    if (n != raw.length) {
       throw new IOException(
-          path + ": block " + b + " does not decompress: " + Zstd.getErrorName(n));
+          path + ": block " + b + " decompresses to " + n + " bytes, not " + raw.length);
     }
     return raw;
   }

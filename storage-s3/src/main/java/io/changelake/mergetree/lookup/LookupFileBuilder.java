@@ -1,6 +1,7 @@
 package io.changelake.mergetree.lookup;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.types.KeyValue;
@@ -8,11 +9,14 @@ import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,6 +41,10 @@ import java.util.Arrays;
  * filter by the final count (the filter, 1.2 bytes a key, is then the only part of the file on the
  * heap, and only while it is built). Not thread-safe, but independent of lookups running on another
  * thread.
+ *
+ * <p>This runs once per row of every file a lookup table's compaction writes, beside the Parquet
+ * encoding: a row's key and value are serialized once, straight into the block (and the key's hash
+ * taken from those bytes), and every block of a file is compressed by one zstd context.
  */
 public final class LookupFileBuilder implements Closeable {
 
@@ -54,6 +62,14 @@ public final class LookupFileBuilder implements Closeable {
   /** Paimon's {@code spill-compression.zstd-level} default: fast, and most of zstd's gain. */
   private static final int SPILL_ZSTD_LEVEL = 1;
 
+  /** A record's bytes besides its key and value: two lengths, the sequence number, the kind. */
+  private static final int RECORD_OVERHEAD = 4 + 4 + 8 + 1;
+
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
   /** What to do with a finished file: the owner registers it. */
   @FunctionalInterface
   interface Registry {
@@ -61,33 +77,46 @@ public final class LookupFileBuilder implements Closeable {
   }
 
   private final Path path;
-  private final boolean compress;
   private final Path hashesPath;
   private final Path indexPath;
   private final Registry registry;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final RowComparator keyOrder;
-  private final DataOutputStream out;
-  private final DataOutputStream hashes;
+  private final OutputStream out;
+  private final OutputStream hashes;
   private final DataOutputStream index;
-  private final ByteArrayOutputStream blockBytes = new ByteArrayOutputStream(2 * BLOCK_BYTES);
-  private final DataOutputStream block = new DataOutputStream(blockBytes);
 
+  /** Compresses the blocks; null when they are stored raw. */
+  private final ZstdCompressCtx zstd;
+
+  /** The open block: its records, then (once full) their offsets and count. */
+  private byte[] block = new byte[2 * BLOCK_BYTES];
+
+  private int blockLength;
+  private byte[] frame = new byte[0];
   private int[] recordOffsets = new int[1024];
   private int recordsInBlock;
+
+  /** Where the last record's key starts in the block, and its length: the block's index entry. */
+  private int lastKeyStart;
+
+  private int lastKeyLength;
+
+  /** Key hashes waiting to be written to their side file, four bytes each. */
+  private final byte[] pendingHashes = new byte[STREAM_BUFFER_BYTES];
+
+  private int pendingHashBytes;
   private int blocks;
   private long position;
   private long rowCount;
   private Object[] lastKey;
-  private byte[] lastKeyBytes;
   private boolean done;
 
   LookupFileBuilder(
       Path path, RowType keyType, RowType valueType, boolean compress, Registry registry)
       throws IOException {
     this.path = path;
-    this.compress = compress;
     this.hashesPath = path.resolveSibling(path.getFileName() + ".hashes");
     this.indexPath = path.resolveSibling(path.getFileName() + ".index");
     this.registry = registry;
@@ -96,12 +125,12 @@ public final class LookupFileBuilder implements Closeable {
     this.keyOrder = new RowComparator(keyType);
     this.out = open(path);
     this.hashes = open(hashesPath);
-    this.index = open(indexPath);
+    this.index = new DataOutputStream(open(indexPath));
+    this.zstd = compress ? new ZstdCompressCtx().setLevel(SPILL_ZSTD_LEVEL) : null;
   }
 
-  private static DataOutputStream open(Path file) throws IOException {
-    return new DataOutputStream(
-        new BufferedOutputStream(Files.newOutputStream(file), STREAM_BUFFER_BYTES));
+  private static OutputStream open(Path file) throws IOException {
+    return new BufferedOutputStream(Files.newOutputStream(file), STREAM_BUFFER_BYTES);
   }
 
   /**
@@ -122,23 +151,29 @@ public final class LookupFileBuilder implements Closeable {
               + path
               + ": a lookup file takes each key once, in ascending order");
     }
-    byte[] key = keyCodec.encodeRow(kv.key());
-    byte[] value = valueCodec.encodeRow(kv.value());
+    // Both rows are serialized (and checked) before the block changes; each codec keeps its own.
+    int keyLength = keyCodec.writeRow(kv.key());
+    int valueLength = valueCodec.writeRow(kv.value());
+    writeHash(keyCodec.lastRowHash());
     if (recordsInBlock == recordOffsets.length) {
       recordOffsets = Arrays.copyOf(recordOffsets, 2 * recordsInBlock);
     }
-    recordOffsets[recordsInBlock++] = blockBytes.size();
-    block.writeInt(key.length);
-    block.write(key);
-    block.writeInt(value.length);
-    block.write(value);
-    block.writeLong(kv.sequenceNumber());
-    block.writeByte(kv.kind().toByteValue());
-    hashes.writeInt(keyCodec.hash(kv.key()));
+    recordOffsets[recordsInBlock++] = blockLength;
+    reserve(keyLength + valueLength + RECORD_OVERHEAD);
+    INTS.set(block, blockLength, keyLength);
+    lastKeyStart = blockLength + 4;
+    lastKeyLength = keyLength;
+    keyCodec.copyLastRow(block, lastKeyStart);
+    blockLength = lastKeyStart + keyLength;
+    INTS.set(block, blockLength, valueLength);
+    valueCodec.copyLastRow(block, blockLength + 4);
+    blockLength += 4 + valueLength;
+    LONGS.set(block, blockLength, kv.sequenceNumber());
+    block[blockLength + 8] = kv.kind().toByteValue();
+    blockLength += 9;
     lastKey = kv.key();
-    lastKeyBytes = key;
     rowCount++;
-    if (blockBytes.size() >= BLOCK_BYTES) {
+    if (blockLength >= BLOCK_BYTES) {
       flushBlock();
     }
   }
@@ -149,27 +184,50 @@ public final class LookupFileBuilder implements Closeable {
     }
   }
 
-  private void flushBlock() throws IOException {
-    for (int i = 0; i < recordsInBlock; i++) {
-      block.writeInt(recordOffsets[i]);
+  /** Makes room in the block for {@code bytes} more. */
+  private void reserve(int bytes) {
+    if (blockLength + bytes > block.length) {
+      block = Arrays.copyOf(block, Math.max(blockLength + bytes, 2 * block.length));
     }
-    block.writeInt(recordsInBlock);
+  }
+
+  private void writeHash(int hash) throws IOException {
+    if (pendingHashBytes == pendingHashes.length) {
+      hashes.write(pendingHashes, 0, pendingHashBytes);
+      pendingHashBytes = 0;
+    }
+    INTS.set(pendingHashes, pendingHashBytes, hash);
+    pendingHashBytes += 4;
+  }
+
+  private void flushBlock() throws IOException {
+    reserve(4 * recordsInBlock + 4);
+    for (int i = 0; i < recordsInBlock; i++) {
+      INTS.set(block, blockLength, recordOffsets[i]);
+      blockLength += 4;
+    }
+    INTS.set(block, blockLength, recordsInBlock);
+    blockLength += 4;
     int stored;
-    if (compress) {
-      byte[] frame = Zstd.compress(blockBytes.toByteArray(), SPILL_ZSTD_LEVEL);
-      out.writeInt(blockBytes.size());
-      out.write(frame);
-      stored = 4 + frame.length;
+    if (zstd != null) {
+      int bound = (int) Zstd.compressBound(blockLength) + 4;
+      if (frame.length < bound) {
+        frame = new byte[bound];
+      }
+      INTS.set(frame, 0, blockLength);
+      int compressed = zstd.compressByteArray(frame, 4, frame.length - 4, block, 0, blockLength);
+      stored = 4 + compressed;
+      out.write(frame, 0, stored);
     } else {
-      blockBytes.writeTo(out);
-      stored = blockBytes.size();
+      stored = blockLength;
+      out.write(block, 0, stored);
     }
     position += stored;
     index.writeInt(stored);
-    index.writeInt(lastKeyBytes.length);
-    index.write(lastKeyBytes);
+    index.writeInt(lastKeyLength);
+    index.write(block, lastKeyStart, lastKeyLength);
     blocks++;
-    blockBytes.reset();
+    blockLength = 0;
     recordsInBlock = 0;
   }
 
@@ -194,11 +252,13 @@ public final class LookupFileBuilder implements Closeable {
       flushBlock();
     }
     long indexOffset = position;
-    out.writeInt(blocks);
+    DataOutputStream tail = new DataOutputStream(out);
+    tail.writeInt(blocks);
     index.close();
-    Files.copy(indexPath, out);
+    Files.copy(indexPath, tail);
     long bloomOffset = indexOffset + 4 + Files.size(indexPath);
     BloomFilter bloom = BloomFilter.forKeys(rowCount, BLOOM_FALSE_POSITIVE_RATE);
+    hashes.write(pendingHashes, 0, pendingHashBytes);
     hashes.close();
     try (DataInputStream in =
         new DataInputStream(
@@ -207,15 +267,16 @@ public final class LookupFileBuilder implements Closeable {
         bloom.add(in.readInt());
       }
     }
-    bloom.writeTo(out);
-    out.writeLong(indexOffset);
-    out.writeLong(bloomOffset);
-    out.writeLong(rowCount);
-    out.writeInt(LookupFile.MAGIC);
-    out.close();
+    bloom.writeTo(tail);
+    tail.writeLong(indexOffset);
+    tail.writeLong(bloomOffset);
+    tail.writeLong(rowCount);
+    tail.writeInt(LookupFile.MAGIC);
+    tail.close();
     Files.delete(hashesPath);
     Files.delete(indexPath);
     done = true;
+    releaseZstd();
     registry.register(file, path, Files.size(path));
   }
 
@@ -226,6 +287,7 @@ public final class LookupFileBuilder implements Closeable {
       return;
     }
     done = true;
+    releaseZstd();
     try {
       out.close();
       hashes.close();
@@ -234,6 +296,12 @@ public final class LookupFileBuilder implements Closeable {
       Files.deleteIfExists(path);
       Files.deleteIfExists(hashesPath);
       Files.deleteIfExists(indexPath);
+    }
+  }
+
+  private void releaseZstd() {
+    if (zstd != null) {
+      zstd.close();
     }
   }
 }
