@@ -1,0 +1,152 @@
+package io.changelake.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
+import org.apache.parquet.column.values.factory.ValuesWriterFactory;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type.Repetition;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link NumberDictionaryWriter} against Parquet's own number dictionaries, value for value: the
+ * same pages (bytes and encoding), whether and where the column falls back to plain, and the same
+ * dictionary page, for INT32 and INT64 columns whose dictionaries stay small, fill up in the first
+ * page, or fill up after pages that used them.
+ */
+class NumberDictionaryWriterTest {
+
+  /** A column's values: a name, the physical type, the dictionary threshold, and the values. */
+  record Column(
+      String name, PrimitiveTypeName type, int dictionaryBytes, int pages, LongSupplier values) {
+    @Override
+    public String toString() {
+      return name + " " + type;
+    }
+  }
+
+  static Stream<Arguments> columns() {
+    List<Column> all = new ArrayList<>();
+    for (PrimitiveTypeName type : List.of(PrimitiveTypeName.INT32, PrimitiveTypeName.INT64)) {
+      SplittableRandom r = new SplittableRandom(type.ordinal());
+      boolean ints = type == PrimitiveTypeName.INT32;
+      all.add(stream("ten distinct values", type, 1 << 20, 5, () -> r.nextInt(10) - 3));
+      all.add(stream("a few thousand", type, 1 << 20, 4, () -> r.nextLong(1, 5_000)));
+      all.add(
+          stream(
+              "unique values, falling back in the first page",
+              type,
+              1 << 20,
+              3,
+              () -> ints ? r.nextInt() : r.nextLong()));
+      // Past 2,000 distinct values the dictionary (8 or 16 KiB) overflows its small threshold in a
+      // later page, after earlier pages used it.
+      all.add(
+          stream(
+              "overflowing after pages that used it",
+              type,
+              ints ? 8 * 1024 : 16 * 1024,
+              12,
+              growingRange(r)));
+      // Values that differ in their high bits only, and the extremes.
+      long[] extremes = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1L << 40, 3L << 40, 1L << 62};
+      all.add(
+          stream(
+              "high bits and extremes",
+              type,
+              1 << 20,
+              3,
+              () -> ints ? r.nextInt(64) << 26 : extremes[r.nextInt(extremes.length)]));
+    }
+    return all.stream().map(Arguments::of);
+  }
+
+  private static Column stream(
+      String name, PrimitiveTypeName type, int dictionaryBytes, int pages, LongSupplier values) {
+    return new Column(name, type, dictionaryBytes, pages, values);
+  }
+
+  /** Values drawn from a range that widens as they are drawn. */
+  private static LongSupplier growingRange(SplittableRandom r) {
+    long[] drawn = {0};
+    return () -> r.nextLong(1 + drawn[0]++ / 4);
+  }
+
+  private static final int VALUES_PER_PAGE = 3_000;
+
+  // BytesInput.toByteArray is deprecated for buffers it may keep; these are consumed at once.
+  @SuppressWarnings("deprecation")
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("columns")
+  void writesTheBytesOfParquetsDictionary(Column column) throws IOException {
+    ColumnDescriptor descriptor =
+        new ColumnDescriptor(
+            new String[] {"c"}, new PrimitiveType(Repetition.REQUIRED, column.type(), "c"), 0, 0);
+    ValuesWriter ours = writer(NumberDictionaryWriter.factory(), column, descriptor);
+    ValuesWriter theirs = writer(new DefaultV1ValuesWriterFactory(), column, descriptor);
+    boolean ints = column.type() == PrimitiveTypeName.INT32;
+    List<Encoding> encodings = new ArrayList<>();
+    for (int page = 0; page < column.pages(); page++) {
+      for (int i = 0; i < VALUES_PER_PAGE; i++) {
+        long v = column.values().getAsLong();
+        if (ints) {
+          ours.writeInteger((int) v);
+          theirs.writeInteger((int) v);
+        } else {
+          ours.writeLong(v);
+          theirs.writeLong(v);
+        }
+      }
+      String what = column + ", page " + page;
+      assertEquals(theirs.getBufferedSize(), ours.getBufferedSize(), what);
+      assertArrayEquals(theirs.getBytes().toByteArray(), ours.getBytes().toByteArray(), what);
+      assertEquals(theirs.getEncoding(), ours.getEncoding(), what);
+      encodings.add(ours.getEncoding());
+      ours.reset();
+      theirs.reset();
+    }
+    DictionaryPage expected = theirs.toDictPageAndClose();
+    DictionaryPage actual = ours.toDictPageAndClose();
+    if (expected == null) {
+      assertNull(actual, column.toString());
+    } else {
+      assertEquals(expected.getDictionarySize(), actual.getDictionarySize(), column.toString());
+      assertEquals(expected.getEncoding(), actual.getEncoding(), column.toString());
+      assertArrayEquals(
+          expected.getBytes().toByteArray(), actual.getBytes().toByteArray(), column.toString());
+    }
+    if (column.name().startsWith("overflowing")) {
+      assertTrue(
+          encodings.get(0) != Encoding.PLAIN && encodings.contains(Encoding.PLAIN),
+          "dictionary pages first, plain ones after the overflow: " + encodings);
+    }
+  }
+
+  private static ValuesWriter writer(
+      ValuesWriterFactory factory, Column column, ColumnDescriptor descriptor) {
+    ParquetProperties properties =
+        ParquetProperties.builder()
+            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+            .withDictionaryPageSize(column.dictionaryBytes())
+            .withValuesWriterFactory(factory)
+            .build();
+    return properties.newValuesWriter(descriptor);
+  }
+}
