@@ -8,6 +8,7 @@ import io.changelake.schema.UnsupportedTableException;
 import io.changelake.types.DataField;
 import io.changelake.types.RowType;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Finds the partition and bucket of a row, after checking that the row fits the table: the same
@@ -47,6 +48,15 @@ public final class BucketAssigner {
   private final BucketFunction bucketFunction;
   private final BinaryRowCodec keyCodec;
   private final DynamicBuckets dynamicBuckets;
+
+  /**
+   * The partition of the last row, serialized and as a folder: consecutive rows mostly share a
+   * partition (every row of an unpartitioned table does), and both forms cost allocations a row.
+   */
+  private Object[] lastPartition;
+
+  private SerializedRow lastPartitionRow;
+  private String lastPartitionPath;
 
   /**
    * An assigner of a table with a fixed bucket count.
@@ -100,15 +110,29 @@ public final class BucketAssigner {
    */
   public RowBucket assign(Object[] row) throws IOException {
     check(row);
-    Object[] partition = project(row, partitionIndexes);
-    SerializedRow partitionRow = new SerializedRow(partitionCodec.encode(partition));
+    remember(project(row, partitionIndexes));
     Object[] bucketKey = project(row, bucketKeyIndexes);
     return new RowBucket(
-        partitionRow,
-        partitionPath(partition),
+        lastPartitionRow,
+        lastPartitionPath,
         bucketFunction != null
             ? bucketFunction.bucket(bucketKey)
-            : dynamicBuckets.assign(partitionRow, keyCodec.hash(bucketKey)));
+            : dynamicBuckets.assign(lastPartitionRow, keyCodec.hash(bucketKey)));
+  }
+
+  /**
+   * Makes {@code partition} the last one, serialized and as a folder, unless it equals the last
+   * (equal values have equal bytes: a decimal's equality includes its scale, a float's its bits).
+   */
+  private void remember(Object[] partition) {
+    if (Arrays.equals(partition, lastPartition)) {
+      return;
+    }
+    lastPartitionRow = new SerializedRow(partitionCodec.encode(partition));
+    lastPartitionPath =
+        TablePath.partitionPath(
+            schema.partitionType(), partition, schema.options().partitionDefaultName());
+    lastPartition = partition;
   }
 
   /**
@@ -126,23 +150,20 @@ public final class BucketAssigner {
 
   /** The row's partition with {@code bucket}, after checking that the row fits the table. */
   RowBucket inBucket(Object[] row, int bucket) {
-    return new RowBucket(partitionOf(row), partitionPath(project(row, partitionIndexes)), bucket);
+    SerializedRow partition = partitionOf(row);
+    return new RowBucket(partition, lastPartitionPath, bucket);
   }
 
   /** The partition of a row, serialized, after checking that the row fits the table. */
   SerializedRow partitionOf(Object[] row) {
     check(row);
-    return new SerializedRow(partitionCodec.encode(project(row, partitionIndexes)));
+    remember(project(row, partitionIndexes));
+    return lastPartitionRow;
   }
 
   /** Paimon's hash of a row's bucket key (a dynamic-bucket table's only). */
   int keyHash(Object[] row) {
     return keyCodec.hash(project(row, bucketKeyIndexes));
-  }
-
-  private String partitionPath(Object[] partition) {
-    return TablePath.partitionPath(
-        schema.partitionType(), partition, schema.options().partitionDefaultName());
   }
 
   private void check(Object[] row) {
