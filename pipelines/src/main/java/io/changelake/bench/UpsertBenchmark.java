@@ -140,6 +140,70 @@ public final class UpsertBenchmark {
     return rows;
   }
 
+  /**
+   * How long a write took.
+   *
+   * @param seconds wall-clock time to write and commit every row
+   * @param cpuSeconds CPU time of the JVM meanwhile, every thread ({@link ProcessCpu})
+   */
+  public record Timing(double seconds, double cpuSeconds) {}
+
+  /**
+   * Writes the workload into a new one-bucket table under {@code warehouse}, and nothing else: for
+   * runs that repeat the write alone, warm.
+   */
+  public static Timing write(String producer, UpsertWorkload workload, Path warehouse)
+      throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      return write(store, tablePath(producer), producer, workload, 1, 1);
+    }
+  }
+
+  private static TablePath tablePath(String producer) {
+    return new TablePath("bench", "orders_" + producer.replace('-', '_'));
+  }
+
+  private static Timing write(
+      LocalObjectStore store,
+      TablePath path,
+      String producer,
+      UpsertWorkload workload,
+      int buckets,
+      int partitions)
+      throws Exception {
+    Map<String, String> options =
+        Map.of("bucket", Integer.toString(buckets), "changelog-producer", producer);
+    TableSchema schema =
+        partitions == 1
+            ? TableSchema.create(
+                ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null)
+            : TableSchema.create(
+                PARTITIONED_ORDERS, List.of("part"), List.of("part", "order_id"), options, null);
+    Table table = Table.create(store, path, schema);
+    SnapshotCommit commit = table.newCommit("bench");
+    long start = System.nanoTime();
+    double cpu = ProcessCpu.seconds();
+    try (TableWriter writer = table.newWriter()) {
+      workload.feed(
+          new UpsertWorkload.Sink() {
+            @Override
+            public void row(long orderId, long storeId, long amount) throws Exception {
+              writer.write(
+                  RowKind.INSERT,
+                  partitions == 1
+                      ? new Object[] {orderId, storeId, amount}
+                      : new Object[] {orderId, storeId, amount, orderId % partitions});
+            }
+
+            @Override
+            public void commit(long identifier) throws Exception {
+              commit.commit(identifier, writer.prepareCommit(identifier));
+            }
+          });
+    }
+    return new Timing((System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu);
+  }
+
   /** {@link #run(String, UpsertWorkload, Path, int, int)} into one bucket, unpartitioned. */
   public static Result run(String producer, UpsertWorkload workload, Path warehouse)
       throws Exception {
@@ -156,45 +220,17 @@ public final class UpsertBenchmark {
   public static Result run(
       String producer, UpsertWorkload workload, Path warehouse, int buckets, int partitions)
       throws Exception {
-    TablePath path = new TablePath("bench", "orders_" + producer.replace('-', '_'));
-    Map<String, String> options =
-        Map.of("bucket", Integer.toString(buckets), "changelog-producer", producer);
-    TableSchema schema =
-        partitions == 1
-            ? TableSchema.create(
-                ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null)
-            : TableSchema.create(
-                PARTITIONED_ORDERS, List.of("part"), List.of("part", "order_id"), options, null);
+    TablePath path = tablePath(producer);
     HeapPeak.reset();
     LookupCache.resetSharedPeaks();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table = Table.create(store, path, schema);
-      SnapshotCommit commit = table.newCommit("bench");
+      Timing write = write(store, path, producer, workload, buckets, partitions);
+      double writeSeconds = write.seconds();
+      double writeCpuSeconds = write.cpuSeconds();
+      Table table = Table.open(store, path);
+
       long start = System.nanoTime();
       double cpu = ProcessCpu.seconds();
-      try (TableWriter writer = table.newWriter()) {
-        workload.feed(
-            new UpsertWorkload.Sink() {
-              @Override
-              public void row(long orderId, long storeId, long amount) throws Exception {
-                writer.write(
-                    RowKind.INSERT,
-                    partitions == 1
-                        ? new Object[] {orderId, storeId, amount}
-                        : new Object[] {orderId, storeId, amount, orderId % partitions});
-              }
-
-              @Override
-              public void commit(long identifier) throws Exception {
-                commit.commit(identifier, writer.prepareCommit(identifier));
-              }
-            });
-      }
-      double writeSeconds = (System.nanoTime() - start) / 1e9;
-      double writeCpuSeconds = ProcessCpu.seconds() - cpu;
-
-      start = System.nanoTime();
-      cpu = ProcessCpu.seconds();
       long changelogRows = changelogRows(table);
       double readSeconds = (System.nanoTime() - start) / 1e9;
       double readCpuSeconds = ProcessCpu.seconds() - cpu;

@@ -40,52 +40,16 @@ final class PaimonUpsertRun {
 
   static UpsertBenchmark.Result run(String producer, UpsertWorkload workload, Path folder)
       throws Exception {
-    Schema schema =
-        Schema.newBuilder()
-            .column("order_id", DataTypes.BIGINT().notNull())
-            .column("store_id", DataTypes.BIGINT())
-            .column("amount", DataTypes.BIGINT())
-            .primaryKey("order_id")
-            .options(
-                Map.of("bucket", "1", "changelog-producer", producer, "file.format", "parquet"))
-            .build();
-    org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(folder.toUri());
-    new SchemaManager(LocalFileIO.create(), path).createTable(schema);
-    FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), path);
-    boolean waitCompaction = producer.equals("lookup") || producer.equals("full-compaction");
-    boolean fullCompaction = producer.equals("full-compaction");
-
     HeapPeak.reset();
+    UpsertBenchmark.Timing write = write(producer, workload, folder);
+    double writeSeconds = write.seconds();
+    double writeCpuSeconds = write.cpuSeconds();
+    FileStoreTable table =
+        FileStoreTableFactory.create(
+            LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()));
+
     long start = System.nanoTime();
     double cpu = ProcessCpu.seconds();
-    StreamWriteBuilder builder = table.newStreamWriteBuilder();
-    try (StreamTableWrite write =
-            (StreamTableWrite)
-                builder
-                    .newWrite()
-                    .withIOManager(IOManager.create(folder.resolve("io").toString()));
-        StreamTableCommit commit = builder.newCommit()) {
-      workload.feed(
-          new UpsertWorkload.Sink() {
-            @Override
-            public void row(long orderId, long storeId, long amount) throws Exception {
-              write.write(GenericRow.of(orderId, storeId, amount));
-            }
-
-            @Override
-            public void commit(long identifier) throws Exception {
-              if (fullCompaction) {
-                write.compact(BinaryRow.EMPTY_ROW, 0, true);
-              }
-              commit.commit(identifier, write.prepareCommit(waitCompaction, identifier));
-            }
-          });
-    }
-    double writeSeconds = (System.nanoTime() - start) / 1e9;
-    double writeCpuSeconds = ProcessCpu.seconds() - cpu;
-
-    start = System.nanoTime();
-    cpu = ProcessCpu.seconds();
     long changelogRows = changelogRows(table);
     double readSeconds = (System.nanoTime() - start) / 1e9;
     double readCpuSeconds = ProcessCpu.seconds() - cpu;
@@ -118,6 +82,53 @@ final class PaimonUpsertRun {
         files,
         HeapPeak.bytes(),
         -1);
+  }
+
+  /** Creates the table in {@code folder} and writes the workload into it, and nothing else. */
+  static UpsertBenchmark.Timing write(String producer, UpsertWorkload workload, Path folder)
+      throws Exception {
+    Schema schema =
+        Schema.newBuilder()
+            .column("order_id", DataTypes.BIGINT().notNull())
+            .column("store_id", DataTypes.BIGINT())
+            .column("amount", DataTypes.BIGINT())
+            .primaryKey("order_id")
+            .options(
+                Map.of("bucket", "1", "changelog-producer", producer, "file.format", "parquet"))
+            .build();
+    org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(folder.toUri());
+    new SchemaManager(LocalFileIO.create(), path).createTable(schema);
+    FileStoreTable table = FileStoreTableFactory.create(LocalFileIO.create(), path);
+    boolean waitCompaction = producer.equals("lookup") || producer.equals("full-compaction");
+    boolean fullCompaction = producer.equals("full-compaction");
+
+    long start = System.nanoTime();
+    double cpu = ProcessCpu.seconds();
+    StreamWriteBuilder builder = table.newStreamWriteBuilder();
+    try (StreamTableWrite write =
+            (StreamTableWrite)
+                builder
+                    .newWrite()
+                    .withIOManager(IOManager.create(folder.resolve("io").toString()));
+        StreamTableCommit commit = builder.newCommit()) {
+      workload.feed(
+          new UpsertWorkload.Sink() {
+            @Override
+            public void row(long orderId, long storeId, long amount) throws Exception {
+              write.write(GenericRow.of(orderId, storeId, amount));
+            }
+
+            @Override
+            public void commit(long identifier) throws Exception {
+              if (fullCompaction) {
+                write.compact(BinaryRow.EMPTY_ROW, 0, true);
+              }
+              commit.commit(identifier, write.prepareCommit(waitCompaction, identifier));
+            }
+          });
+    }
+    return new UpsertBenchmark.Timing(
+        (System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu);
   }
 
   /**
