@@ -39,11 +39,14 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   private final boolean ints;
   private final int bytesPerValue;
 
-  /** Distinct values by id. */
+  /** Distinct values by id: the dictionary page, and the fallback's reverse dictionary. */
   private long[] values = new long[INITIAL_SLOTS / 2];
 
-  /** Open addressing, linear probing: id + 1 per slot, 0 for an empty one. */
-  private int[] slots = new int[INITIAL_SLOTS];
+  /**
+   * Open addressing, linear probing, two longs a slot: the value, then its id + 1 (0 for an empty
+   * slot), side by side so that a probe reads one cache line.
+   */
+  private long[] table = new long[2 * INITIAL_SLOTS];
 
   private int size;
 
@@ -73,12 +76,12 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   }
 
   private void add(long v) {
-    int mask = slots.length - 1;
+    int mask = table.length / 2 - 1;
     int slot = spread(v) & mask;
-    int stored;
-    while ((stored = slots[slot]) != 0) {
-      if (values[stored - 1] == v) {
-        encodedValues.add(stored - 1);
+    long stored;
+    while ((stored = table[2 * slot + 1]) != 0) {
+      if (table[2 * slot] == v) {
+        encodedValues.add((int) stored - 1);
         return;
       }
       slot = (slot + 1) & mask;
@@ -88,9 +91,10 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
       values = Arrays.copyOf(values, 2 * values.length);
     }
     values[id] = v;
-    slots[slot] = id + 1;
+    table[2 * slot] = v;
+    table[2 * slot + 1] = id + 1L;
     dictionaryByteSize += bytesPerValue;
-    if (2 * size > slots.length) {
+    if (4 * size > table.length) {
       rehash();
     }
     encodedValues.add(id);
@@ -102,17 +106,19 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     return (int) (h ^ (h >>> 32) ^ (h >>> 16));
   }
 
+  /** Doubles the table, which is then at most a quarter full. */
   private void rehash() {
-    int[] bigger = new int[2 * slots.length];
-    int mask = bigger.length - 1;
+    long[] bigger = new long[2 * table.length];
+    int mask = bigger.length / 2 - 1;
     for (int id = 0; id < size; id++) {
       int slot = spread(values[id]) & mask;
-      while (bigger[slot] != 0) {
+      while (bigger[2 * slot + 1] != 0) {
         slot = (slot + 1) & mask;
       }
-      bigger[slot] = id + 1;
+      bigger[2 * slot] = values[id];
+      bigger[2 * slot + 1] = id + 1L;
     }
-    slots = bigger;
+    table = bigger;
   }
 
   @Override
@@ -140,7 +146,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
   @Override
   protected void clearDictionaryContent() {
-    Arrays.fill(slots, 0);
+    Arrays.fill(table, 0);
     size = 0;
   }
 
