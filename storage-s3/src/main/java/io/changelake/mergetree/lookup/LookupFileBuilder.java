@@ -70,16 +70,24 @@ public final class LookupFileBuilder implements Closeable {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-  /** What to do with a finished file: the owner registers it. */
-  @FunctionalInterface
-  interface Registry {
+  /**
+   * The lookups a file is built for: they cache its blocks as they are written (a commit's lookups
+   * go to the files its compaction just wrote, so this spares reading and decompressing them back),
+   * register the file once it is finished, and forget its blocks if it is abandoned.
+   */
+  interface Owner {
+    /** Takes block {@code block}'s raw bytes; called from the builder's thread. */
+    void cacheBlock(int block, byte[] raw);
+
     void register(DataFileMeta file, Path local, long size) throws IOException;
+
+    void abandon();
   }
 
   private final Path path;
   private final Path hashesPath;
   private final Path indexPath;
-  private final Registry registry;
+  private final Owner owner;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final RowComparator keyOrder;
@@ -113,13 +121,12 @@ public final class LookupFileBuilder implements Closeable {
   private Object[] lastKey;
   private boolean done;
 
-  LookupFileBuilder(
-      Path path, RowType keyType, RowType valueType, boolean compress, Registry registry)
+  LookupFileBuilder(Path path, RowType keyType, RowType valueType, boolean compress, Owner owner)
       throws IOException {
     this.path = path;
     this.hashesPath = path.resolveSibling(path.getFileName() + ".hashes");
     this.indexPath = path.resolveSibling(path.getFileName() + ".index");
-    this.registry = registry;
+    this.owner = owner;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
@@ -208,6 +215,7 @@ public final class LookupFileBuilder implements Closeable {
     }
     INTS.set(block, blockLength, recordsInBlock);
     blockLength += 4;
+    owner.cacheBlock(blocks, Arrays.copyOf(block, blockLength));
     int stored;
     if (zstd != null) {
       int bound = (int) Zstd.compressBound(blockLength) + 4;
@@ -277,7 +285,7 @@ public final class LookupFileBuilder implements Closeable {
     Files.delete(indexPath);
     done = true;
     releaseZstd();
-    registry.register(file, path, Files.size(path));
+    owner.register(file, path, Files.size(path));
   }
 
   /** Abandons the file unless {@link #finish} completed it. */
@@ -288,6 +296,7 @@ public final class LookupFileBuilder implements Closeable {
     }
     done = true;
     releaseZstd();
+    owner.abandon();
     try {
       out.close();
       hashes.close();

@@ -40,14 +40,16 @@ import java.util.Map;
  * LookupCache#shared shared} one, so every bucket in the JVM spends from the same memory and disk,
  * with fair eviction between buckets; a copy unused for {@code lookup.cache-file-retention} is
  * deleted. Blocks on disk are zstd-compressed unless {@code lookup.cache-spill-compression} is
- * {@code none}; the memory cache holds them raw.
+ * {@code none}; the memory cache holds them raw. A copy's blocks enter the memory cache as they are
+ * written: the next commit's lookups go above all to the files the last compaction wrote, and find
+ * their blocks without reading and decompressing them back.
  *
  * <table>
  *   <caption>What the cache spends</caption>
  *   <tr><th>budget</th><th>option</th><th>holds</th><th>cost per key</th><th>when full</th></tr>
  *   <tr><td>memory</td><td>{@code lookup.cache-max-memory-size} (256 mb)</td>
- *       <td>the bloom filter and block index of each file in use, and the blocks read most
- *       recently, in one LRU</td>
+ *       <td>the bloom filter and block index of each file in use, and the blocks written or read
+ *       most recently, in one LRU</td>
  *       <td>1.2 bytes of filter; the index costs one key and 16 bytes per block, about 0.8
  *       bytes per key for rows of 100 bytes</td>
  *       <td>the least recently used block, filter or index is dropped; it is read again from the
@@ -212,21 +214,41 @@ public final class LookupLevels implements Closeable {
    * moved up a level keeps its name, hence its copy.
    */
   public LookupFileBuilder newFile() throws IOException {
-    Path path = folder.resolve("lookup-" + cache.newId() + ".tmp");
-    return new LookupFileBuilder(path, keyType, valueType, compress, this::register);
+    long id = cache.newId();
+    return new LookupFileBuilder(
+        folder.resolve("lookup-" + id + ".tmp"), keyType, valueType, compress, new Building(id));
   }
 
-  private void register(DataFileMeta file, Path built, long size) throws IOException {
-    drop(file.fileName());
-    long id = cache.newId();
-    Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
-    localFiles.put(
-        file.fileName(),
-        new LookupFile(
-            owner, id, zstd, path, size, keyCodec, valueCodec, keyOrder, cache.memory()));
-    diskBytes += size;
-    cache.addDisk(owner, size);
-    settle();
+  /** A copy being built: its blocks go to the memory cache under the id it will be known by. */
+  private final class Building implements LookupFileBuilder.Owner {
+    private final long id;
+
+    Building(long id) {
+      this.id = id;
+    }
+
+    @Override
+    public void cacheBlock(int block, byte[] raw) {
+      cache.memory().put(owner, new MemoryCache.Key(id, block), raw, raw.length);
+    }
+
+    @Override
+    public void register(DataFileMeta file, Path built, long size) throws IOException {
+      drop(file.fileName());
+      Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
+      localFiles.put(
+          file.fileName(),
+          new LookupFile(
+              owner, id, zstd, path, size, keyCodec, valueCodec, keyOrder, cache.memory()));
+      diskBytes += size;
+      cache.addDisk(owner, size);
+      settle();
+    }
+
+    @Override
+    public void abandon() {
+      cache.memory().invalidate(owner, id);
+    }
   }
 
   /**

@@ -78,17 +78,29 @@ final class MemoryCache {
     V value = loader.load();
     long weight = weigher.applyAsLong(value) + ENTRY_OVERHEAD_BYTES;
     synchronized (this) {
-      Owned owned = owners.computeIfAbsent(owner, o -> new Owned());
-      Entry previous = owned.entries.put(key, new Entry(value, weight));
-      if (previous != null) {
-        owned.used -= previous.weight;
-        used -= previous.weight;
-      }
-      owned.used += weight;
-      used += weight;
-      evictWhileOver(owner);
+      add(owner, key, value, weight);
     }
     return value;
+  }
+
+  /**
+   * Caches {@code value} for {@code owner} as {@link #get} would after loading it, weighing it
+   * {@code weight} plus entry overhead: for values known before anyone asks for them.
+   */
+  synchronized void put(long owner, Key key, Object value, long weight) {
+    add(owner, key, value, weight + ENTRY_OVERHEAD_BYTES);
+  }
+
+  private void add(long owner, Key key, Object value, long weight) {
+    Owned owned = owners.computeIfAbsent(owner, o -> new Owned());
+    Entry previous = owned.entries.put(key, new Entry(value, weight));
+    if (previous != null) {
+      owned.used -= previous.weight;
+      used -= previous.weight;
+    }
+    owned.used += weight;
+    used += weight;
+    evictWhileOver(owner);
   }
 
   /**

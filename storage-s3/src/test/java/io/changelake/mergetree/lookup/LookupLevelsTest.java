@@ -120,8 +120,9 @@ class LookupLevelsTest {
     }
   }
 
+  /** A copy handed over answers from the blocks it cached as it was written: no disk read. */
   @Test
-  void aHandedOverFileAnswersWithoutReadingTheDataFile() throws IOException {
+  void aHandedOverFileAnswersWithoutReadingTheDataFileOrItsCopy() throws IOException {
     LocalBucket bucket = new LocalBucket(dir);
     Levels levels = new Levels(LocalBucket.KEY, 3, List.of());
     try (LookupLevels lookup = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
@@ -135,6 +136,7 @@ class LookupLevelsTest {
       }
       assertEquals(0, bucket.opened());
       assertEquals(0, lookup.stats().filesBuilt());
+      assertEquals(0, lookup.stats().blocksRead());
     }
   }
 
@@ -144,9 +146,13 @@ class LookupLevelsTest {
     try (LookupLevels lookup =
         bucket.lookupLevels(new Levels(LocalBucket.KEY, 3, List.of()), MEMORY, UNLIMITED)) {
       try (LookupFileBuilder builder = lookup.newFile()) {
-        builder.add(row(1, 1, RowKind.INSERT, 1));
+        for (long id = 0; id < 5_000; id++) {
+          builder.add(row(id, 1, RowKind.INSERT, 1));
+        }
+        assertTrue(lookup.stats().memoryBytes() > 0, "the blocks written are cached");
       }
       assertEquals(List.of(), localCopies(bucket));
+      assertEquals(0, lookup.stats().memoryBytes(), "and dropped with the abandoned copy");
     }
   }
 
