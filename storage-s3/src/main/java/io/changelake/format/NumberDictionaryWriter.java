@@ -2,18 +2,12 @@ package io.changelake.format;
 
 import java.util.Arrays;
 import org.apache.parquet.bytes.ByteBufferAllocator;
-import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.column.values.dictionary.IntList;
-import org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
-import org.apache.parquet.column.values.factory.ValuesWriterFactory;
-import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * The dictionary of an INT32 or INT64 column chunk, as Parquet's own {@code
@@ -28,8 +22,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * hashed once, the table holds only ids, and the values sit in an array in id order, which is the
  * dictionary page and the fallback's reverse dictionary as it is.
  *
- * <p>{@link #factory()} hands these to the number columns of a {@link RowGroupWriter} and leaves
- * every other column to Parquet's PARQUET_1_0 factory.
+ * <p>{@link NumberValuesWriters} hands these to the number columns of a {@link RowGroupWriter}.
  */
 final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
@@ -50,19 +43,17 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
   private int size;
 
+  /**
+   * @param ints whether the column is INT32 (else INT64)
+   * @param maxDictionaryByteSize the dictionary size past which the column falls back to plain
+   */
   // PARQUET_1_0 labels dictionary pages and their data pages PLAIN_DICTIONARY, as Parquet's own
   // V1 factory does; the newer label (RLE_DICTIONARY) belongs to version 2 files.
   @SuppressWarnings("deprecation")
-  private NumberDictionaryWriter(
-      boolean ints, int maxDictionaryByteSize, ByteBufferAllocator allocator) {
+  NumberDictionaryWriter(boolean ints, int maxDictionaryByteSize, ByteBufferAllocator allocator) {
     super(maxDictionaryByteSize, Encoding.PLAIN_DICTIONARY, Encoding.PLAIN_DICTIONARY, allocator);
     this.ints = ints;
     this.bytesPerValue = ints ? 4 : 8;
-  }
-
-  /** Parquet's PARQUET_1_0 values writers, but for the dictionaries of INT32 and INT64 columns. */
-  static ValuesWriterFactory factory() {
-    return new Factory();
   }
 
   @Override
@@ -160,38 +151,6 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
       } else {
         writer.writeLong(v);
       }
-    }
-  }
-
-  /** Parquet's factory, with these dictionaries where it would make its number dictionaries. */
-  private static final class Factory implements ValuesWriterFactory {
-    private final DefaultV1ValuesWriterFactory parquet = new DefaultV1ValuesWriterFactory();
-    private ParquetProperties properties;
-
-    @Override
-    public void initialize(ParquetProperties properties) {
-      this.properties = properties;
-      parquet.initialize(properties);
-    }
-
-    @Override
-    public ValuesWriter newValuesWriter(ColumnDescriptor column) {
-      PrimitiveTypeName type = column.getPrimitiveType().getPrimitiveTypeName();
-      boolean number = type == PrimitiveTypeName.INT32 || type == PrimitiveTypeName.INT64;
-      if (!number
-          || !properties.isDictionaryEnabled(column)
-          || properties.isByteStreamSplitEnabled(column)) {
-        return parquet.newValuesWriter(column);
-      }
-      return FallbackValuesWriter.of(
-          new NumberDictionaryWriter(
-              type == PrimitiveTypeName.INT32,
-              properties.getDictionaryPageSizeThreshold(),
-              properties.getAllocator()),
-          new PlainValuesWriter(
-              properties.getInitialSlabSize(),
-              properties.getPageSizeThreshold(),
-              properties.getAllocator()));
     }
   }
 }

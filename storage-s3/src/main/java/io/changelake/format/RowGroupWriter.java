@@ -24,9 +24,9 @@ import org.apache.parquet.schema.MessageType;
  * its column's {@link ColumnWriter} ({@link #column}), then ends the row ({@link #endRow}). Row
  * groups are cut where Parquet's own {@code ParquetWriter} cuts them (the buffered size checked at
  * the same row counts against the same threshold), and pages, dictionaries, compression and the
- * footer are Parquet's (the dictionaries of number columns kept by {@link NumberDictionaryWriter},
- * to the same bytes), so the file has the bytes {@code ParquetWriter} would write for the same rows
- * and settings.
+ * footer are Parquet's (the values of number columns written by {@link NumberValuesWriters}, to the
+ * same bytes), so the file has the bytes {@code ParquetWriter} would write for the same rows and
+ * settings.
  *
  * <p>Why not {@code ParquetWriter}: its record layer (a {@code RecordConsumer} over {@code
  * MessageColumnIO}) tracks every field of every row, for nesting a flat file does not have; on the
@@ -73,7 +73,7 @@ final class RowGroupWriter implements Closeable {
         ParquetProperties.builder()
             .withPageSize(options.pageSize())
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withValuesWriterFactory(NumberDictionaryWriter.factory());
+            .withValuesWriterFactory(new NumberValuesWriters());
     for (String column : withoutDictionary) {
       settings.withDictionaryEncoding(column, false);
     }

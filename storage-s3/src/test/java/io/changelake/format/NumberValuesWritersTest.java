@@ -26,16 +26,21 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link NumberDictionaryWriter} against Parquet's own number dictionaries, value for value: the
- * same pages (bytes and encoding), whether and where the column falls back to plain, and the same
+ * {@link NumberValuesWriters} against Parquet's own PARQUET_1_0 writers, value for value: the same
+ * pages (bytes and encoding), whether and where the column falls back to plain, and the same
  * dictionary page, for INT32 and INT64 columns whose dictionaries stay small, fill up in the first
- * page, or fill up after pages that used them.
+ * page, or fill up after pages that used them, and for columns written without a dictionary.
  */
-class NumberDictionaryWriterTest {
+class NumberValuesWritersTest {
 
   /** A column's values: a name, the physical type, the dictionary threshold, and the values. */
   record Column(
-      String name, PrimitiveTypeName type, int dictionaryBytes, int pages, LongSupplier values) {
+      String name,
+      PrimitiveTypeName type,
+      int dictionaryBytes,
+      int pages,
+      LongSupplier values,
+      boolean dictionary) {
     @Override
     public String toString() {
       return name + " " + type;
@@ -65,6 +70,9 @@ class NumberDictionaryWriterTest {
               ints ? 8 * 1024 : 16 * 1024,
               12,
               growingRange(r)));
+      all.add(
+          new Column(
+              "no dictionary", type, 1 << 20, 4, () -> ints ? r.nextInt() : r.nextLong(), false));
       // Values that differ in their high bits only, and the extremes.
       long[] extremes = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1L << 40, 3L << 40, 1L << 62};
       all.add(
@@ -80,7 +88,7 @@ class NumberDictionaryWriterTest {
 
   private static Column stream(
       String name, PrimitiveTypeName type, int dictionaryBytes, int pages, LongSupplier values) {
-    return new Column(name, type, dictionaryBytes, pages, values);
+    return new Column(name, type, dictionaryBytes, pages, values, true);
   }
 
   /** Values drawn from a range that widens as they are drawn. */
@@ -95,11 +103,11 @@ class NumberDictionaryWriterTest {
   @SuppressWarnings("deprecation")
   @ParameterizedTest(name = "{0}")
   @MethodSource("columns")
-  void writesTheBytesOfParquetsDictionary(Column column) throws IOException {
+  void writesTheBytesOfParquetsWriters(Column column) throws IOException {
     ColumnDescriptor descriptor =
         new ColumnDescriptor(
             new String[] {"c"}, new PrimitiveType(Repetition.REQUIRED, column.type(), "c"), 0, 0);
-    ValuesWriter ours = writer(NumberDictionaryWriter.factory(), column, descriptor);
+    ValuesWriter ours = writer(new NumberValuesWriters(), column, descriptor);
     ValuesWriter theirs = writer(new DefaultV1ValuesWriterFactory(), column, descriptor);
     boolean ints = column.type() == PrimitiveTypeName.INT32;
     List<Encoding> encodings = new ArrayList<>();
@@ -145,6 +153,7 @@ class NumberDictionaryWriterTest {
         ParquetProperties.builder()
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
             .withDictionaryPageSize(column.dictionaryBytes())
+            .withDictionaryEncoding(column.dictionary())
             .withValuesWriterFactory(factory)
             .build();
     return properties.newValuesWriter(descriptor);
