@@ -148,6 +148,29 @@ public final class UpsertBenchmark {
    */
   public record Timing(double seconds, double cpuSeconds) {}
 
+  /** A read that returns how many rows it read. */
+  @FunctionalInterface
+  public interface RowCount {
+    long rows() throws Exception;
+  }
+
+  /**
+   * How many rows a read returned, and how long it took.
+   *
+   * @param rows the rows read
+   * @param timing its wall-clock and CPU time
+   */
+  public record Counted(long rows, Timing timing) {}
+
+  /** Runs a read once and times it. */
+  public static Counted count(RowCount read) throws Exception {
+    long start = System.nanoTime();
+    double cpu = ProcessCpu.seconds();
+    long rows = read.rows();
+    return new Counted(
+        rows, new Timing((System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu));
+  }
+
   /**
    * Writes the workload into a new one-bucket table under {@code warehouse}, and nothing else: for
    * runs that repeat the write alone, warm.
@@ -225,21 +248,9 @@ public final class UpsertBenchmark {
     LookupCache.resetSharedPeaks();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Timing write = write(store, path, producer, workload, buckets, partitions);
-      double writeSeconds = write.seconds();
-      double writeCpuSeconds = write.cpuSeconds();
       Table table = Table.open(store, path);
-
-      long start = System.nanoTime();
-      double cpu = ProcessCpu.seconds();
-      long changelogRows = changelogRows(table);
-      double readSeconds = (System.nanoTime() - start) / 1e9;
-      double readCpuSeconds = ProcessCpu.seconds() - cpu;
-
-      start = System.nanoTime();
-      cpu = ProcessCpu.seconds();
-      long batchRows = batchRows(table);
-      double batchSeconds = (System.nanoTime() - start) / 1e9;
-      double batchCpuSeconds = ProcessCpu.seconds() - cpu;
+      Counted changelog = count(() -> changelogRows(table));
+      Counted batch = count(() -> batchRows(table));
       long bytes = 0;
       List<ObjectInfo> objects = store.list(path.root());
       for (ObjectInfo o : objects) {
@@ -248,14 +259,14 @@ public final class UpsertBenchmark {
       return new Result(
           producer,
           workload.rows(),
-          writeSeconds,
-          changelogRows,
-          readSeconds,
-          writeCpuSeconds,
-          readCpuSeconds,
-          batchRows,
-          batchSeconds,
-          batchCpuSeconds,
+          write.seconds(),
+          changelog.rows(),
+          changelog.timing().seconds(),
+          write.cpuSeconds(),
+          changelog.timing().cpuSeconds(),
+          batch.rows(),
+          batch.timing().seconds(),
+          batch.timing().cpuSeconds(),
           bytes,
           objects.size(),
           HeapPeak.bytes(),

@@ -42,23 +42,11 @@ final class PaimonUpsertRun {
       throws Exception {
     HeapPeak.reset();
     UpsertBenchmark.Timing write = write(producer, workload, folder);
-    double writeSeconds = write.seconds();
-    double writeCpuSeconds = write.cpuSeconds();
     FileStoreTable table =
         FileStoreTableFactory.create(
             LocalFileIO.create(), new org.apache.paimon.fs.Path(folder.toUri()));
-
-    long start = System.nanoTime();
-    double cpu = ProcessCpu.seconds();
-    long changelogRows = changelogRows(table);
-    double readSeconds = (System.nanoTime() - start) / 1e9;
-    double readCpuSeconds = ProcessCpu.seconds() - cpu;
-
-    start = System.nanoTime();
-    cpu = ProcessCpu.seconds();
-    long batchRows = batchRows(table);
-    double batchSeconds = (System.nanoTime() - start) / 1e9;
-    double batchCpuSeconds = ProcessCpu.seconds() - cpu;
+    UpsertBenchmark.Counted changelog = UpsertBenchmark.count(() -> changelogRows(table));
+    UpsertBenchmark.Counted batch = UpsertBenchmark.count(() -> batchRows(table));
     long bytes = 0;
     long files = 0;
     try (Stream<Path> all = Files.walk(folder)) {
@@ -70,14 +58,14 @@ final class PaimonUpsertRun {
     return new UpsertBenchmark.Result(
         producer,
         workload.rows(),
-        writeSeconds,
-        changelogRows,
-        readSeconds,
-        writeCpuSeconds,
-        readCpuSeconds,
-        batchRows,
-        batchSeconds,
-        batchCpuSeconds,
+        write.seconds(),
+        changelog.rows(),
+        changelog.timing().seconds(),
+        write.cpuSeconds(),
+        changelog.timing().cpuSeconds(),
+        batch.rows(),
+        batch.timing().seconds(),
+        batch.timing().cpuSeconds(),
         bytes,
         files,
         HeapPeak.bytes(),

@@ -194,17 +194,12 @@ class ProducerBenchmark {
         producer, read.name().toLowerCase(Locale.ROOT), whose, ours, theirs, ours / theirs);
   }
 
-  /** A read that counts its rows. */
-  private interface CountedRead {
-    long rows() throws Exception;
-  }
-
   /**
    * Rows per CPU-second of {@code read}, repeated until it has used at least {@link
    * #MIN_CPU_SECONDS}: the JVM's CPU clock ticks in hundredths of a second, and a warm read of a
    * few hundred thousand rows takes only a few ticks.
    */
-  private static double timed(CountedRead read) throws Exception {
+  private static double timed(UpsertBenchmark.RowCount read) throws Exception {
     double start = ProcessCpu.seconds();
     long rows = 0;
     double used;
