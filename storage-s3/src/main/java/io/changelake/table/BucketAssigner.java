@@ -121,14 +121,18 @@ public final class BucketAssigner {
   }
 
   /**
-   * Makes {@code partition} the last one, serialized and as a folder, unless it equals the last
-   * (equal values have equal bytes: a decimal's equality includes its scale, a float's its bits).
+   * Makes {@code partition} the last one, serialized and as a folder, unless it is the last: the
+   * same bytes (a NaN's payload counts) and equal values (a decimal's scale counts, as its folder
+   * name keeps it).
    */
   private void remember(Object[] partition) {
-    if (Arrays.equals(partition, lastPartition)) {
+    byte[] bytes = partitionCodec.encode(partition);
+    if (lastPartitionRow != null
+        && Arrays.equals(bytes, lastPartitionRow.bytes())
+        && Arrays.equals(partition, lastPartition)) {
       return;
     }
-    lastPartitionRow = new SerializedRow(partitionCodec.encode(partition));
+    lastPartitionRow = new SerializedRow(bytes);
     lastPartitionPath =
         TablePath.partitionPath(
             schema.partitionType(), partition, schema.options().partitionDefaultName());

@@ -36,11 +36,12 @@ import java.util.Arrays;
  * }
  * }</pre>
  *
- * <p>Heap use is one block, whatever the file's size: the block index and the key hashes for the
- * bloom filter wait in side files until {@link #finish}, which appends the index and sizes the
- * filter by the final count (the filter, 1.2 bytes a key, is then the only part of the file on the
- * heap, and only while it is built). Not thread-safe, but independent of lookups running on another
- * thread.
+ * <p>Heap use is one block and 64 KiB of key hashes, whatever the file's size: the block index and
+ * the key hashes for the bloom filter wait in side files until {@link #finish}, which appends the
+ * index and sizes the filter by the final count (the filter, 1.2 bytes a key, is then the only part
+ * of the file on the heap, and only while it is built). Each finished block is also handed to the
+ * {@link Owner}'s memory cache, which weighs it against the memory budget like a block read. Not
+ * thread-safe, but independent of lookups running on another thread.
  *
  * <p>This runs once per row of every file a lookup table's compaction writes, beside the Parquet
  * encoding: a row's key and value are serialized once, straight into the block (and the key's hash
