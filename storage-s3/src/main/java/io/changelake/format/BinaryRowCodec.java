@@ -186,7 +186,10 @@ public final class BinaryRowCodec {
     System.arraycopy(buffer, PREFIX, target, offset, cursor);
   }
 
-  /** Paimon's hash of the BinaryRow last written, as {@link #hash} gives it. */
+  /**
+   * Paimon's hash of the row this codec serialized last ({@link #writeRow}, {@link #encodeRow},
+   * ...), as {@link #hash} gives it.
+   */
   public int lastRowHash() {
     return MurmurHash.hash(buffer, PREFIX, cursor);
   }

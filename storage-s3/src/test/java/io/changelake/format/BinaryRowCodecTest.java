@@ -49,8 +49,9 @@ class BinaryRowCodecTest {
   }
 
   /**
-   * Bytes, BinaryRow without the field count, and hash, each against Paimon's; the BinaryRow and
-   * hash also as {@code writeRow} keeps them, copied into a buffer at an offset.
+   * Bytes, BinaryRow without the field count, and hash, each against Paimon's; the hash also of the
+   * row just encoded, and the BinaryRow and hash as {@code writeRow} keeps them, copied into a
+   * buffer at an offset.
    */
   private static void assertEncodesAsPaimon(RowType rowType, RandomRows random, int rows) {
     BinaryRowCodec codec = new BinaryRowCodec(rowType);
@@ -63,6 +64,7 @@ class BinaryRowCodecTest {
       int expectedHash = paimon.toBinaryRow(row).hashCode();
       assertArrayEquals(expected, codec.encode(row), what);
       assertArrayEquals(expectedRow, codec.encodeRow(row), what);
+      assertEquals(expectedHash, codec.lastRowHash(), what);
       assertEquals(expectedHash, codec.hash(row), what);
 
       int length = codec.writeRow(row);

@@ -192,8 +192,7 @@ public final class LookupLevels implements Closeable {
               + ": level 0 is merged, not looked up");
     }
     settle();
-    byte[] binaryKey = new byte[keyCodec.writeRow(key)];
-    keyCodec.copyLastRow(binaryKey, 0);
+    byte[] binaryKey = keyCodec.encodeRow(key);
     int hash = keyCodec.lastRowHash();
     for (int level = startLevel; level <= levels.maxLevel(); level++) {
       DataFileMeta file = levels.fileFor(level, key);
