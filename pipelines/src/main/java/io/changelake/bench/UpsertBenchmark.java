@@ -65,6 +65,38 @@ public final class UpsertBenchmark {
       long peakHeapBytes,
       long lookupDiskPeakBytes) {
 
+    /**
+     * A run's result from its write and its two reads.
+     *
+     * @param lookupDiskPeakBytes peak local disk of the lookup copies, -1 if not measured
+     */
+    public static Result of(
+        String producer,
+        long rows,
+        Timing write,
+        Counted changelog,
+        Counted batch,
+        long bytes,
+        long files,
+        long peakHeapBytes,
+        long lookupDiskPeakBytes) {
+      return new Result(
+          producer,
+          rows,
+          write.seconds(),
+          changelog.rows(),
+          changelog.timing().seconds(),
+          write.cpuSeconds(),
+          changelog.timing().cpuSeconds(),
+          batch.rows(),
+          batch.timing().seconds(),
+          batch.timing().cpuSeconds(),
+          bytes,
+          files,
+          peakHeapBytes,
+          lookupDiskPeakBytes);
+    }
+
     /** The line a script reads. */
     public String resultLine() {
       return String.format(
@@ -146,7 +178,16 @@ public final class UpsertBenchmark {
    * @param seconds wall-clock time to write and commit every row
    * @param cpuSeconds CPU time of the JVM meanwhile, every thread ({@link ProcessCpu})
    */
-  public record Timing(double seconds, double cpuSeconds) {}
+  public record Timing(double seconds, double cpuSeconds) {
+    /**
+     * The time since {@code startNanos} ({@link System#nanoTime}) and {@code startCpuSeconds}
+     * ({@link ProcessCpu#seconds}).
+     */
+    public static Timing since(long startNanos, double startCpuSeconds) {
+      return new Timing(
+          (System.nanoTime() - startNanos) / 1e9, ProcessCpu.seconds() - startCpuSeconds);
+    }
+  }
 
   /** A read that returns how many rows it read. */
   @FunctionalInterface
@@ -167,8 +208,7 @@ public final class UpsertBenchmark {
     long start = System.nanoTime();
     double cpu = ProcessCpu.seconds();
     long rows = read.rows();
-    return new Counted(
-        rows, new Timing((System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu));
+    return new Counted(rows, Timing.since(start, cpu));
   }
 
   /**
@@ -224,7 +264,7 @@ public final class UpsertBenchmark {
             }
           });
     }
-    return new Timing((System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu);
+    return Timing.since(start, cpu);
   }
 
   /** {@link #run(String, UpsertWorkload, Path, int, int)} into one bucket, unpartitioned. */
@@ -256,17 +296,12 @@ public final class UpsertBenchmark {
       for (ObjectInfo o : objects) {
         bytes += o.size();
       }
-      return new Result(
+      return Result.of(
           producer,
           workload.rows(),
-          write.seconds(),
-          changelog.rows(),
-          changelog.timing().seconds(),
-          write.cpuSeconds(),
-          changelog.timing().cpuSeconds(),
-          batch.rows(),
-          batch.timing().seconds(),
-          batch.timing().cpuSeconds(),
+          write,
+          changelog,
+          batch,
           bytes,
           objects.size(),
           HeapPeak.bytes(),

@@ -55,21 +55,8 @@ final class PaimonUpsertRun {
         files++;
       }
     }
-    return new UpsertBenchmark.Result(
-        producer,
-        workload.rows(),
-        write.seconds(),
-        changelog.rows(),
-        changelog.timing().seconds(),
-        write.cpuSeconds(),
-        changelog.timing().cpuSeconds(),
-        batch.rows(),
-        batch.timing().seconds(),
-        batch.timing().cpuSeconds(),
-        bytes,
-        files,
-        HeapPeak.bytes(),
-        -1);
+    return UpsertBenchmark.Result.of(
+        producer, workload.rows(), write, changelog, batch, bytes, files, HeapPeak.bytes(), -1);
   }
 
   /** Creates the table in {@code folder} and writes the workload into it, and nothing else. */
@@ -115,8 +102,7 @@ final class PaimonUpsertRun {
             }
           });
     }
-    return new UpsertBenchmark.Timing(
-        (System.nanoTime() - start) / 1e9, ProcessCpu.seconds() - cpu);
+    return UpsertBenchmark.Timing.since(start, cpu);
   }
 
   /**
