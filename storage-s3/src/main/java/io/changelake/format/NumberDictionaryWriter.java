@@ -121,11 +121,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     PlainValuesWriter page =
         new PlainValuesWriter(lastUsedDictionaryByteSize, maxDictionaryByteSize, allocator);
     for (int id = 0; id < lastUsedDictionarySize; id++) {
-      if (ints) {
-        page.writeInteger((int) values[id]);
-      } else {
-        page.writeLong(values[id]);
-      }
+      writeValue(page, id);
     }
     return dictPage(page);
   }
@@ -145,12 +141,16 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   public void fallBackDictionaryEncodedData(ValuesWriter writer) {
     IntList.IntIterator ids = encodedValues.iterator();
     while (ids.hasNext()) {
-      long v = values[ids.next()];
-      if (ints) {
-        writer.writeInteger((int) v);
-      } else {
-        writer.writeLong(v);
-      }
+      writeValue(writer, ids.next());
+    }
+  }
+
+  /** Writes the value of dictionary id {@code id} to {@code out} as the column's type. */
+  private void writeValue(ValuesWriter out, int id) {
+    if (ints) {
+      out.writeInteger((int) values[id]);
+    } else {
+      out.writeLong(values[id]);
     }
   }
 }
