@@ -22,6 +22,12 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  * hashed once, the table holds only ids, and the values sit in an array in id order, which is the
  * dictionary page and the fallback's reverse dictionary as it is.
  *
+ * <p>A column that never descends is not hashed at all: while every value is the one before or
+ * greater, it is the last id or a new one, without a probe. The key columns of a sorted file do not
+ * descend (the file's key and the value's copy of it; a changelog file repeats a key for its -U and
+ * +U); the table is built from the values at the first value that descends, and probed from then
+ * on.
+ *
  * <p>{@link NumberValuesWriters} hands these to the number columns of a {@link RowGroupWriter}.
  */
 final class NumberDictionaryWriter extends DictionaryValuesWriter {
@@ -37,9 +43,9 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
   /**
    * Open addressing, linear probing, two longs a slot: the value, then its id + 1 (0 for an empty
-   * slot), side by side so that a probe reads one cache line.
+   * slot), side by side so that a probe reads one cache line. Null until a value descends.
    */
-  private long[] table = new long[2 * INITIAL_SLOTS];
+  private long[] table;
 
   private int size;
 
@@ -67,6 +73,17 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   }
 
   private void add(long v) {
+    if (table == null) {
+      if (size == 0 || v > values[size - 1]) {
+        encodedValues.add(append(v));
+        return;
+      }
+      if (v == values[size - 1]) {
+        encodedValues.add(size - 1);
+        return;
+      }
+      table = tableFor(size);
+    }
     int mask = table.length / 2 - 1;
     int slot = spread(v) & mask;
     long stored;
@@ -77,18 +94,24 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
       }
       slot = (slot + 1) & mask;
     }
+    int id = append(v);
+    table[2 * slot] = v;
+    table[2 * slot + 1] = id + 1L;
+    if (4 * size > table.length) {
+      table = tableFor(size);
+    }
+    encodedValues.add(id);
+  }
+
+  /** Gives {@code v}, a value not in the dictionary, the next id. */
+  private int append(long v) {
     int id = size++;
     if (id == values.length) {
       values = Arrays.copyOf(values, 2 * values.length);
     }
     values[id] = v;
-    table[2 * slot] = v;
-    table[2 * slot + 1] = id + 1L;
     dictionaryByteSize += bytesPerValue;
-    if (4 * size > table.length) {
-      rehash();
-    }
-    encodedValues.add(id);
+    return id;
   }
 
   /** Spreads a value's bits over the low ones the table uses (fastutil's and Murmur3's mix). */
@@ -97,19 +120,20 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     return (int) (h ^ (h >>> 32) ^ (h >>> 16));
   }
 
-  /** Doubles the table, which is then at most a quarter full. */
-  private void rehash() {
-    long[] bigger = new long[2 * table.length];
-    int mask = bigger.length / 2 - 1;
-    for (int id = 0; id < size; id++) {
+  /** A table of the first {@code count} values, at most a quarter full. */
+  private long[] tableFor(int count) {
+    int slots = Math.max(INITIAL_SLOTS, Integer.highestOneBit(4 * count - 1) << 1);
+    long[] built = new long[2 * slots];
+    int mask = slots - 1;
+    for (int id = 0; id < count; id++) {
       int slot = spread(values[id]) & mask;
-      while (bigger[2 * slot + 1] != 0) {
+      while (built[2 * slot + 1] != 0) {
         slot = (slot + 1) & mask;
       }
-      bigger[2 * slot] = values[id];
-      bigger[2 * slot + 1] = id + 1L;
+      built[2 * slot] = values[id];
+      built[2 * slot + 1] = id + 1L;
     }
-    table = bigger;
+    return built;
   }
 
   @Override
@@ -133,7 +157,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
   @Override
   protected void clearDictionaryContent() {
-    Arrays.fill(table, 0);
+    table = null;
     size = 0;
   }
 

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link NumberValuesWriters} against Parquet's own PARQUET_1_0 writers, value for value: the same
  * pages (bytes and encoding), whether and where the column falls back to plain, and the same
  * dictionary page, for INT32 and INT64 columns whose dictionaries stay small, fill up in the first
- * page, or fill up after pages that used them, and for columns written without a dictionary.
+ * page, or fill up after pages that used them, that ascend (a sorted file's key) or stop ascending,
+ * and for columns written without a dictionary.
  */
 class NumberValuesWritersTest {
 
@@ -70,6 +71,22 @@ class NumberValuesWritersTest {
               ints ? 8 * 1024 : 16 * 1024,
               12,
               growingRange(r)));
+      // A sorted file's key, falling back in the first page; then one whose runs of equal values
+      // (a changelog's -U and +U, a sorted column of few values) keep the dictionary. Neither
+      // builds a table.
+      long[] key = {-500};
+      all.add(stream("ascending", type, 1 << 20, 3, () -> key[0] += 1 + r.nextInt(3)));
+      long[] run = {-500};
+      all.add(
+          stream(
+              "never descending, in runs",
+              type,
+              1 << 20,
+              3,
+              () -> run[0] += r.nextInt(4) == 0 ? 1 + r.nextInt(2) : 0));
+      // Ascending at first, then values already seen and new ones below the last: the table is
+      // built from the values so far and the ids go on from there.
+      all.add(stream("ascending, then repeating", type, 1 << 20, 4, ascendingThenRepeating(r)));
       all.add(
           new Column(
               "no dictionary", type, 1 << 20, 4, () -> ints ? r.nextInt() : r.nextLong(), false));
@@ -95,6 +112,12 @@ class NumberValuesWritersTest {
   private static LongSupplier growingRange(SplittableRandom r) {
     long[] drawn = {0};
     return () -> r.nextLong(1 + drawn[0]++ / 4);
+  }
+
+  /** 1,000 even values ascending from 0, then values drawn from 0 to 1,500. */
+  private static LongSupplier ascendingThenRepeating(SplittableRandom r) {
+    long[] drawn = {0};
+    return () -> drawn[0] < 1_000 ? 2 * drawn[0]++ : r.nextLong(1_500);
   }
 
   private static final int VALUES_PER_PAGE = 3_000;
