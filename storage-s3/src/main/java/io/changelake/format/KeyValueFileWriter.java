@@ -85,22 +85,22 @@ public final class KeyValueFileWriter implements Closeable {
     // default, as in Paimon (with Parquet at Paimon's version, see the pom), so that a file takes
     // Paimon's bytes for the same rows: universal compaction picks runs by their file sizes. The
     // one difference is the row group size (ParquetFileOptions), which shows only in files of
-    // more than a row group. Key columns keep their dictionary in a changelog file (-U and +U of
-    // a key make it smaller); in a sorted run, the columns that are unique there are written
-    // plain from the start, which is what Parquet ends with (RowGroupWriter).
-    this.writer =
-        new RowGroupWriter(file, schema, options, sortedRun ? uniqueInRun(keyType) : Set.of());
+    // more than a row group. The columns unique in the file are written plain from the start,
+    // which is what Parquet ends with (RowGroupWriter).
+    this.writer = new RowGroupWriter(file, schema, options, uniqueColumns(keyType, sortedRun));
   }
 
   /**
-   * The columns whose values are unique in a sorted run: the sequence number, and a key of one
-   * field (its {@code _KEY_} column and its table column). A profile of the lookup write put
+   * The columns whose values are unique in a file: the sequence number (every row of a data or
+   * changelog file is another record, and a record's number is its own), and in a sorted run a key
+   * of one field (its {@code _KEY_} column and its table column). A key keeps its dictionary in a
+   * changelog file, where the -U and +U of a key make it smaller. A profile of the lookup write put
    * Parquet's dictionary of those columns, filled and then dropped, at a third of the encoding.
    */
-  private static Set<String> uniqueInRun(RowType keyType) {
+  private static Set<String> uniqueColumns(RowType keyType, boolean sortedRun) {
     Set<String> unique = new HashSet<>();
     unique.add(KeyValueFileSchema.SEQUENCE_NUMBER);
-    if (keyType.fields().size() == 1) {
+    if (sortedRun && keyType.fields().size() == 1) {
       String key = keyType.fields().get(0).name();
       unique.add(KeyValueFileSchema.KEY_PREFIX + key);
       unique.add(key);
@@ -110,6 +110,9 @@ public final class KeyValueFileWriter implements Closeable {
 
   /**
    * Starts a file at {@code path} of {@code store}; nothing is visible there until {@link #finish}.
+   * Each row is a different record, with a sequence number of its own (as in a changelog file);
+   * were a number repeated, the file would still read back right, only perhaps larger than
+   * Paimon's.
    *
    * @param keyType the primary-key columns, in key order, with their table field ids
    * @param valueType all table columns, in table order, with their field ids
