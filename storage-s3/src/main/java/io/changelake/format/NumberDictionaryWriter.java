@@ -32,7 +32,7 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  */
 final class NumberDictionaryWriter extends DictionaryValuesWriter {
 
-  /** Slots of the table at first: a power of two. */
+  /** Slots of the smallest table, and twice the values' array at first: a power of two. */
   private static final int INITIAL_SLOTS = 64;
 
   private final boolean ints;
