@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -37,9 +38,11 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.paimon.flink.action.CompactAction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -151,15 +154,33 @@ class FlinkInteropIT {
 
   /** A Flink SQL session on the cluster, in the warehouse's catalog, running jobs of one task. */
   private TableEnvironment session(EnvironmentSettings mode) throws Exception {
-    URI rest = cluster.getRestAddress().get();
-    StreamExecutionEnvironment jobs =
-        StreamExecutionEnvironment.createRemoteEnvironment(rest.getHost(), rest.getPort());
-    jobs.setParallelism(1);
-    TableEnvironment session = StreamTableEnvironment.create(jobs, mode);
+    TableEnvironment session = StreamTableEnvironment.create(jobsOnCluster(), mode);
     session.executeSql(
         "CREATE CATALOG lake WITH ('type' = 'paimon', 'warehouse' = '" + warehouse.toUri() + "')");
     session.executeSql("USE CATALOG lake");
     return session;
+  }
+
+  /** Where jobs run: the cluster, one task a job. */
+  private static StreamExecutionEnvironment jobsOnCluster() throws Exception {
+    URI rest = cluster.getRestAddress().get();
+    StreamExecutionEnvironment jobs =
+        StreamExecutionEnvironment.createRemoteEnvironment(rest.getHost(), rest.getPort());
+    jobs.setParallelism(1);
+    return jobs;
+  }
+
+  /**
+   * Paimon's dedicated compaction job ({@code paimon-flink-action compact}, here its {@link
+   * CompactAction}) run once on a table, as a batch job: what a Flink user schedules beside
+   * write-only writers.
+   */
+  private void compactWithFlink(String table) throws Exception {
+    StreamExecutionEnvironment jobs = jobsOnCluster();
+    jobs.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    new CompactAction("default", table, Map.of("warehouse", warehouse.toUri().toString()), Map.of())
+        .withStreamExecutionEnvironment(jobs)
+        .run();
   }
 
   /** The tables' names, for the parameterized test. */
@@ -179,15 +200,7 @@ class FlinkInteropIT {
     Map<String, String> options = TABLES.get(table);
     String flinkName = table + "_by_flink";
     String oursName = table + "_by_changelake";
-    flink.executeSql(
-        "CREATE TABLE "
-            + flinkName
-            + " (order_id BIGINT, store_id BIGINT, amount BIGINT,"
-            + " PRIMARY KEY (order_id) NOT ENFORCED) WITH ("
-            + options.entrySet().stream()
-                .map(option -> "'" + option.getKey() + "' = '" + option.getValue() + "'")
-                .collect(Collectors.joining(", "))
-            + ")");
+    createInFlink(flinkName, options);
     for (List<Object[]> batch : BATCHES) {
       flink.executeSql("INSERT INTO " + flinkName + " VALUES " + values(batch)).await();
     }
@@ -204,12 +217,7 @@ class FlinkInteropIT {
           "Flink's changelog in order");
       assertEquals(flinkRows(flinkName), rows(byFlink), "Flink's rows");
 
-      Table byUs =
-          Table.create(
-              store,
-              new TablePath("default", oursName),
-              TableSchema.create(
-                  ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null));
+      Table byUs = create(store, oursName, options);
       SnapshotCommit commit = byUs.newCommit("changelake");
       try (TableWriter writer = byUs.newWriter()) {
         long identifier = 0;
@@ -237,6 +245,79 @@ class FlinkInteropIT {
             "the correction retracts the old value");
       }
     }
+  }
+
+  /**
+   * A {@code write-only} table (its writers add level-0 files and never compact) compacted by the
+   * other engine's dedicated job after each commit, as a warehouse shared by a Beam writer and a
+   * Flink compaction job (or the other way round) runs: Paimon's compaction job on changelake's
+   * writes, changelake's {@link Table#newCompaction} (the {@code compact-table} template's step) on
+   * Flink's. Either way the table's changelog is the lookup changelog a writer that compacts itself
+   * makes, as both engines read it.
+   */
+  @Test
+  void eachEnginesCompactionJobMakesTheLookupChangelogOfTheOthersWriteOnlyTable() throws Exception {
+    Map<String, String> options = TABLES.get("deduplicate_lookup");
+    Map<String, String> writeOnly = new TreeMap<>(options);
+    writeOnly.put("write-only", "true");
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table inline = create(store, "compacted_by_its_writer", options);
+      Table flinkCompacts = create(store, "compacted_by_flink", writeOnly);
+      createInFlink("compacted_by_changelake", writeOnly);
+      Table oursCompacts = Table.open(store, new TablePath("default", "compacted_by_changelake"));
+      SnapshotCommit inlineCommit = inline.newCommit("changelake");
+      SnapshotCommit writeOnlyCommit = flinkCompacts.newCommit("changelake");
+      try (TableWriter inlineWriter = inline.newWriter();
+          TableWriter writeOnlyWriter = flinkCompacts.newWriter()) {
+        long identifier = 0;
+        for (List<Object[]> batch : BATCHES) {
+          identifier++;
+          for (Object[] row : batch) {
+            inlineWriter.write(RowKind.INSERT, row);
+            writeOnlyWriter.write(RowKind.INSERT, row);
+          }
+          inlineCommit.commit(identifier, inlineWriter.prepareCommit(identifier));
+          writeOnlyCommit.commit(identifier, writeOnlyWriter.prepareCommit(identifier));
+          compactWithFlink("compacted_by_flink");
+
+          flink.executeSql("INSERT INTO compacted_by_changelake VALUES " + values(batch)).await();
+          oursCompacts.newCompaction().run(false, "");
+        }
+      }
+      Map<Long, List<String>> expected = changelog(inline);
+      assertEquals(
+          List.of("+I[1, 10, 100]", "-U[1, 10, 100]", "+U[1, 10, 80]"),
+          expected.get(1L),
+          "the correction retracts the old value");
+      for (String name : List.of("compacted_by_flink", "compacted_by_changelake")) {
+        Table compacted = Table.open(store, new TablePath("default", name));
+        assertEquals(expected, changelog(compacted), name + ": changelake's read");
+        assertEquals(expected, flinkFollows(name, expected), name + ": Flink's read");
+        assertEquals(rows(inline), flinkRows(name), name + ": rows");
+      }
+    }
+  }
+
+  /** A table changelake creates in the warehouse's default database. */
+  private static Table create(LocalObjectStore store, String name, Map<String, String> options)
+      throws IOException {
+    return Table.create(
+        store,
+        new TablePath("default", name),
+        TableSchema.create(ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null));
+  }
+
+  /** A table Flink SQL creates, of the orders' columns, with {@code options}. */
+  private void createInFlink(String name, Map<String, String> options) {
+    flink.executeSql(
+        "CREATE TABLE "
+            + name
+            + " (order_id BIGINT, store_id BIGINT, amount BIGINT,"
+            + " PRIMARY KEY (order_id) NOT ENFORCED) WITH ("
+            + options.entrySet().stream()
+                .map(option -> "'" + option.getKey() + "' = '" + option.getValue() + "'")
+                .collect(Collectors.joining(", "))
+            + ")");
   }
 
   /** A batch as SQL VALUES; a null store is typed, as Flink wants a null literal typed. */
