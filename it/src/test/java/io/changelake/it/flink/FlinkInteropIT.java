@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.beam.ChangelakeIO;
 import io.changelake.conformance.ConformanceRun;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
@@ -15,8 +16,11 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
 import io.changelake.table.TableWriter;
+import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import io.changelake.types.TypeRoot;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -27,6 +31,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.testing.PAssert;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptors;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -54,17 +63,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * writes: the deduplicate table of the lookup producer names no {@code bucket}, so it is a
  * dynamic-bucket table, Paimon's default.
  *
- * <p>For every merge engine under the lookup producer, and for the deduplicate engine under every
- * other producer, the brief's order stream (an order of 100 corrected to 80, among others) goes in
- * three commits into a table Flink writes (a batch job per commit) and into one changelake writes.
- * Compared:
+ * <p>For every merge engine under the lookup producer, for the deduplicate engine under every other
+ * producer, and for two tables partitioned by day (one keyed within the day, one whose keys move
+ * between days: a cross-partition upsert), the brief's order stream (an order of 100 corrected to
+ * 80, among others) goes in three commits into a table Flink writes (a batch job per commit) and
+ * into one changelake writes. Compared:
  *
  * <ul>
  *   <li>each table's changelog from its first snapshot, as changelake's {@link ChangelogScan} reads
  *       it, as a Flink batch job reads it (the table's {@code $audit_log} over {@code
  *       incremental-between}, which comes in the order of its splits, so each key's changes are
  *       compared sorted), and as a Flink streaming job following the table from snapshot 1 reads
- *       it, each key's changes in order;
+ *       it, each key's changes in order; Flink's table also through a Beam pipeline ({@link
+ *       ChangelakeIO#readChangelog} on the DirectRunner), its changes as a whole;
  *   <li>each table's latest rows, read as a batch by both;
  *   <li>the two tables: the same changelog and rows, whichever engine wrote them.
  * </ul>
@@ -72,50 +83,153 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FlinkInteropIT {
 
   /**
-   * The three commits of every table, as (order_id, store_id, amount): order 1 costs 100, then is
-   * corrected to 80; order 3 loses its store in a partial update; order 4 is written twice alike.
+   * The orders of the brief, in three commits, as (order_id, store_id, amount): order 1 costs 100,
+   * then is corrected to 80; order 3 loses its store in a partial update; order 4 is written twice
+   * alike.
    */
-  private static final List<List<Object[]>> BATCHES =
-      List.of(
-          List.of(order(1, 10L, 100), order(2, 10L, 50), order(3, 20L, 30)),
-          List.of(order(1, 10L, 80), order(3, null, 40), order(4, 20L, 5)),
-          List.of(order(2, 11L, 55), order(4, 20L, 5), order(5, 30L, 7)));
+  private static final Shape ORDERS =
+      new Shape(
+          ConformanceRun.ORDERS,
+          List.of(),
+          List.of("order_id"),
+          List.of(
+              List.of(row(1L, 10L, 100L), row(2L, 10L, 50L), row(3L, 20L, 30L)),
+              List.of(row(1L, 10L, 80L), row(3L, null, 40L), row(4L, 20L, 5L)),
+              List.of(row(2L, 11L, 55L), row(4L, 20L, 5L), row(5L, 30L, 7L))));
+
+  private static final RowType DAILY_ORDERS_TYPE =
+      RowType.of(
+          new String[] {"order_id", "store_id", "amount", "dt"},
+          new DataType[] {
+            DataType.bigint().notNull(),
+            DataType.bigint(),
+            DataType.bigint(),
+            DataType.string().notNull()
+          });
 
   /**
-   * The tables, each with its options: every merge engine under the lookup producer, and the
-   * deduplicate engine under the other producers. The first names no bucket count: a dynamic-bucket
-   * table, Paimon's default.
+   * Orders partitioned by day, in three commits, keyed by (dt, order_id): order 1 is corrected
+   * within its day; orders 3 and 2 are written again on another day.
    */
-  private static final Map<String, Map<String, String>> TABLES =
+  private static final Shape DAILY_ORDERS =
+      new Shape(
+          DAILY_ORDERS_TYPE,
+          List.of("dt"),
+          List.of("dt", "order_id"),
+          List.of(
+              List.of(row(1L, 10L, 100L, "d1"), row(2L, 10L, 50L, "d1"), row(3L, 20L, 30L, "d1")),
+              List.of(row(1L, 10L, 80L, "d1"), row(3L, 20L, 40L, "d2"), row(4L, 20L, 5L, "d2")),
+              List.of(row(2L, 11L, 55L, "d2"), row(4L, 20L, 5L, "d2"), row(5L, 30L, 7L, "d1"))));
+
+  /**
+   * The same orders keyed by order_id alone: a key written on another day moves there (a
+   * cross-partition upsert, which a dynamic-bucket table alone allows), and its row in the old day
+   * is deleted.
+   */
+  private static final Shape ORDERS_MOVING_BETWEEN_DAYS =
+      new Shape(DAILY_ORDERS_TYPE, List.of("dt"), List.of("order_id"), DAILY_ORDERS.batches());
+
+  /**
+   * The tables, each with its shape and options: every merge engine under the lookup producer, the
+   * deduplicate engine under the other producers, and partitioned tables. The first names no bucket
+   * count: a dynamic-bucket table, Paimon's default.
+   */
+  private static final Map<String, TableCase> TABLES =
       new TreeMap<>(
           Map.of(
               "deduplicate_lookup",
-              Map.of("changelog-producer", "lookup"),
+              new TableCase(ORDERS, Map.of("changelog-producer", "lookup")),
               "partial_update_lookup",
-              Map.of(
-                  "merge-engine", "partial-update", "changelog-producer", "lookup", "bucket", "2"),
+              new TableCase(
+                  ORDERS,
+                  Map.of(
+                      "merge-engine",
+                      "partial-update",
+                      "changelog-producer",
+                      "lookup",
+                      "bucket",
+                      "2")),
               "aggregation_lookup",
-              Map.of(
-                  "merge-engine",
-                  "aggregation",
-                  "fields.amount.aggregate-function",
-                  "sum",
-                  "changelog-producer",
-                  "lookup",
-                  "bucket",
-                  "2"),
+              new TableCase(
+                  ORDERS,
+                  Map.of(
+                      "merge-engine",
+                      "aggregation",
+                      "fields.amount.aggregate-function",
+                      "sum",
+                      "changelog-producer",
+                      "lookup",
+                      "bucket",
+                      "2")),
               "first_row_lookup",
-              Map.of("merge-engine", "first-row", "changelog-producer", "lookup", "bucket", "1"),
+              new TableCase(
+                  ORDERS,
+                  Map.of(
+                      "merge-engine", "first-row", "changelog-producer", "lookup", "bucket", "1")),
               "deduplicate_full_compaction",
-              Map.of("changelog-producer", "full-compaction", "bucket", "1"),
+              new TableCase(ORDERS, Map.of("changelog-producer", "full-compaction", "bucket", "1")),
               "deduplicate_input",
-              Map.of("changelog-producer", "input", "bucket", "2"),
+              new TableCase(ORDERS, Map.of("changelog-producer", "input", "bucket", "2")),
               "deduplicate_none",
-              Map.of("bucket", "2")));
+              new TableCase(ORDERS, Map.of("bucket", "2")),
+              "daily_lookup",
+              new TableCase(DAILY_ORDERS, Map.of("changelog-producer", "lookup", "bucket", "2")),
+              "moving_between_days_lookup",
+              new TableCase(
+                  ORDERS_MOVING_BETWEEN_DAYS,
+                  Map.of("changelog-producer", "lookup", "bucket", "-1"))));
 
-  private static Object[] order(long orderId, Long storeId, long amount) {
-    return new Object[] {orderId, storeId, amount};
+  private static Object[] row(Object... fields) {
+    return fields;
   }
+
+  /**
+   * The columns, partition and primary key of a table, and the commits written into it.
+   *
+   * @param batches the rows of each commit, in table-column order
+   */
+  private record Shape(
+      RowType type,
+      List<String> partitionKeys,
+      List<String> primaryKey,
+      List<List<Object[]>> batches) {
+
+    /** The primary key of a row in table-column order, as text: what changes are grouped by. */
+    String key(Object[] row) {
+      return primaryKey.stream()
+          .map(column -> String.valueOf(row[type.indexOf(column)]))
+          .collect(Collectors.joining(",", "(", ")"));
+    }
+
+    /** Flink SQL's CREATE TABLE of this shape with {@code options}. */
+    String ddl(String name, Map<String, String> options) {
+      StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(name).append(" (");
+      for (int i = 0; i < type.size(); i++) {
+        DataType column = type.type(i);
+        ddl.append(type.field(i).name())
+            .append(column.root() == TypeRoot.BIGINT ? " BIGINT" : " STRING")
+            .append(", ");
+      }
+      ddl.append("PRIMARY KEY (").append(String.join(", ", primaryKey)).append(") NOT ENFORCED)");
+      if (!partitionKeys.isEmpty()) {
+        ddl.append(" PARTITIONED BY (").append(String.join(", ", partitionKeys)).append(")");
+      }
+      return ddl.append(" WITH (")
+          .append(
+              options.entrySet().stream()
+                  .map(option -> "'" + option.getKey() + "' = '" + option.getValue() + "'")
+                  .collect(Collectors.joining(", ")))
+          .append(")")
+          .toString();
+    }
+
+    TableSchema schema(Map<String, String> options) {
+      return TableSchema.create(type, partitionKeys, primaryKey, options, null);
+    }
+  }
+
+  /** A table of the parameterized test: its shape and options. */
+  private record TableCase(Shape shape, Map<String, String> options) {}
 
   /**
    * One cluster for every job of the class, reached through its REST endpoint: a job that starts a
@@ -197,43 +311,39 @@ class FlinkInteropIT {
   @MethodSource("tables")
   void eachEngineReadsTheOthersTableAsItsOwnAndBothWriteTheSameChangelog(String table)
       throws Exception {
-    Map<String, String> options = TABLES.get(table);
+    Shape shape = TABLES.get(table).shape();
+    Map<String, String> options = TABLES.get(table).options();
     String flinkName = table + "_by_flink";
     String oursName = table + "_by_changelake";
-    createInFlink(flinkName, options);
-    for (List<Object[]> batch : BATCHES) {
+    flink.executeSql(shape.ddl(flinkName, options));
+    for (List<Object[]> batch : shape.batches()) {
       flink.executeSql("INSERT INTO " + flinkName + " VALUES " + values(batch)).await();
     }
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table byFlink = Table.open(store, new TablePath("default", flinkName));
-      Map<Long, List<String>> changelogByFlink = changelog(byFlink);
+      Map<String, List<String>> changelogByFlink = changelog(byFlink, shape);
       assertEquals(
-          flinkChangelog(flinkName, latest(byFlink)),
+          flinkChangelog(flinkName, shape, latest(byFlink)),
           sorted(changelogByFlink),
           "Flink's changelog");
       assertEquals(
-          flinkFollows(flinkName, changelogByFlink),
+          flinkFollows(flinkName, shape, changelogByFlink),
           changelogByFlink,
           "Flink's changelog in order");
       assertEquals(flinkRows(flinkName), rows(byFlink), "Flink's rows");
+      beamFollows(flinkName, shape, latest(byFlink), changelogByFlink);
 
-      Table byUs = create(store, oursName, options);
-      SnapshotCommit commit = byUs.newCommit("changelake");
-      try (TableWriter writer = byUs.newWriter()) {
-        long identifier = 0;
-        for (List<Object[]> batch : BATCHES) {
-          for (Object[] row : batch) {
-            writer.write(RowKind.INSERT, row);
-          }
-          identifier++;
-          commit.commit(identifier, writer.prepareCommit(identifier));
-        }
-      }
-      Map<Long, List<String>> changelogByUs = changelog(byUs);
+      Table byUs = Table.create(store, new TablePath("default", oursName), shape.schema(options));
+      write(byUs, shape.batches());
+      Map<String, List<String>> changelogByUs = changelog(byUs, shape);
       assertEquals(
-          sorted(changelogByUs), flinkChangelog(oursName, latest(byUs)), "our changelog in Flink");
+          sorted(changelogByUs),
+          flinkChangelog(oursName, shape, latest(byUs)),
+          "our changelog in Flink");
       assertEquals(
-          changelogByUs, flinkFollows(oursName, changelogByUs), "our changelog in order in Flink");
+          changelogByUs,
+          flinkFollows(oursName, shape, changelogByUs),
+          "our changelog in order in Flink");
       assertEquals(rows(byUs), flinkRows(oursName), "our rows in Flink");
 
       assertEquals(changelogByFlink, changelogByUs, "the changelog both wrote");
@@ -241,8 +351,29 @@ class FlinkInteropIT {
       if (table.equals("deduplicate_lookup") || table.equals("deduplicate_full_compaction")) {
         assertEquals(
             List.of("+I[1, 10, 100]", "-U[1, 10, 100]", "+U[1, 10, 80]"),
-            changelogByUs.get(1L),
+            changelogByUs.get("(1)"),
             "the correction retracts the old value");
+      }
+      if (table.equals("moving_between_days_lookup")) {
+        assertEquals(
+            List.of("+I[3, 20, 30, d1]", "-D[3, 20, 30, d1]", "+I[3, 20, 40, d2]"),
+            changelogByUs.get("(3)"),
+            "a key written on another day leaves the old one");
+      }
+    }
+  }
+
+  /** Writes the batches into a table, a commit each, as one writer. */
+  private static void write(Table table, List<List<Object[]>> batches) throws Exception {
+    SnapshotCommit commit = table.newCommit("changelake");
+    try (TableWriter writer = table.newWriter()) {
+      long identifier = 0;
+      for (List<Object[]> batch : batches) {
+        for (Object[] row : batch) {
+          writer.write(RowKind.INSERT, row);
+        }
+        identifier++;
+        commit.commit(identifier, writer.prepareCommit(identifier));
       }
     }
   }
@@ -257,20 +388,24 @@ class FlinkInteropIT {
    */
   @Test
   void eachEnginesCompactionJobMakesTheLookupChangelogOfTheOthersWriteOnlyTable() throws Exception {
-    Map<String, String> options = TABLES.get("deduplicate_lookup");
+    Map<String, String> options = TABLES.get("deduplicate_lookup").options();
     Map<String, String> writeOnly = new TreeMap<>(options);
     writeOnly.put("write-only", "true");
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table inline = create(store, "compacted_by_its_writer", options);
-      Table flinkCompacts = create(store, "compacted_by_flink", writeOnly);
-      createInFlink("compacted_by_changelake", writeOnly);
+      Table inline =
+          Table.create(
+              store, new TablePath("default", "compacted_by_its_writer"), ORDERS.schema(options));
+      Table flinkCompacts =
+          Table.create(
+              store, new TablePath("default", "compacted_by_flink"), ORDERS.schema(writeOnly));
+      flink.executeSql(ORDERS.ddl("compacted_by_changelake", writeOnly));
       Table oursCompacts = Table.open(store, new TablePath("default", "compacted_by_changelake"));
       SnapshotCommit inlineCommit = inline.newCommit("changelake");
       SnapshotCommit writeOnlyCommit = flinkCompacts.newCommit("changelake");
       try (TableWriter inlineWriter = inline.newWriter();
           TableWriter writeOnlyWriter = flinkCompacts.newWriter()) {
         long identifier = 0;
-        for (List<Object[]> batch : BATCHES) {
+        for (List<Object[]> batch : ORDERS.batches()) {
           identifier++;
           for (Object[] row : batch) {
             inlineWriter.write(RowKind.INSERT, row);
@@ -284,49 +419,34 @@ class FlinkInteropIT {
           oursCompacts.newCompaction().run(false, "");
         }
       }
-      Map<Long, List<String>> expected = changelog(inline);
+      Map<String, List<String>> expected = changelog(inline, ORDERS);
       assertEquals(
           List.of("+I[1, 10, 100]", "-U[1, 10, 100]", "+U[1, 10, 80]"),
-          expected.get(1L),
+          expected.get("(1)"),
           "the correction retracts the old value");
       for (String name : List.of("compacted_by_flink", "compacted_by_changelake")) {
         Table compacted = Table.open(store, new TablePath("default", name));
-        assertEquals(expected, changelog(compacted), name + ": changelake's read");
-        assertEquals(expected, flinkFollows(name, expected), name + ": Flink's read");
+        assertEquals(expected, changelog(compacted, ORDERS), name + ": changelake's read");
+        assertEquals(expected, flinkFollows(name, ORDERS, expected), name + ": Flink's read");
         assertEquals(rows(inline), flinkRows(name), name + ": rows");
       }
     }
   }
 
-  /** A table changelake creates in the warehouse's default database. */
-  private static Table create(LocalObjectStore store, String name, Map<String, String> options)
-      throws IOException {
-    return Table.create(
-        store,
-        new TablePath("default", name),
-        TableSchema.create(ConformanceRun.ORDERS, List.of(), List.of("order_id"), options, null));
-  }
-
-  /** A table Flink SQL creates, of the orders' columns, with {@code options}. */
-  private void createInFlink(String name, Map<String, String> options) {
-    flink.executeSql(
-        "CREATE TABLE "
-            + name
-            + " (order_id BIGINT, store_id BIGINT, amount BIGINT,"
-            + " PRIMARY KEY (order_id) NOT ENFORCED) WITH ("
-            + options.entrySet().stream()
-                .map(option -> "'" + option.getKey() + "' = '" + option.getValue() + "'")
-                .collect(Collectors.joining(", "))
-            + ")");
-  }
-
-  /** A batch as SQL VALUES; a null store is typed, as Flink wants a null literal typed. */
+  /**
+   * A batch as SQL VALUES: text quoted, and a null (only a store is ever null) typed, as Flink
+   * wants a null literal typed.
+   */
   private static String values(List<Object[]> batch) {
     return batch.stream()
         .map(
             row ->
                 Arrays.stream(row)
-                    .map(field -> field == null ? "CAST(NULL AS BIGINT)" : field.toString())
+                    .map(
+                        field ->
+                            field == null
+                                ? "CAST(NULL AS BIGINT)"
+                                : field instanceof String ? "'" + field + "'" : field.toString())
                     .collect(Collectors.joining(", ", "(", ")")))
         .collect(Collectors.joining(", "));
   }
@@ -336,8 +456,8 @@ class FlinkInteropIT {
   }
 
   /** Every change from the first snapshot on, per key in order: as changelake reads them. */
-  private static Map<Long, List<String>> changelog(Table table) throws IOException {
-    Map<Long, List<String>> changes = new TreeMap<>();
+  private static Map<String, List<String>> changelog(Table table, Shape shape) throws IOException {
+    Map<String, List<String>> changes = new TreeMap<>();
     table
         .newChangelogScan()
         .walk(
@@ -350,7 +470,7 @@ class FlinkInteropIT {
               @Override
               public void change(KeyValue change) {
                 changes
-                    .computeIfAbsent((Long) change.key()[0], k -> new ArrayList<>())
+                    .computeIfAbsent(shape.key(change.value()), k -> new ArrayList<>())
                     .add(change.kind().shortString() + Arrays.toString(change.value()));
               }
             });
@@ -358,8 +478,8 @@ class FlinkInteropIT {
   }
 
   /** Each key's changes sorted, to compare with a read that gives them in another order. */
-  private static Map<Long, List<String>> sorted(Map<Long, List<String>> changes) {
-    Map<Long, List<String>> sorted = new TreeMap<>();
+  private static Map<String, List<String>> sorted(Map<String, List<String>> changes) {
+    Map<String, List<String>> sorted = new TreeMap<>();
     changes.forEach((key, list) -> sorted.put(key, list.stream().sorted().toList()));
     return sorted;
   }
@@ -369,11 +489,11 @@ class FlinkInteropIT {
    * order it came: as many changes as {@code expected} holds, then the job is cancelled (a
    * streaming read never ends by itself; the batch read above holds the total).
    */
-  private Map<Long, List<String>> flinkFollows(String name, Map<Long, List<String>> expected)
-      throws Exception {
+  private Map<String, List<String>> flinkFollows(
+      String name, Shape shape, Map<String, List<String>> expected) throws Exception {
     int count = expected.values().stream().mapToInt(List::size).sum();
     TableEnvironment streaming = session(EnvironmentSettings.inStreamingMode());
-    Map<Long, List<String>> changes = new TreeMap<>();
+    Map<String, List<String>> changes = new TreeMap<>();
     // Planned here: the planner keeps per-thread state, so only the reading waits elsewhere.
     try (CloseableIterator<Row> follower =
         streaming
@@ -392,21 +512,49 @@ class FlinkInteropIT {
           () -> {
             for (int i = 0; i < count; i++) {
               Row row = follower.next();
+              Object[] fields = fields(row, 0);
               changes
-                  .computeIfAbsent((Long) row.getField(0), k -> new ArrayList<>())
-                  .add(
-                      row.getKind().shortString()
-                          + Arrays.toString(
-                              new Object[] {row.getField(0), row.getField(1), row.getField(2)}));
+                  .computeIfAbsent(shape.key(fields), k -> new ArrayList<>())
+                  .add(row.getKind().shortString() + Arrays.toString(fields));
             }
           });
     }
     return changes;
   }
 
+  /**
+   * Runs a Beam pipeline (DirectRunner) that reads the table's changelog from its first snapshot to
+   * {@code latest} ({@link ChangelakeIO#readChangelog}, the path a Beam job following the table
+   * takes) and asserts that it emits exactly the changes of {@code expected}: a bounded read comes
+   * in no order, so they are compared as a whole.
+   */
+  private void beamFollows(
+      String name, Shape shape, long latest, Map<String, List<String>> expected) {
+    List<String> columns = new ArrayList<>(shape.type().names());
+    Pipeline pipeline = Pipeline.create();
+    PCollection<String> changes =
+        pipeline
+            .apply(
+                ChangelakeIO.readChangelog()
+                    .from(warehouse.toString(), "default", name)
+                    .betweenSnapshots(0, latest))
+            .apply(
+                MapElements.into(TypeDescriptors.strings())
+                    .via(
+                        (org.apache.beam.sdk.values.Row change) ->
+                            change.getString("_row_kind")
+                                + columns.stream()
+                                    .map(column -> String.valueOf((Object) change.getValue(column)))
+                                    .collect(Collectors.joining(", ", "[", "]"))));
+    PAssert.that(changes)
+        .containsInAnyOrder(expected.values().stream().flatMap(List::stream).toList());
+    pipeline.run().waitUntilFinish();
+  }
+
   /** Every change from the first snapshot on, per key, sorted: as Flink reads them. */
-  private Map<Long, List<String>> flinkChangelog(String name, long latest) throws Exception {
-    Map<Long, List<String>> changes = new TreeMap<>();
+  private Map<String, List<String>> flinkChangelog(String name, Shape shape, long latest)
+      throws Exception {
+    Map<String, List<String>> changes = new TreeMap<>();
     for (Row row :
         collect(
             "SELECT * FROM "
@@ -414,18 +562,25 @@ class FlinkInteropIT {
                 + "$audit_log /*+ OPTIONS('incremental-between' = '0,"
                 + latest
                 + "') */")) {
+      // The audit log's first column is the row kind, the table's columns follow.
+      Object[] fields = fields(row, 1);
       changes
-          .computeIfAbsent((Long) row.getField(1), k -> new ArrayList<>())
-          .add(
-              row.getField(0)
-                  + Arrays.toString(
-                      new Object[] {row.getField(1), row.getField(2), row.getField(3)}));
+          .computeIfAbsent(shape.key(fields), k -> new ArrayList<>())
+          .add(row.getField(0) + Arrays.toString(fields));
     }
-    changes.values().forEach(list -> list.sort(null));
-    return changes;
+    return sorted(changes);
   }
 
-  /** The latest snapshot's rows, as changelake reads them, in key order. */
+  /** The fields of a Flink row from position {@code from} on. */
+  private static Object[] fields(Row row, int from) {
+    Object[] fields = new Object[row.getArity() - from];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = row.getField(from + i);
+    }
+    return fields;
+  }
+
+  /** The latest snapshot's rows, as changelake reads them, sorted. */
   private static List<String> rows(Table table) throws IOException {
     TableRead read = table.newRead();
     List<String> rows = new ArrayList<>();
@@ -440,12 +595,10 @@ class FlinkInteropIT {
     return rows;
   }
 
-  /** The latest snapshot's rows, as Flink reads them, in key order. */
+  /** The latest snapshot's rows, as Flink reads them, sorted. */
   private List<String> flinkRows(String name) throws Exception {
     return collect("SELECT * FROM " + name).stream()
-        .map(
-            row ->
-                Arrays.toString(new Object[] {row.getField(0), row.getField(1), row.getField(2)}))
+        .map(row -> Arrays.toString(fields(row, 0)))
         .sorted()
         .collect(Collectors.toList());
   }
