@@ -251,6 +251,7 @@ public final class OptionRules {
             "incremental-to-auto-tag")) {
       harmless(key, "where a Paimon reader starts by default; a changelake read names its own");
     }
+    flinkConnectorOptions();
     prefix("log.", "Flink's external log system, which changelake does not use");
     refused("tag.default-time-retained", "tags that expire by age");
     fixed("tag.create-success-file", "false", "success files of tags");
@@ -278,6 +279,97 @@ public final class OptionRules {
     if (RULES.put(rule.key(), rule) != null) {
       throw new IllegalStateException("table option '" + rule.key() + "' is decided twice");
     }
+  }
+
+  /**
+   * Options of Paimon's Flink connector (paimon-flink's {@code FlinkConnectorOptions}), which a
+   * Flink SQL user may put on a table: they steer Flink's own operators (its sources, sinks, lookup
+   * joins, memory, parallelism, watermarks), none of which changelake runs, and change neither what
+   * a table holds nor what a read of it returns. One asks for a writer's behaviour: a
+   * full-compaction interval other than 0 (every commit, what changelake does).
+   */
+  private static void flinkConnectorOptions() {
+    String operators = "Flink's source, sink and commit operators";
+    for (String key :
+        List.of(
+            "unaware-bucket.compaction.parallelism",
+            "scan.infer-parallelism.max",
+            "scan.split-enumerator.batch-size",
+            "scan.split-enumerator.mode",
+            "scan.max-snapshot.count",
+            "scan.bounded",
+            "scan.dedicated-split-generation",
+            "scan.remove-normalize",
+            "read.shuffle-bucket-with-partition",
+            "source.checkpoint-align.enabled",
+            "source.checkpoint-align.timeout",
+            "source.operator-uid.suffix",
+            "sink.operator-uid.suffix",
+            "sink.use-managed-memory-allocator",
+            "sink.managed.writer-buffer-memory",
+            "sink.cross-partition.managed-memory",
+            "sink.writer-cpu",
+            "sink.writer-memory",
+            "sink.committer-cpu",
+            "sink.committer-memory",
+            "sink.committer-operator-chaining",
+            "sink.savepoint.auto-tag",
+            "sink.clustering.sort-in-cluster",
+            "sink.clustering.sample-factor",
+            "sink.writer-coordinator.enabled",
+            "sink.writer-coordinator.cache-memory",
+            "sink.writer-coordinator.page-size",
+            "sink.writer-refresh-detectors",
+            "commit.custom-listeners",
+            "end-input.watermark",
+            "filesystem.job-level-settings.enabled",
+            "postpone.default-bucket-num",
+            // Flink merges the changelog files of a checkpoint into fewer: the same changes.
+            "precommit-compact",
+            "changelog.precommit-compact.thread-num",
+            "changelog.precommit-compact.buffer-size")) {
+      harmless(key, operators);
+    }
+    for (String key :
+        List.of(
+            "scan.watermark.emit.strategy",
+            "scan.watermark.alignment.group",
+            "scan.watermark.idle-timeout",
+            "scan.watermark.alignment.max-drift",
+            "scan.watermark.alignment.update-interval")) {
+      harmless(key, "Flink watermarks");
+    }
+    for (String key :
+        List.of(
+            "lookup.async",
+            "lookup.async-thread-number",
+            "lookup.bootstrap-parallelism",
+            "lookup.cache",
+            "lookup.dynamic-partition.refresh-interval",
+            "lookup.refresh.async",
+            "lookup.refresh.async.pending-snapshot-count",
+            "lookup.refresh.time-periods-blacklist",
+            "scan.partitions")) {
+      harmless(key, "Flink lookup joins against the table");
+    }
+    for (String key :
+        List.of(
+            "partition.idle-time-to-done",
+            "partition.time-interval",
+            "partition.mark-done.recover-from-state")) {
+      harmless(key, "Flink marks partitions done");
+    }
+    String interval = "a full compaction on a timer rather than at every commit";
+    add(
+        new Rule(
+            "changelog-producer.compaction-interval",
+            Support.FIXED,
+            "only '0 s': changelake does not implement " + interval,
+            v -> {
+              if (!OptionValues.duration(v).isZero()) {
+                throw OptionBounds.notImplemented(interval, "0 s");
+              }
+            }));
   }
 
   private static void harmless(String key, String reason) {
