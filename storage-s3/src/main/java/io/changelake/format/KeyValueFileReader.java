@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -282,11 +283,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   public static KeyValueFileReader open(
       ObjectStore store, String path, RowType keyType, ColumnMapping mapping, int[] valueProjection)
       throws IOException {
-    ObjectInfo info =
-        store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
     ParquetFileReader file =
         ParquetFileReader.open(
-            new ObjectInputFile(store, path, info.size(), READ_AHEAD),
+            inputFile(store, path),
             ParquetReadOptions.builder(READ_CONFIGURATION)
                 .withCodecFactory(new PageDecompression(READ_CONFIGURATION))
                 .build());
@@ -296,6 +295,24 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       file.close();
       throw e;
     }
+  }
+
+  /**
+   * The bytes of the file at {@code path}: the object, or for a part of a compacted changelog
+   * (written by Flink with {@code precommit-compact}) the range of the object holding it.
+   */
+  private static ObjectInputFile inputFile(ObjectStore store, String path) throws IOException {
+    Optional<CompactedChangelogName> part = CompactedChangelogName.of(path);
+    if (part.isPresent()) {
+      CompactedChangelogName range = part.get();
+      if (store.stat(range.path()).isEmpty()) {
+        throw new ObjectNotFoundException(store.root(), range.path());
+      }
+      return new ObjectInputFile(store, range.path(), range.offset(), range.length(), READ_AHEAD);
+    }
+    ObjectInfo info =
+        store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
+    return new ObjectInputFile(store, path, info.size(), READ_AHEAD);
   }
 
   /** The number of key-values in the file. */

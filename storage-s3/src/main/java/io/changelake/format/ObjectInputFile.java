@@ -8,7 +8,8 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * A Parquet {@link InputFile} over one object of a store, read with {@link ObjectStore#readRange}.
+ * A Parquet {@link InputFile} over one object of a store, or a range of one (a part of a compacted
+ * changelog file: {@link CompactedChangelogName}), read with {@link ObjectStore#readRange}.
  *
  * <p>On S3 every range is a request, so small reads are served from a read-ahead buffer: a miss
  * fetches {@code readAhead} bytes from the position, or the whole tail when the position is within
@@ -20,12 +21,20 @@ final class ObjectInputFile implements InputFile {
 
   private final ObjectStore store;
   private final String path;
+  private final long offset;
   private final long length;
   private final int readAhead;
 
+  /** The whole object at {@code path}, of {@code length} bytes. */
   ObjectInputFile(ObjectStore store, String path, long length, int readAhead) {
+    this(store, path, 0, length, readAhead);
+  }
+
+  /** The {@code length} bytes from {@code offset} of the object at {@code path}, as a file. */
+  ObjectInputFile(ObjectStore store, String path, long offset, long length, int readAhead) {
     this.store = store;
     this.path = path;
+    this.offset = offset;
     this.length = length;
     this.readAhead = readAhead;
   }
@@ -42,7 +51,7 @@ final class ObjectInputFile implements InputFile {
 
   @Override
   public String toString() {
-    return store.root() + path;
+    return offset == 0 ? store.root() + path : store.root() + path + " from byte " + offset;
   }
 
   private final class ReadAheadStream extends SeekableInputStream {
@@ -97,7 +106,7 @@ final class ObjectInputFile implements InputFile {
             path + " ends at " + length + ", before " + len + " bytes from " + position);
       }
       if (len >= readAhead) {
-        System.arraycopy(store.readRange(path, position, len), 0, bytes, start, len);
+        System.arraycopy(store.readRange(path, offset + position, len), 0, bytes, start, len);
       } else {
         fill(len);
         System.arraycopy(buffer, (int) (position - bufferStart), bytes, start, len);
@@ -125,7 +134,7 @@ final class ObjectInputFile implements InputFile {
       int len = buf.remaining();
       if (len >= readAhead && position + len <= length) {
         // Column chunks: one copy, from the store's array into Parquet's buffer.
-        buf.put(store.readRange(path, position, len));
+        buf.put(store.readRange(path, offset + position, len));
         position += len;
         return;
       }
@@ -141,7 +150,7 @@ final class ObjectInputFile implements InputFile {
       }
       long start = length - position <= readAhead ? Math.max(0, length - readAhead) : position;
       int size = (int) Math.min(readAhead, length - start);
-      buffer = store.readRange(path, start, size);
+      buffer = store.readRange(path, offset + start, size);
       bufferStart = start;
     }
   }

@@ -10,6 +10,7 @@ import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
+import io.changelake.table.ChangelogTask;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
 import io.changelake.table.Table;
@@ -172,6 +173,24 @@ class FlinkInteropIT {
               new TableCase(ORDERS, Map.of("changelog-producer", "input", "bucket", "2")),
               "deduplicate_none",
               new TableCase(ORDERS, Map.of("bucket", "2")),
+              "deduplicate_lookup_tuned_for_flink",
+              new TableCase(
+                  ORDERS,
+                  Map.of(
+                      "changelog-producer",
+                      "lookup",
+                      "bucket",
+                      "2",
+                      // Options of Paimon's Flink connector a Flink user sets: Flink merges a
+                      // commit's changelog files; its writers, lookup joins and sources are tuned.
+                      "precommit-compact",
+                      "true",
+                      "sink.use-managed-memory-allocator",
+                      "true",
+                      "lookup.async",
+                      "true",
+                      "scan.infer-parallelism.max",
+                      "4")),
               "daily_lookup",
               new TableCase(DAILY_ORDERS, Map.of("changelog-producer", "lookup", "bucket", "2")),
               "moving_between_days_lookup",
@@ -354,6 +373,15 @@ class FlinkInteropIT {
             changelogByUs.get("(1)"),
             "the correction retracts the old value");
       }
+      if (table.equals("deduplicate_lookup_tuned_for_flink")) {
+        assertTrue(
+            changelogFileNames(byFlink).stream()
+                .anyMatch(
+                    file -> file.matches("compacted-changelog-.*\\$\\d+-\\d+-\\d+-\\d+\\..*")),
+            "Flink merged the changelog of both buckets into one object, and named the part of the"
+                + " bucket it does not sit in: "
+                + changelogFileNames(byFlink));
+      }
       if (table.equals("moving_between_days_lookup")) {
         assertEquals(
             List.of("+I[3, 20, 30, d1]", "-D[3, 20, 30, d1]", "+I[3, 20, 40, d2]"),
@@ -361,6 +389,18 @@ class FlinkInteropIT {
             "a key written on another day leaves the old one");
       }
     }
+  }
+
+  /** The names of the changelog files every snapshot of the table lists. */
+  private static List<String> changelogFileNames(Table table) throws IOException {
+    List<String> names = new ArrayList<>();
+    ChangelogScan scan = table.newChangelogScan();
+    for (long id = table.snapshots().earliestId().orElseThrow(); id <= latest(table); id++) {
+      for (ChangelogTask task : scan.changes(id)) {
+        task.files().forEach(file -> names.add(file.fileName()));
+      }
+    }
+    return names;
   }
 
   /** Writes the batches into a table, a commit each, as one writer. */
