@@ -283,10 +283,12 @@ public final class OptionRules {
 
   /**
    * Options of Paimon's Flink connector (paimon-flink's {@code FlinkConnectorOptions}), which a
-   * Flink SQL user may put on a table: they steer Flink's own operators (its sources, sinks, lookup
-   * joins, memory, parallelism, watermarks), none of which changelake runs, and change neither what
-   * a table holds nor what a read of it returns. One asks for a writer's behaviour: a
-   * full-compaction interval other than 0 (every commit, what changelake does).
+   * Flink SQL user may put on a table, and the {@code schema.*} options in which Paimon's Flink
+   * catalog keeps a table's computed columns and watermarks: they steer Flink's own operators (its
+   * sources, sinks, lookup joins, memory, parallelism, watermarks) and planner, none of which
+   * changelake runs, and change neither what a table holds nor what a read of it returns. One asks
+   * for a writer's behaviour: a full-compaction interval other than 0 (every commit, what
+   * changelake does).
    */
   private static void flinkConnectorOptions() {
     String operators = "Flink's source, sink and commit operators";
@@ -359,6 +361,11 @@ public final class OptionRules {
             "partition.mark-done.recover-from-state")) {
       harmless(key, "Flink marks partitions done");
     }
+    // Flink SQL's DDL that is not a column of the files: computed and metadata columns, watermarks.
+    prefix(
+        "schema.",
+        "Flink's computed columns and watermarks, which Paimon keeps for Flink's planner; the"
+            + " files hold the physical columns alone");
     String interval = "a full compaction on a timer rather than at every commit";
     add(
         new Rule(

@@ -391,6 +391,45 @@ class FlinkInteropIT {
     }
   }
 
+  /**
+   * A table of a Flink streaming job: an event-time column with a watermark and a computed column,
+   * which Paimon keeps in the table's options ({@code schema.*}) for Flink's planner. changelake
+   * reads its rows and changelog as Flink does; the computed column is Flink's to compute, not a
+   * column of the files.
+   */
+  @Test
+  void aTableWithFlinksWatermarkAndComputedColumnReadsAsFlinkReadsIt() throws Exception {
+    flink.executeSql(
+        "CREATE TABLE events (order_id BIGINT, amount BIGINT COMMENT 'in euros', ts TIMESTAMP(3),"
+            + " amount_in_cents AS amount * 100,"
+            + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,"
+            + " PRIMARY KEY (order_id) NOT ENFORCED)"
+            + " COMMENT 'orders as events' WITH ('changelog-producer' = 'lookup', 'bucket' = '1')");
+    flink
+        .executeSql(
+            "INSERT INTO events VALUES (1, 100, TIMESTAMP '2026-12-04 08:00:00'),"
+                + " (2, 50, TIMESTAMP '2026-12-04 08:00:01')")
+        .await();
+    flink.executeSql("INSERT INTO events VALUES (1, 80, TIMESTAMP '2026-12-04 08:00:02')").await();
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table events = Table.open(store, new TablePath("default", "events"));
+      Shape shape = new Shape(events.schema().rowType(), List.of(), List.of("order_id"), List.of());
+      Map<String, List<String>> changelog = changelog(events, shape);
+      assertEquals(
+          List.of(
+              "+I[1, 100, 2026-12-04T08:00]",
+              "-U[1, 100, 2026-12-04T08:00]",
+              "+U[1, 80, 2026-12-04T08:00:02]"),
+          changelog.get("(1)"));
+      assertEquals(
+          collect("SELECT order_id, amount, ts FROM events").stream()
+              .map(row -> Arrays.toString(fields(row, 0)))
+              .sorted()
+              .toList(),
+          rows(events));
+    }
+  }
+
   /** The names of the changelog files every snapshot of the table lists. */
   private static List<String> changelogFileNames(Table table) throws IOException {
     List<String> names = new ArrayList<>();
