@@ -430,6 +430,36 @@ class FlinkInteropIT {
     }
   }
 
+  /**
+   * A batch backfill in Flink, {@code INSERT OVERWRITE} of one day of a partitioned table: the
+   * table's rows afterwards, and its changelog, which a streaming read passes over an overwrite in
+   * (Paimon's {@code streaming-read-overwrite} is false), read by changelake as by Flink.
+   */
+  @Test
+  void aFlinkOverwriteOfADayReadsAsFlinkReadsIt() throws Exception {
+    Map<String, String> options = Map.of("changelog-producer", "lookup", "bucket", "2");
+    flink.executeSql(DAILY_ORDERS.ddl("backfilled", options));
+    for (List<Object[]> batch : DAILY_ORDERS.batches()) {
+      flink.executeSql("INSERT INTO backfilled VALUES " + values(batch)).await();
+    }
+    flink
+        .executeSql(
+            "INSERT OVERWRITE backfilled PARTITION (dt = 'd1') VALUES (1, 10, 90), (6, 40, 3)")
+        .await();
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table backfilled = Table.open(store, new TablePath("default", "backfilled"));
+      assertEquals(flinkRows("backfilled"), rows(backfilled), "rows");
+      assertTrue(rows(backfilled).contains("[6, 40, 3, d1]"), "the overwrite's row");
+      Map<String, List<String>> changelog = changelog(backfilled, DAILY_ORDERS);
+      assertEquals(
+          flinkChangelog("backfilled", DAILY_ORDERS, latest(backfilled)),
+          sorted(changelog),
+          "changelog");
+      assertEquals(
+          flinkFollows("backfilled", DAILY_ORDERS, changelog), changelog, "changelog in order");
+    }
+  }
+
   /** The names of the changelog files every snapshot of the table lists. */
   private static List<String> changelogFileNames(Table table) throws IOException {
     List<String> names = new ArrayList<>();
