@@ -460,6 +460,42 @@ class FlinkInteropIT {
     }
   }
 
+  /**
+   * A table whose schema Flink changes between writes ({@code ALTER TABLE}: a column added, one
+   * renamed, one widened from INT to BIGINT), as a table that lives for months has it: changelake
+   * reads the rows and the changelog under the latest schema, files of every schema, as Flink does.
+   */
+  @Test
+  void aTableWhoseSchemaFlinkChangedReadsAsFlinkReadsIt() throws Exception {
+    flink.executeSql(
+        "CREATE TABLE evolving (order_id BIGINT, store_id INT, amount BIGINT,"
+            + " PRIMARY KEY (order_id) NOT ENFORCED)"
+            + " WITH ('changelog-producer' = 'lookup', 'bucket' = '1')");
+    flink.executeSql("INSERT INTO evolving VALUES (1, 10, 100), (2, 10, 50)").await();
+    flink.executeSql("ALTER TABLE evolving ADD note STRING");
+    flink.executeSql("ALTER TABLE evolving RENAME amount TO price");
+    flink.executeSql("ALTER TABLE evolving MODIFY store_id BIGINT");
+    flink
+        .executeSql(
+            "INSERT INTO evolving VALUES (1, 3000000000, 80, 'corrected'), (3, 20, 7, 'new')")
+        .await();
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table evolving = Table.open(store, new TablePath("default", "evolving"));
+      Shape shape =
+          new Shape(evolving.schema().rowType(), List.of(), List.of("order_id"), List.of());
+      assertEquals(List.of("order_id", "store_id", "price", "note"), shape.type().names());
+      assertEquals(flinkRows("evolving"), rows(evolving), "rows");
+      Map<String, List<String>> changelog = changelog(evolving, shape);
+      assertEquals(
+          List.of(
+              "+I[1, 10, 100, null]", "-U[1, 10, 100, null]", "+U[1, 3000000000, 80, corrected]"),
+          changelog.get("(1)"));
+      assertEquals(
+          flinkChangelog("evolving", shape, latest(evolving)), sorted(changelog), "changelog");
+      assertEquals(flinkFollows("evolving", shape, changelog), changelog, "changelog in order");
+    }
+  }
+
   /** The names of the changelog files every snapshot of the table lists. */
   private static List<String> changelogFileNames(Table table) throws IOException {
     List<String> names = new ArrayList<>();
