@@ -12,8 +12,6 @@ import io.changelake.schema.UnsupportedTableException;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.types.RowKind;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,13 +39,7 @@ class OptionRulesTest {
   @TempDir Path warehouse;
 
   private static List<ConfigOption<?>> paimonOptions() throws IllegalAccessException {
-    List<ConfigOption<?>> options = new ArrayList<>();
-    for (Field f : CoreOptions.class.getFields()) {
-      if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
-        options.add((ConfigOption<?>) f.get(null));
-      }
-    }
-    return options;
+    return PaimonOptionFields.of(CoreOptions.class);
   }
 
   @Test

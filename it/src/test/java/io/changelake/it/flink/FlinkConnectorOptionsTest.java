@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.schema.OptionRules;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
+import io.changelake.table.PaimonOptionFields;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.flink.FlinkConnectorOptions;
@@ -23,13 +22,7 @@ import org.junit.jupiter.api.Test;
 class FlinkConnectorOptionsTest {
 
   private static List<ConfigOption<?>> flinkOptions() throws IllegalAccessException {
-    List<ConfigOption<?>> options = new ArrayList<>();
-    for (Field f : FlinkConnectorOptions.class.getFields()) {
-      if (Modifier.isStatic(f.getModifiers()) && f.getType() == ConfigOption.class) {
-        options.add((ConfigOption<?>) f.get(null));
-      }
-    }
-    return options;
+    return PaimonOptionFields.of(FlinkConnectorOptions.class);
   }
 
   @Test

@@ -340,30 +340,13 @@ class FlinkInteropIT {
     }
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table byFlink = Table.open(store, new TablePath("default", flinkName));
-      Map<String, List<String>> changelogByFlink = changelog(byFlink, shape);
-      assertEquals(
-          flinkChangelog(flinkName, shape, latest(byFlink)),
-          sorted(changelogByFlink),
-          "Flink's changelog");
-      assertEquals(
-          flinkFollows(flinkName, shape, changelogByFlink),
-          changelogByFlink,
-          "Flink's changelog in order");
-      assertEquals(flinkRows(flinkName), rows(byFlink), "Flink's rows");
+      Map<String, List<String>> changelogByFlink =
+          assertReadsAsFlinkReadsIt(flinkName, byFlink, shape);
       beamFollows(flinkName, shape, latest(byFlink), changelogByFlink);
 
       Table byUs = Table.create(store, new TablePath("default", oursName), shape.schema(options));
       write(byUs, shape.batches());
-      Map<String, List<String>> changelogByUs = changelog(byUs, shape);
-      assertEquals(
-          sorted(changelogByUs),
-          flinkChangelog(oursName, shape, latest(byUs)),
-          "our changelog in Flink");
-      assertEquals(
-          changelogByUs,
-          flinkFollows(oursName, shape, changelogByUs),
-          "our changelog in order in Flink");
-      assertEquals(rows(byUs), flinkRows(oursName), "our rows in Flink");
+      Map<String, List<String>> changelogByUs = assertReadsAsFlinkReadsIt(oursName, byUs, shape);
 
       assertEquals(changelogByFlink, changelogByUs, "the changelog both wrote");
       assertEquals(rows(byFlink), rows(byUs), "the rows both wrote");
@@ -448,15 +431,8 @@ class FlinkInteropIT {
         .await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table backfilled = Table.open(store, new TablePath("default", "backfilled"));
-      assertEquals(flinkRows("backfilled"), rows(backfilled), "rows");
+      assertReadsAsFlinkReadsIt("backfilled", backfilled, DAILY_ORDERS);
       assertTrue(rows(backfilled).contains("[6, 40, 3, d1]"), "the overwrite's row");
-      Map<String, List<String>> changelog = changelog(backfilled, DAILY_ORDERS);
-      assertEquals(
-          flinkChangelog("backfilled", DAILY_ORDERS, latest(backfilled)),
-          sorted(changelog),
-          "changelog");
-      assertEquals(
-          flinkFollows("backfilled", DAILY_ORDERS, changelog), changelog, "changelog in order");
     }
   }
 
@@ -484,15 +460,11 @@ class FlinkInteropIT {
       Shape shape =
           new Shape(evolving.schema().rowType(), List.of(), List.of("order_id"), List.of());
       assertEquals(List.of("order_id", "store_id", "price", "note"), shape.type().names());
-      assertEquals(flinkRows("evolving"), rows(evolving), "rows");
-      Map<String, List<String>> changelog = changelog(evolving, shape);
+      Map<String, List<String>> changelog = assertReadsAsFlinkReadsIt("evolving", evolving, shape);
       assertEquals(
           List.of(
               "+I[1, 10, 100, null]", "-U[1, 10, 100, null]", "+U[1, 3000000000, 80, corrected]"),
           changelog.get("(1)"));
-      assertEquals(
-          flinkChangelog("evolving", shape, latest(evolving)), sorted(changelog), "changelog");
-      assertEquals(flinkFollows("evolving", shape, changelog), changelog, "changelog in order");
     }
   }
 
@@ -506,6 +478,22 @@ class FlinkInteropIT {
       }
     }
     return names;
+  }
+
+  /**
+   * Asserts that changelake reads the table as Flink does: its changelog as a Flink batch job and a
+   * Flink streaming job following it read it, and its rows.
+   *
+   * @return the changelog, per key in order, as changelake reads it
+   */
+  private Map<String, List<String>> assertReadsAsFlinkReadsIt(String name, Table table, Shape shape)
+      throws Exception {
+    Map<String, List<String>> changelog = changelog(table, shape);
+    assertEquals(
+        flinkChangelog(name, shape, latest(table)), sorted(changelog), name + ": changelog");
+    assertEquals(flinkFollows(name, shape, changelog), changelog, name + ": changelog in order");
+    assertEquals(flinkRows(name), rows(table), name + ": rows");
+    return changelog;
   }
 
   /** Writes the batches into a table, a commit each, as one writer. */
