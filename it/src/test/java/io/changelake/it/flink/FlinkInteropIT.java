@@ -8,11 +8,14 @@ import io.changelake.beam.ChangelakeIO;
 import io.changelake.conformance.ConformanceRun;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.store.ObjectInfo;
 import io.changelake.table.BucketSplit;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.ChangelogTask;
+import io.changelake.table.OrphanFilesClean;
 import io.changelake.table.Snapshot;
 import io.changelake.table.SnapshotCommit;
+import io.changelake.table.SnapshotExpiry;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
@@ -466,6 +469,42 @@ class FlinkInteropIT {
               "+I[1, 10, 100, null]", "-U[1, 10, 100, null]", "+U[1, 3000000000, 80, corrected]"),
           changelog.get("(1)"));
     }
+  }
+
+  /**
+   * Expiring the snapshots of a table whose changelog Flink compacted into shared objects ({@code
+   * precommit-compact}) deletes those objects with the snapshots that name their parts, and the
+   * table still reads as Flink reads it; cleaning orphan files then finds nothing to remove.
+   */
+  @Test
+  void expiringSnapshotsDeletesTheCompactedChangelogObjectsFlinkWrote() throws Exception {
+    Map<String, String> options = TABLES.get("deduplicate_lookup_tuned_for_flink").options();
+    flink.executeSql(ORDERS.ddl("expiring", options));
+    for (List<Object[]> batch : ORDERS.batches()) {
+      flink.executeSql("INSERT INTO expiring VALUES " + values(batch)).await();
+    }
+    flink.executeSql(
+        "ALTER TABLE expiring SET ('snapshot.num-retained.min' = '1',"
+            + " 'snapshot.num-retained.max' = '1')");
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table expiring = Table.open(store, new TablePath("default", "expiring"));
+      assertTrue(
+          !compactedChangelogObjects(store).isEmpty(), "Flink wrote compacted changelog objects");
+      SnapshotExpiry.Expired expired = expiring.newSnapshotExpiry().expire();
+      assertTrue(expired.snapshots() > 0, "snapshots expired: " + expired);
+      assertEquals(List.of(), compactedChangelogObjects(store), "objects left");
+      assertEquals(List.of(), new OrphanFilesClean(expiring).clean(Duration.ZERO), "orphans");
+      Table left = Table.open(store, expiring.path());
+      assertEquals(flinkRows("expiring"), rows(left), "rows");
+      assertTrue(!changelog(left, ORDERS).isEmpty(), "the retained snapshot's changelog reads");
+    }
+  }
+
+  private static List<String> compactedChangelogObjects(LocalObjectStore store) throws IOException {
+    return store.list("default.db/expiring/").stream()
+        .map(ObjectInfo::path)
+        .filter(path -> path.contains("/compacted-changelog-"))
+        .toList();
   }
 
   /** The names of the changelog files every snapshot of the table lists. */
