@@ -290,7 +290,12 @@ class FlinkInteropIT {
 
   /** A Flink SQL session on the cluster, in the warehouse's catalog, running jobs of one task. */
   private TableEnvironment session(EnvironmentSettings mode) throws Exception {
-    TableEnvironment session = StreamTableEnvironment.create(jobsOnCluster(), mode);
+    return session(jobsOnCluster(), mode);
+  }
+
+  /** A Flink SQL session in the warehouse's catalog, running its jobs in {@code jobs}. */
+  private TableEnvironment session(StreamExecutionEnvironment jobs, EnvironmentSettings mode) {
+    TableEnvironment session = StreamTableEnvironment.create(jobs, mode);
     session.executeSql(
         "CREATE CATALOG lake WITH ('type' = 'paimon', 'warehouse' = '" + warehouse.toUri() + "')");
     session.executeSql("USE CATALOG lake");
@@ -505,6 +510,39 @@ class FlinkInteropIT {
         .map(ObjectInfo::path)
         .filter(path -> path.contains("/compacted-changelog-"))
         .toList();
+  }
+
+  /**
+   * A table a Flink streaming job writes with checkpoints, one commit a checkpoint, from a source
+   * that updates a few keys at random: changelake reads its changelog and rows as Flink does.
+   */
+  @Test
+  void aTableAFlinkStreamingJobWritesAtEveryCheckpointReadsAsFlinkReadsIt() throws Exception {
+    StreamExecutionEnvironment jobs = jobsOnCluster();
+    jobs.enableCheckpointing(200);
+    TableEnvironment streaming =
+        StreamTableEnvironment.create(jobs, EnvironmentSettings.inStreamingMode());
+    streaming.executeSql(
+        "CREATE CATALOG lake WITH ('type' = 'paimon', 'warehouse' = '" + warehouse.toUri() + "')");
+    streaming.executeSql("USE CATALOG lake");
+    streaming.executeSql(
+        ORDERS.ddl("streamed", Map.of("changelog-producer", "lookup", "bucket", "2")));
+    streaming.executeSql(
+        "CREATE TEMPORARY TABLE updates (order_id BIGINT, store_id BIGINT, amount BIGINT)"
+            + " WITH ('connector' = 'datagen', 'rows-per-second' = '200',"
+            + " 'number-of-rows' = '600', 'fields.order_id.min' = '1',"
+            + " 'fields.order_id.max' = '40', 'fields.store_id.min' = '1',"
+            + " 'fields.store_id.max' = '5', 'fields.amount.min' = '1', 'fields.amount.max' = '500')");
+    streaming.executeSql("INSERT INTO streamed SELECT * FROM updates").await();
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table streamed = Table.open(store, new TablePath("default", "streamed"));
+      assertTrue(
+          latest(streamed) > 4, "commits at checkpoints: " + latest(streamed) + " snapshots");
+      Map<String, List<String>> changelog = assertReadsAsFlinkReadsIt("streamed", streamed, ORDERS);
+      assertTrue(
+          changelog.values().stream().flatMap(List::stream).anyMatch(c -> c.startsWith("-U")),
+          "keys were updated");
+    }
   }
 
   /** The names of the changelog files every snapshot of the table lists. */
