@@ -545,6 +545,62 @@ class FlinkInteropIT {
     }
   }
 
+  /**
+   * A Flink streaming job follows a table from before its first commit while changelake writes it,
+   * a commit at a time: it finds each snapshot changelake commits and reads the changes
+   * changelake's own scan reads, in order per key.
+   */
+  @Test
+  void aFlinkStreamingJobFollowsATableWhileChangelakeWritesIt() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table followed =
+          Table.create(
+              store,
+              new TablePath("default", "followed"),
+              ORDERS.schema(Map.of("changelog-producer", "lookup", "bucket", "2")));
+      TableEnvironment streaming = session(EnvironmentSettings.inStreamingMode());
+      Map<String, List<String>> read = new TreeMap<>();
+      try (CloseableIterator<Row> follower =
+          streaming
+              .executeSql(
+                  "SELECT * FROM followed /*+ OPTIONS('scan.mode' = 'from-snapshot',"
+                      + " 'scan.snapshot-id' = '1', 'continuous.discovery-interval' = '100 ms') */")
+              .collect()) {
+        SnapshotCommit commit = followed.newCommit("changelake");
+        int changes = 0;
+        try (TableWriter writer = followed.newWriter()) {
+          long identifier = 0;
+          for (List<Object[]> batch : ORDERS.batches()) {
+            for (Object[] row : batch) {
+              writer.write(RowKind.INSERT, row);
+            }
+            identifier++;
+            commit.commit(identifier, writer.prepareCommit(identifier));
+            int total = count(changelog(Table.open(store, followed.path()), ORDERS));
+            int fresh = total - changes;
+            changes = total;
+            // The follower takes this commit's changes before the next commit is made.
+            assertTimeoutPreemptively(
+                Duration.ofMinutes(1),
+                () -> {
+                  for (int i = 0; i < fresh; i++) {
+                    Row row = follower.next();
+                    Object[] fields = fields(row, 0);
+                    read.computeIfAbsent(ORDERS.key(fields), k -> new ArrayList<>())
+                        .add(row.getKind().shortString() + Arrays.toString(fields));
+                  }
+                });
+          }
+        }
+      }
+      assertEquals(changelog(Table.open(store, followed.path()), ORDERS), read);
+    }
+  }
+
+  private static int count(Map<String, List<String>> changes) {
+    return changes.values().stream().mapToInt(List::size).sum();
+  }
+
   /** The names of the changelog files every snapshot of the table lists. */
   private static List<String> changelogFileNames(Table table) throws IOException {
     List<String> names = new ArrayList<>();
