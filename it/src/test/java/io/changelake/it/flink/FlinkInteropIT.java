@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.Pipeline;
@@ -810,7 +811,7 @@ class FlinkInteropIT {
                         (org.apache.beam.sdk.values.Row change) ->
                             change.getString("_row_kind")
                                 + columns.stream()
-                                    .map(column -> String.valueOf((Object) change.getValue(column)))
+                                    .map(column -> Objects.toString(change.getValue(column)))
                                     .collect(Collectors.joining(", ", "[", "]"))));
     PAssert.that(changes)
         .containsInAnyOrder(expected.values().stream().flatMap(List::stream).toList());
