@@ -25,7 +25,7 @@ import java.util.Optional;
  */
 record CompactedChangelogName(String path, long offset, long length) {
 
-  static final String PREFIX = "compacted-changelog-";
+  private static final String PREFIX = "compacted-changelog-";
 
   /**
    * The part a file path names, when its file name is a compacted changelog's; empty for any other

@@ -303,16 +303,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    */
   private static ObjectInputFile inputFile(ObjectStore store, String path) throws IOException {
     Optional<CompactedChangelogName> part = CompactedChangelogName.of(path);
-    if (part.isPresent()) {
-      CompactedChangelogName range = part.get();
-      if (store.stat(range.path()).isEmpty()) {
-        throw new ObjectNotFoundException(store.root(), range.path());
-      }
-      return new ObjectInputFile(store, range.path(), range.offset(), range.length(), READ_AHEAD);
-    }
+    String object = part.map(CompactedChangelogName::path).orElse(path);
     ObjectInfo info =
-        store.stat(path).orElseThrow(() -> new ObjectNotFoundException(store.root(), path));
-    return new ObjectInputFile(store, path, info.size(), READ_AHEAD);
+        store.stat(object).orElseThrow(() -> new ObjectNotFoundException(store.root(), object));
+    return part.isPresent()
+        ? new ObjectInputFile(store, object, part.get().offset(), part.get().length(), READ_AHEAD)
+        : new ObjectInputFile(store, object, info.size(), READ_AHEAD);
   }
 
   /** The number of key-values in the file. */

@@ -367,16 +367,15 @@ public final class OptionRules {
         "Flink's computed columns and watermarks, which Paimon keeps for Flink's planner; the"
             + " files hold the physical columns alone");
     String interval = "a full compaction on a timer rather than at every commit";
-    add(
-        new Rule(
-            "changelog-producer.compaction-interval",
-            Support.FIXED,
-            "only '0 s': changelake does not implement " + interval,
-            v -> {
-              if (!OptionValues.duration(v).isZero()) {
-                throw OptionBounds.notImplemented(interval, "0 s");
-              }
-            }));
+    fixed(
+        "changelog-producer.compaction-interval",
+        "0 s",
+        interval,
+        v -> {
+          if (!OptionValues.duration(v).isZero()) {
+            throw OptionBounds.notImplemented(interval, "0 s");
+          }
+        });
   }
 
   private static void harmless(String key, String reason) {
@@ -412,6 +411,11 @@ public final class OptionRules {
               }
             }
             : OptionBounds.only(value, what);
+    fixed(key, value, what, check);
+  }
+
+  /** Accepted only where {@code check} finds the value {@code value} in some spelling. */
+  private static void fixed(String key, String value, String what, OptionBounds<String> check) {
     add(
         new Rule(
             key,
