@@ -87,6 +87,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FlinkInteropIT {
 
+  /** The database the tables are in: Paimon's Flink catalog's default one. */
+  private static final String DATABASE = "default";
+
   /**
    * The orders of the brief, in three commits, as (order_id, store_id, amount): order 1 costs 100,
    * then is corrected to 80; order 3 loses its store in a partial update; order 4 is written twice
@@ -320,7 +323,7 @@ class FlinkInteropIT {
   private void compactWithFlink(String table) throws Exception {
     StreamExecutionEnvironment jobs = jobsOnCluster();
     jobs.setRuntimeMode(RuntimeExecutionMode.BATCH);
-    new CompactAction("default", table, Map.of("warehouse", warehouse.toUri().toString()), Map.of())
+    new CompactAction(DATABASE, table, Map.of("warehouse", warehouse.toUri().toString()), Map.of())
         .withStreamExecutionEnvironment(jobs)
         .run();
   }
@@ -348,12 +351,12 @@ class FlinkInteropIT {
       flink.executeSql("INSERT INTO " + flinkName + " VALUES " + values(batch)).await();
     }
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table byFlink = Table.open(store, new TablePath("default", flinkName));
+      Table byFlink = Table.open(store, tablePath(flinkName));
       Map<String, List<String>> changelogByFlink =
           assertReadsAsFlinkReadsIt(flinkName, byFlink, shape);
       beamFollows(flinkName, shape, latest(byFlink), changelogByFlink);
 
-      Table byUs = Table.create(store, new TablePath("default", oursName), shape.schema(options));
+      Table byUs = Table.create(store, tablePath(oursName), shape.schema(options));
       write(byUs, shape.batches());
       Map<String, List<String>> changelogByUs = assertReadsAsFlinkReadsIt(oursName, byUs, shape);
 
@@ -404,7 +407,7 @@ class FlinkInteropIT {
         .await();
     flink.executeSql("INSERT INTO events VALUES (1, 80, TIMESTAMP '2026-12-04 08:00:02')").await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table events = Table.open(store, new TablePath("default", "events"));
+      Table events = Table.open(store, tablePath("events"));
       Shape shape = new Shape(events.schema().rowType(), List.of(), List.of("order_id"), List.of());
       Map<String, List<String>> changelog = changelog(events, shape);
       assertEquals(
@@ -439,7 +442,7 @@ class FlinkInteropIT {
             "INSERT OVERWRITE backfilled PARTITION (dt = 'd1') VALUES (1, 10, 90), (6, 40, 3)")
         .await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table backfilled = Table.open(store, new TablePath("default", "backfilled"));
+      Table backfilled = Table.open(store, tablePath("backfilled"));
       assertReadsAsFlinkReadsIt("backfilled", backfilled, DAILY_ORDERS);
       assertTrue(rows(backfilled).contains("[6, 40, 3, d1]"), "the overwrite's row");
     }
@@ -465,7 +468,7 @@ class FlinkInteropIT {
             "INSERT INTO evolving VALUES (1, 3000000000, 80, 'corrected'), (3, 20, 7, 'new')")
         .await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table evolving = Table.open(store, new TablePath("default", "evolving"));
+      Table evolving = Table.open(store, tablePath("evolving"));
       Shape shape =
           new Shape(evolving.schema().rowType(), List.of(), List.of("order_id"), List.of());
       assertEquals(List.of("order_id", "store_id", "price", "note"), shape.type().names());
@@ -493,7 +496,7 @@ class FlinkInteropIT {
         "ALTER TABLE expiring SET ('snapshot.num-retained.min' = '1',"
             + " 'snapshot.num-retained.max' = '1')");
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table expiring = Table.open(store, new TablePath("default", "expiring"));
+      Table expiring = Table.open(store, tablePath("expiring"));
       assertTrue(
           !compactedChangelogObjects(store).isEmpty(), "Flink wrote compacted changelog objects");
       SnapshotExpiry.Expired expired = expiring.newSnapshotExpiry().expire();
@@ -536,7 +539,7 @@ class FlinkInteropIT {
             + " 'fields.store_id.max' = '5', 'fields.amount.min' = '1', 'fields.amount.max' = '500')");
     streaming.executeSql("INSERT INTO streamed SELECT * FROM updates").await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table streamed = Table.open(store, new TablePath("default", "streamed"));
+      Table streamed = Table.open(store, tablePath("streamed"));
       assertTrue(
           latest(streamed) > 4, "commits at checkpoints: " + latest(streamed) + " snapshots");
       Map<String, List<String>> changelog = assertReadsAsFlinkReadsIt("streamed", streamed, ORDERS);
@@ -557,7 +560,7 @@ class FlinkInteropIT {
       Table followed =
           Table.create(
               store,
-              new TablePath("default", "followed"),
+              tablePath("followed"),
               ORDERS.schema(Map.of("changelog-producer", "lookup", "bucket", "2")));
       TableEnvironment streaming = session(EnvironmentSettings.inStreamingMode());
       Map<String, List<String>> read = new TreeMap<>();
@@ -586,9 +589,7 @@ class FlinkInteropIT {
                 () -> {
                   for (int i = 0; i < fresh; i++) {
                     Row row = follower.next();
-                    Object[] fields = fields(row, 0);
-                    read.computeIfAbsent(ORDERS.key(fields), k -> new ArrayList<>())
-                        .add(row.getKind().shortString() + Arrays.toString(fields));
+                    add(read, ORDERS, row.getKind().shortString(), fields(row, 0));
                   }
                 });
           }
@@ -660,13 +661,11 @@ class FlinkInteropIT {
     writeOnly.put("write-only", "true");
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table inline =
-          Table.create(
-              store, new TablePath("default", "compacted_by_its_writer"), ORDERS.schema(options));
+          Table.create(store, tablePath("compacted_by_its_writer"), ORDERS.schema(options));
       Table flinkCompacts =
-          Table.create(
-              store, new TablePath("default", "compacted_by_flink"), ORDERS.schema(writeOnly));
+          Table.create(store, tablePath("compacted_by_flink"), ORDERS.schema(writeOnly));
       flink.executeSql(ORDERS.ddl("compacted_by_changelake", writeOnly));
-      Table oursCompacts = Table.open(store, new TablePath("default", "compacted_by_changelake"));
+      Table oursCompacts = Table.open(store, tablePath("compacted_by_changelake"));
       SnapshotCommit inlineCommit = inline.newCommit("changelake");
       SnapshotCommit writeOnlyCommit = flinkCompacts.newCommit("changelake");
       try (TableWriter inlineWriter = inline.newWriter();
@@ -692,7 +691,7 @@ class FlinkInteropIT {
           expected.get("(1)"),
           "the correction retracts the old value");
       for (String name : List.of("compacted_by_flink", "compacted_by_changelake")) {
-        Table compacted = Table.open(store, new TablePath("default", name));
+        Table compacted = Table.open(store, tablePath(name));
         assertEquals(expected, changelog(compacted, ORDERS), name + ": changelake's read");
         assertEquals(expected, flinkFollows(name, ORDERS, expected), name + ": Flink's read");
         assertEquals(rows(inline), flinkRows(name), name + ": rows");
@@ -718,6 +717,10 @@ class FlinkInteropIT {
         .collect(Collectors.joining(", "));
   }
 
+  private static TablePath tablePath(String name) {
+    return new TablePath(DATABASE, name);
+  }
+
   private static long latest(Table table) throws IOException {
     return table.snapshots().latestId().orElseThrow();
   }
@@ -736,12 +739,18 @@ class FlinkInteropIT {
 
               @Override
               public void change(KeyValue change) {
-                changes
-                    .computeIfAbsent(shape.key(change.value()), k -> new ArrayList<>())
-                    .add(change.kind().shortString() + Arrays.toString(change.value()));
+                add(changes, shape, change.kind().shortString(), change.value());
               }
             });
     return changes;
+  }
+
+  /** Adds a change of {@code kind} to a row's key's changes, as the comparisons print it. */
+  private static void add(
+      Map<String, List<String>> changes, Shape shape, String kind, Object[] row) {
+    changes
+        .computeIfAbsent(shape.key(row), k -> new ArrayList<>())
+        .add(kind + Arrays.toString(row));
   }
 
   /** Each key's changes sorted, to compare with a read that gives them in another order. */
@@ -758,7 +767,7 @@ class FlinkInteropIT {
    */
   private Map<String, List<String>> flinkFollows(
       String name, Shape shape, Map<String, List<String>> expected) throws Exception {
-    int count = expected.values().stream().mapToInt(List::size).sum();
+    int count = count(expected);
     TableEnvironment streaming = session(EnvironmentSettings.inStreamingMode());
     Map<String, List<String>> changes = new TreeMap<>();
     // Planned here: the planner keeps per-thread state, so only the reading waits elsewhere.
@@ -779,10 +788,7 @@ class FlinkInteropIT {
           () -> {
             for (int i = 0; i < count; i++) {
               Row row = follower.next();
-              Object[] fields = fields(row, 0);
-              changes
-                  .computeIfAbsent(shape.key(fields), k -> new ArrayList<>())
-                  .add(row.getKind().shortString() + Arrays.toString(fields));
+              add(changes, shape, row.getKind().shortString(), fields(row, 0));
             }
           });
     }
@@ -803,7 +809,7 @@ class FlinkInteropIT {
         pipeline
             .apply(
                 ChangelakeIO.readChangelog()
-                    .from(warehouse.toString(), "default", name)
+                    .from(warehouse.toString(), DATABASE, name)
                     .betweenSnapshots(0, latest))
             .apply(
                 MapElements.into(TypeDescriptors.strings())
@@ -830,10 +836,7 @@ class FlinkInteropIT {
                 + latest
                 + "') */")) {
       // The audit log's first column is the row kind, the table's columns follow.
-      Object[] fields = fields(row, 1);
-      changes
-          .computeIfAbsent(shape.key(fields), k -> new ArrayList<>())
-          .add(row.getField(0) + Arrays.toString(fields));
+      add(changes, shape, (String) row.getField(0), fields(row, 1));
     }
     return sorted(changes);
   }
