@@ -39,8 +39,8 @@
  *     full-compaction producers emit; the BEFORE image of a key a lookup compaction takes from
  *     level 0</td><td>the changelog merge function wrappers</td></tr>
  *   <tr><td>{@code RollingFileWriter}, {@link io.changelake.mergetree.BucketFiles}</td><td>write
- *     the data and changelog files, a new one at {@code target-file-size}, encoding on a
- *     single-thread executor</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr> *   <tr><td>{@link io.changelake.mergetree.FileSchemas}</td><td>read a file of an older schema
+ *     the data and changelog files, a new one at {@code target-file-size}, on the caller's
+ *     thread</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr> *   <tr><td>{@link io.changelake.mergetree.FileSchemas}</td><td>read a file of an older schema
  *     as the current one, by field id, for every reader of the bucket</td>
  *     <td>SchemaEvolutionUtil, the data file readers' index and cast mappings</td></tr>
  *   <tr><td>{@code PendingIncrement}, {@link io.changelake.mergetree.BucketIncrement}</td><td>what

@@ -22,6 +22,7 @@ import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.source.ReadBuilder;
 
 /**
@@ -84,6 +85,28 @@ public final class PaimonTables {
   public static void write(
       FileStoreTable table, TableSchema schema, List<Object[]> rows, RowKind kind, Path ioTemp)
       throws Exception {
+    write(table, schema, rows, kind, ioTemp, 0);
+  }
+
+  /**
+   * Writes rows as {@link #write(FileStoreTable, TableSchema, List, RowKind)} does, then waits
+   * {@code pauseMillis} before committing them: for an expiry by update time at commit, which sees
+   * a file as old only once its threshold has passed since the file was written.
+   */
+  public static void writeThenPause(
+      FileStoreTable table, TableSchema schema, List<Object[]> rows, long pauseMillis)
+      throws Exception {
+    write(table, schema, rows, RowKind.INSERT, null, pauseMillis);
+  }
+
+  private static void write(
+      FileStoreTable table,
+      TableSchema schema,
+      List<Object[]> rows,
+      RowKind kind,
+      Path ioTemp,
+      long pauseMillis)
+      throws Exception {
     PaimonRows converter = new PaimonRows(schema.rowType());
     BatchWriteBuilder builder = table.newBatchWriteBuilder();
     try (BatchTableWrite write = builder.newWrite();
@@ -96,7 +119,9 @@ public final class PaimonTables {
         generic.setRowKind(org.apache.paimon.types.RowKind.fromByteValue(kind.toByteValue()));
         write.write(generic);
       }
-      commit.commit(write.prepareCommit());
+      List<CommitMessage> messages = write.prepareCommit();
+      Thread.sleep(pauseMillis);
+      commit.commit(messages);
     }
   }
 

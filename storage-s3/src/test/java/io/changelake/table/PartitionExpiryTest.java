@@ -192,6 +192,8 @@ class PartitionExpiryTest {
         Arguments.of("DECIMAL(8,0) update-time", DataType.decimal(8, 0), digits, updateTime, 4));
   }
 
+  private static final long COMMIT_PAUSE_MILLIS = 20;
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("typedPartitions")
   void aTypedPartitionExpiresAsInPaimon(
@@ -220,7 +222,9 @@ class PartitionExpiryTest {
     }
     Path theirs = Files.createDirectories(warehouse.resolve("paimon"));
     FileStoreTable paimon = PaimonTables.create(theirs.resolve(PATH.root()), schema);
-    PaimonTables.write(paimon, schema, rows, RowKind.INSERT);
+    // By update time, both commits expire what was written over a millisecond before them: a pause
+    // between writing and committing makes that every partition, not a race with the clock.
+    PaimonTables.writeThenPause(paimon, schema, rows, COMMIT_PAUSE_MILLIS);
     List<Object[]> paimonRows = PaimonTables.readAll(paimon, schema);
 
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
@@ -230,7 +234,9 @@ class PartitionExpiryTest {
         for (Object[] row : rows) {
           writer.write(RowKind.INSERT, row);
         }
-        commit.commit(1, writer.prepareCommit(1));
+        List<CommitMessage> messages = writer.prepareCommit(1);
+        Thread.sleep(COMMIT_PAUSE_MILLIS);
+        commit.commit(1, messages);
       }
       assertEquals(0, commit.failedPartitionExpiries());
       List<Object[]> ours = table.newRead().readAll();
