@@ -18,11 +18,11 @@ import java.util.List;
  *
  * <p>Each record is encoded on the caller's thread as it comes. Why not on a thread of its own:
  * until cf87d74 an encoder thread took batches of 1,024 records while the caller went on merging.
- * Side by side in one JVM (2,000,000 upserts over 500,000 keys, the median of six warm writes),
- * that thread made a full-compaction write cost 7.87 CPU-seconds against 5.62 here, a lookup write
- * 9.10 against 6.40 and a none write 3.70 against 3.18, for a wall clock no shorter with lookup and
- * full-compaction and 8% shorter with none: reading each record's objects on another core, and
- * waking it, cost more than the overlap saved. A worker hosting several buckets keeps its cores
+ * Each variant in a JVM of its own (2,000,000 upserts over 500,000 keys, the median of six warm
+ * writes, two pairs), that thread made a full-compaction write cost 7.44 to 7.87 CPU-seconds
+ * against 5.62 to 5.81 here, a lookup write 8.06 to 9.10 against 6.34 to 6.40 and a none write 3.70
+ * against 3.18, for a wall clock at most 8% shorter: reading each record's objects on another core,
+ * and waking it, cost more than the overlap saved. A worker hosting several buckets keeps its cores
  * busy with them; there every CPU-second counts.
  *
  * <p>Use: {@link #write} the records, then {@link #finish} for the files; {@link #close} after
