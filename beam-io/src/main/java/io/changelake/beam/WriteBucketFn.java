@@ -4,6 +4,7 @@ import io.changelake.beam.FaultInjection.InjectedFault;
 import io.changelake.beam.FaultInjection.Point;
 import io.changelake.format.ColumnMapping;
 import io.changelake.format.DataFileMeta;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.table.BucketAssigner;
 import io.changelake.table.CommitMessage;
 import io.changelake.table.TableWriter;
@@ -310,7 +311,10 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       }
     }
     long start = System.nanoTime();
-    List<CommitMessage> messages = hosted.writer.prepareCommit(written + 1);
+    // A none or input table compacts in the background, as Paimon's streaming writer does: a later
+    // batch of the bucket records the compaction; a writer closed first drops it.
+    List<CommitMessage> messages =
+        hosted.writer.prepareCommit(written + 1, CompactionRequest.AUTO, false);
     long millis = (System.nanoTime() - start) / 1_000_000;
     faults.reached(Point.AFTER_FILES_WRITTEN);
     WrittenBatch batch =

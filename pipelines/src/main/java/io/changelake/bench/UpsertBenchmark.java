@@ -1,6 +1,7 @@
 package io.changelake.bench;
 
 import io.changelake.conformance.ConformanceRun;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.mergetree.lookup.LookupCache;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
@@ -260,7 +261,10 @@ public final class UpsertBenchmark {
 
             @Override
             public void commit(long identifier) throws Exception {
-              commit.commit(identifier, writer.prepareCommit(identifier));
+              // As a streaming job commits, and as Paimon's writer is driven beside it: none and
+              // input tables compact in the background.
+              commit.commit(
+                  identifier, writer.prepareCommit(identifier, CompactionRequest.AUTO, false));
             }
           });
     }

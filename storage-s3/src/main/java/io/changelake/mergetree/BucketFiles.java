@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>It knows the bucket by its folder in an object store and the schema its files are written
  * with; the table works out the folder ({@code <partition path>/bucket-<n>/}) and hands both in, so
  * the merge tree needs nothing of the table.
+ *
+ * <p>Thread-safe: a background compaction writes and reads files while the writer's thread flushes.
  */
 public final class BucketFiles {
 
@@ -107,6 +109,14 @@ public final class BucketFiles {
       throws IOException {
     KeyValueFileMeta meta = writer.finish();
     String name = meta.path().substring(meta.path().lastIndexOf('/') + 1);
+    // The codecs encode into a buffer of their own, and a background compaction finishes files
+    // while the writer's thread flushes.
+    synchronized (this) {
+      return describe(meta, name, level, source);
+    }
+  }
+
+  private DataFileMeta describe(KeyValueFileMeta meta, String name, int level, FileSource source) {
     return new DataFileMeta(
         name,
         meta.fileSize(),

@@ -51,6 +51,7 @@ final class CompactRewriter {
   private final boolean forcesUpLevel0;
   private final boolean lastRecordAlone;
   private final long targetFileSize;
+  private final int maxLevel;
 
   /**
    * @param options the table's options
@@ -94,42 +95,91 @@ final class CompactRewriter {
     this.lastRecordAlone =
         options.mergeEngine() == MergeEngine.DEDUPLICATE && options.sequenceFields().isEmpty();
     this.targetFileSize = options.targetFileSize();
+    this.maxLevel = levels.maxLevel();
   }
 
   /**
-   * Carries out a compaction: the unit's files are split into sections of overlapping key ranges; a
-   * section of several files is merged; a lone file is merged with its small neighbours (below 70%
-   * of {@code target-file-size}) or, if large, or if it is all there is to merge, moved to the
-   * output level as it is (with its changelog, if the producer owes one). A file moved to the top
-   * level is rewritten instead if it may hold retractions, which the top level drops.
+   * Carries out a compaction on this thread: {@link #plan}, {@link #rewrite} and each step {@link
+   * #apply applied} as it is done.
    */
   void compact(CompactUnit unit) throws IOException {
-    ChangelogMode mode = modeFor(unit);
-    int outputLevel = unit.outputLevel();
-    // Deletes can go only when no older run is left outside the merge to be shadowed.
-    boolean dropDeletes = unit.runs().size() == levels.sortedRuns().size();
+    rewrite(plan(unit), this::apply);
+  }
+
+  /**
+   * Plans a compaction on the writer's thread, from the levels as they are now: the unit's files
+   * are split into sections of overlapping key ranges; a section of several files is merged; a lone
+   * file is merged with its small neighbours (below 70% of {@code target-file-size}) or, if large,
+   * or if it is all there is to merge, moved to the output level as it is (with its changelog, if
+   * the producer owes one). A file moved to the top level is rewritten instead if it may hold
+   * retractions, which the top level drops.
+   */
+  Plan plan(CompactUnit unit) {
+    List<SortedRun> runs = levels.sortedRuns();
+    // Deletes can go only when no older run is left outside the merge to be shadowed. Runs flushed
+    // while the plan is rewritten are newer than all of it, so they shadow nothing it drops.
+    boolean dropDeletes = unit.runs().size() == runs.size();
     List<DataFileMeta> unitFiles = new ArrayList<>();
     for (SortedRun run : unit.runs()) {
       unitFiles.addAll(run.files());
     }
+    return new Plan(modeFor(unit), unit.outputLevel(), dropDeletes, runs, sections(unitFiles));
+  }
+
+  /**
+   * A compaction planned: what to merge or move, and the sorted runs of the levels when it was
+   * planned.
+   */
+  record Plan(
+      ChangelogMode mode,
+      int outputLevel,
+      boolean dropDeletes,
+      List<SortedRun> runs,
+      List<List<DataFileMeta>> sections) {}
+
+  /**
+   * One step of a compaction, done: {@code consumed} replaced by {@code written}, and the changelog
+   * written alongside.
+   *
+   * @param moved whether {@code written} are the {@code consumed} files at another level (no file
+   *     was written)
+   */
+  record Step(
+      List<DataFileMeta> consumed,
+      List<DataFileMeta> written,
+      boolean moved,
+      List<DataFileMeta> changelog) {}
+
+  /** Takes each step of a compaction as it is done. */
+  interface StepSink {
+    void done(Step step) throws IOException;
+  }
+
+  /**
+   * Merges and moves the files a plan names, handing each step done to {@code sink}. Reads the
+   * levels only through the plan, and touches neither them nor the increment: a plan that owes no
+   * changelog (whose rewrite looks up nothing in the levels) may be rewritten on another thread
+   * than the writer's, by a rewriter of its own.
+   */
+  void rewrite(Plan plan, StepSink sink) throws IOException {
     long smallFile = targetFileSize / 10 * 7;
     List<List<DataFileMeta>> pending = new ArrayList<>();
-    for (List<DataFileMeta> section : sections(unitFiles)) {
+    for (List<DataFileMeta> section : plan.sections()) {
       if (section.size() > 1 || section.get(0).fileSize() < smallFile) {
         pending.add(section);
       } else {
-        mergePending(pending, outputLevel, dropDeletes, mode);
-        move(section.get(0), outputLevel, dropDeletes, mode);
+        mergePending(plan, pending, sink);
+        move(plan, section.get(0), sink);
       }
     }
-    mergePending(pending, outputLevel, dropDeletes, mode);
+    mergePending(plan, pending, sink);
   }
 
   private ChangelogMode modeFor(CompactUnit unit) {
     if (forcesUpLevel0) {
       return ChangelogMode.LOOKUP;
     }
-    if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == levels.maxLevel()) {
+    if (producer == ChangelogProducer.FULL_COMPACTION && unit.outputLevel() == maxLevel) {
       return ChangelogMode.FULL_COMPACTION;
     }
     return ChangelogMode.NONE;
@@ -159,15 +209,14 @@ final class CompactRewriter {
   }
 
   /** Merges the sections gathered so far; a lone file among them is moved instead. */
-  private void mergePending(
-      List<List<DataFileMeta>> pending, int outputLevel, boolean dropDeletes, ChangelogMode mode)
+  private void mergePending(Plan plan, List<List<DataFileMeta>> pending, StepSink sink)
       throws IOException {
     if (pending.size() == 1 && pending.get(0).size() == 1) {
-      move(pending.get(0).get(0), outputLevel, dropDeletes, mode);
+      move(plan, pending.get(0).get(0), sink);
     } else if (!pending.isEmpty()) {
       List<DataFileMeta> all = new ArrayList<>();
       pending.forEach(all::addAll);
-      merge(all, outputLevel, dropDeletes, mode, true);
+      merge(plan, all, plan.dropDeletes(), true, sink);
     }
     pending.clear();
   }
@@ -179,23 +228,23 @@ final class CompactRewriter {
    * lookup table's level-0 file whose records must merge with the key's current value (every engine
    * but deduplicate without {@code sequence.field}, below the top level).
    */
-  private void move(DataFileMeta file, int outputLevel, boolean dropDeletes, ChangelogMode mode)
-      throws IOException {
-    boolean top = outputLevel == levels.maxLevel();
+  private void move(Plan plan, DataFileMeta file, StepSink sink) throws IOException {
+    int outputLevel = plan.outputLevel();
+    boolean top = outputLevel == maxLevel;
     if (top && (file.deleteRowCount() == null || file.deleteRowCount() > 0)) {
-      merge(List.of(file), outputLevel, dropDeletes, mode, true);
+      merge(plan, List.of(file), plan.dropDeletes(), true, sink);
       return;
     }
     if (file.level() == outputLevel) {
       return;
     }
-    boolean lookupLevel0 = mode == ChangelogMode.LOOKUP && file.level() == 0;
+    boolean lookupLevel0 = plan.mode() == ChangelogMode.LOOKUP && file.level() == 0;
     if (lookupLevel0 && !top && !lastRecordAlone) {
-      merge(List.of(file), outputLevel, false, mode, true);
-    } else if (lookupLevel0 || mode == ChangelogMode.FULL_COMPACTION) {
-      merge(List.of(file), outputLevel, false, mode, false);
+      merge(plan, List.of(file), false, true, sink);
+    } else if (lookupLevel0 || plan.mode() == ChangelogMode.FULL_COMPACTION) {
+      merge(plan, List.of(file), false, false, sink);
     } else {
-      record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+      sink.done(new Step(List.of(file), List.of(file.upgrade(outputLevel)), true, List.of()));
     }
   }
 
@@ -204,15 +253,17 @@ final class CompactRewriter {
    * false only the changelog is written and the lone file moves up as it is.
    */
   private void merge(
+      Plan plan,
       List<DataFileMeta> mergedFiles,
-      int outputLevel,
       boolean dropDeletes,
-      ChangelogMode mode,
-      boolean writeData)
+      boolean writeData,
+      StepSink sink)
       throws IOException {
+    int outputLevel = plan.outputLevel();
+    ChangelogMode mode = plan.mode();
     List<RunReader<KeyValueFileReader>> inputs = new ArrayList<>();
     try {
-      List<SortedRun> runs = runsOf(mergedFiles);
+      List<SortedRun> runs = runsOf(plan, mergedFiles);
       int[] runLevels = new int[runs.size()];
       for (int i = 0; i < runs.size(); i++) {
         inputs.add(new RunReader<>(runs.get(i).files(), files::open));
@@ -234,13 +285,15 @@ final class CompactRewriter {
             out.write(result);
           }
         }
+        List<DataFileMeta> written = writeData ? out.finish() : List.of();
+        List<DataFileMeta> changelogFiles = changelog.finish();
         if (writeData) {
-          record(mergedFiles, out.finish(), false);
+          sink.done(new Step(mergedFiles, written, false, changelogFiles));
         } else {
           DataFileMeta file = mergedFiles.get(0);
-          record(List.of(file), List.of(file.upgrade(outputLevel)), true);
+          sink.done(
+              new Step(List.of(file), List.of(file.upgrade(outputLevel)), true, changelogFiles));
         }
-        increment.compactionChangelog(changelog.finish());
       }
     } finally {
       for (RunReader<KeyValueFileReader> input : inputs) {
@@ -253,10 +306,13 @@ final class CompactRewriter {
     return new RollingFileWriter(files, level, changelog, targetFileSize, lookup);
   }
 
-  /** Files as sorted runs: each level-0 file alone, newest first, then each level's files. */
-  private List<SortedRun> runsOf(List<DataFileMeta> someFiles) {
+  /**
+   * Files as sorted runs, as the plan found them: each level-0 file alone, newest first, then each
+   * level's files.
+   */
+  private static List<SortedRun> runsOf(Plan plan, List<DataFileMeta> someFiles) {
     List<SortedRun> runs = new ArrayList<>();
-    for (SortedRun run : levels.sortedRuns()) {
+    for (SortedRun run : plan.runs()) {
       List<DataFileMeta> taken = run.files().stream().filter(someFiles::contains).toList();
       if (!taken.isEmpty()) {
         runs.add(SortedRun.of(run.level(), taken));
@@ -266,22 +322,21 @@ final class CompactRewriter {
   }
 
   /**
-   * Records a compaction's files in the levels, the lookup and the pending increment, and deletes
-   * what the compaction consumed before any snapshot named it.
-   *
-   * @param moved whether {@code written} are the {@code consumed} files at another level
+   * Records a step of a compaction, on the writer's thread: its files in the levels, the lookup and
+   * the pending increment; and deletes what it consumed before any snapshot named it.
    */
-  private void record(List<DataFileMeta> consumed, List<DataFileMeta> written, boolean moved)
-      throws IOException {
-    levels.update(consumed, written);
-    if (lookup != null && !moved) {
-      for (DataFileMeta f : consumed) {
+  void apply(Step step) throws IOException {
+    levels.update(step.consumed(), step.written());
+    if (lookup != null && !step.moved()) {
+      for (DataFileMeta f : step.consumed()) {
         lookup.remove(f);
       }
     }
-    for (DataFileMeta unreferenced : increment.compacted(consumed, written, moved)) {
+    for (DataFileMeta unreferenced :
+        increment.compacted(step.consumed(), step.written(), step.moved())) {
       files.delete(unreferenced);
     }
+    increment.compactionChangelog(step.changelog());
   }
 
   private KeyValue mergeWithChangelog(
@@ -289,9 +344,9 @@ final class CompactRewriter {
       throws IOException {
     switch (mode) {
       case LOOKUP:
-        return lookupRule.merge(versions, outputLevel, levels.maxLevel(), changelog::write);
+        return lookupRule.merge(versions, outputLevel, maxLevel, changelog::write);
       case FULL_COMPACTION:
-        KeyValue top = versions.atLevel(levels.maxLevel());
+        KeyValue top = versions.atLevel(maxLevel);
         KeyValue merged = keyMerge.reduce(versions);
         if (top == null || versions.size() > 1) {
           changelogRule.emit(top, merged, changelog::write);

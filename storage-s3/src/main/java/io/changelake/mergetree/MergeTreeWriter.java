@@ -11,11 +11,16 @@ import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * The LSM tree of one bucket: takes records, and at each commit turns them into files and a
@@ -42,6 +47,15 @@ import java.util.Optional;
  * <p>With {@code write-only}, a commit only flushes: several writers may then append to one bucket,
  * and a separate job compacts (and produces the lookup or full-compaction changelog) by asking for
  * {@link CompactionRequest#NORMAL} or {@link CompactionRequest#FULL}.
+ *
+ * <p>A commit that does not wait for compaction ({@link #prepareCommit(CompactionRequest, long,
+ * boolean)}), as Paimon's writer does not for these tables, hands the universal pick of a none or
+ * input table (no full compactions by {@code full-compaction.delta-commits}, not {@code
+ * write-only}) to a {@linkplain BackgroundCompactions thread beside the writer} and goes on; the
+ * first commit that finds it done records it. Such a compaction writes no changelog, so it changes
+ * where rows are stored and when, never what is read. A bucket has one compaction running at most;
+ * more than {@code num-sorted-run.stop-trigger} sorted runs wait for it, as do a commit that waits,
+ * a requested compaction and {@link #close}.
  *
  * <p>The work is shared out as Paimon's writer shares it: a {@code RollingFileWriter} writes the
  * files, a {@code CompactRewriter} carries out each compaction the {@link UniversalCompaction}
@@ -79,6 +93,11 @@ public final class MergeTreeWriter implements Closeable {
   private final UniversalCompaction compaction;
   private final PendingIncrement increment;
   private final CompactRewriter rewriter;
+
+  /** A rewriter with its own merge function, for a background thread; null if none may run. */
+  private final CompactRewriter backgroundRewriter;
+
+  private Future<List<CompactRewriter.Step>> running;
   private final Integer fullCompactionDeltaCommits;
   private final boolean forcesUpLevel0;
   private long nextSequence;
@@ -88,7 +107,8 @@ public final class MergeTreeWriter implements Closeable {
    * @param schema the table schema
    * @param files the bucket's files
    * @param restored the bucket's live files in the latest snapshot
-   * @param mergeFunction the merge engine's rule
+   * @param mergeFunctions makes the merge engine's rule: one for the writer's thread, one for its
+   *     background compactions
    * @param sequenceOrder the order of versions of one key when {@code sequence.field} is set, or
    *     null for arrival order
    * @param lookup where the lookup producer finds current values (null for other producers)
@@ -98,7 +118,7 @@ public final class MergeTreeWriter implements Closeable {
       TableSchema schema,
       BucketFiles files,
       Levels restored,
-      MergeFunction mergeFunction,
+      Supplier<MergeFunction> mergeFunctions,
       Comparator<KeyValue> sequenceOrder,
       LookupLevels lookup,
       Path spillFolder) {
@@ -107,7 +127,7 @@ public final class MergeTreeWriter implements Closeable {
     this.files = files;
     this.levels = restored;
     this.lookup = lookup;
-    this.mergeFunction = mergeFunction;
+    this.mergeFunction = mergeFunctions.get();
     this.keyOrder = restored.keyOrder();
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
@@ -148,6 +168,21 @@ public final class MergeTreeWriter implements Closeable {
             versionOrder,
             new ChangelogRule(options, schema.rowType()));
     this.fullCompactionDeltaCommits = options.fullCompactionDeltaCommits();
+    this.backgroundRewriter =
+        !forcesUpLevel0
+                && !options.writeOnly()
+                && fullCompactionDeltaCommits == null
+                && (producer == ChangelogProducer.NONE || producer == ChangelogProducer.INPUT)
+            ? new CompactRewriter(
+                options,
+                restored,
+                files,
+                null,
+                increment,
+                new KeyMerge(mergeFunctions.get(), versionOrder, false),
+                versionOrder,
+                new ChangelogRule(options, schema.rowType()))
+            : null;
     this.nextSequence = restored.maxSequenceNumber() + 1;
     this.writtenSinceFullCompaction = !restored.level0().isEmpty();
   }
@@ -194,9 +229,26 @@ public final class MergeTreeWriter implements Closeable {
       flushToLevel0();
       if (!options.writeOnly() && levels.sortedRuns().size() > options.sortedRunStopTrigger()) {
         // The write stall: compaction must catch up before more runs pile up.
-        compact(compaction.pick(levels.maxLevel(), levels.sortedRuns()));
+        awaitBackgroundCompaction();
+        if (levels.sortedRuns().size() > options.sortedRunStopTrigger()) {
+          compact(compaction.pick(levels.maxLevel(), levels.sortedRuns()));
+        }
       }
     }
+  }
+
+  /**
+   * Writes what the commit needs and returns the bucket's increment (empty if nothing changed),
+   * with every compaction done.
+   *
+   * @param request a compaction asked for besides the producer's own
+   * @param commitIdentifier the commit's identifier: with {@code full-compaction.delta-commits} =
+   *     N, a full compaction runs when it is a multiple of N and the bucket was written since the
+   *     last one
+   */
+  public BucketIncrement prepareCommit(CompactionRequest request, long commitIdentifier)
+      throws IOException {
+    return prepareCommit(request, commitIdentifier, true);
   }
 
   /**
@@ -206,9 +258,27 @@ public final class MergeTreeWriter implements Closeable {
    * @param commitIdentifier the commit's identifier: with {@code full-compaction.delta-commits} =
    *     N, a full compaction runs when it is a multiple of N and the bucket was written since the
    *     last one
+   * @param waitCompaction false to let a none or input table compact in the background (see the
+   *     class documentation): the increment then holds the compactions finished so far; true to
+   *     finish every compaction first
    */
-  public BucketIncrement prepareCommit(CompactionRequest request, long commitIdentifier)
-      throws IOException {
+  public BucketIncrement prepareCommit(
+      CompactionRequest request, long commitIdentifier, boolean waitCompaction) throws IOException {
+    if (!waitCompaction && request == CompactionRequest.AUTO && backgroundRewriter != null) {
+      if (running != null && running.isDone()) {
+        awaitBackgroundCompaction();
+      }
+      flushToLevel0();
+      if (running == null) {
+        Optional<CompactUnit> picked = compaction.pick(levels.maxLevel(), levels.sortedRuns());
+        if (picked.isPresent()) {
+          CompactRewriter.Plan plan = backgroundRewriter.plan(picked.get());
+          running = BackgroundCompactions.submit(() -> rewriteInBackground(plan));
+        }
+      }
+      return increment.drain();
+    }
+    awaitBackgroundCompaction();
     boolean full =
         request == CompactionRequest.FULL
             || (request == CompactionRequest.AUTO
@@ -243,6 +313,62 @@ public final class MergeTreeWriter implements Closeable {
               : compaction.pick(levels.maxLevel(), runs));
     }
     return increment.drain();
+  }
+
+  /**
+   * Rewrites a plan on a background thread; if it fails, deletes the files its finished steps
+   * wrote, which nothing will record.
+   */
+  private List<CompactRewriter.Step> rewriteInBackground(CompactRewriter.Plan plan)
+      throws IOException {
+    List<CompactRewriter.Step> steps = new ArrayList<>();
+    try {
+      backgroundRewriter.rewrite(plan, steps::add);
+      return steps;
+    } catch (IOException | RuntimeException e) {
+      deleteWritten(steps);
+      throw e;
+    }
+  }
+
+  /** Waits for the background compaction, if one runs, and records what it did. */
+  private void awaitBackgroundCompaction() throws IOException {
+    if (running == null) {
+      return;
+    }
+    List<CompactRewriter.Step> steps = finishRunning();
+    for (CompactRewriter.Step step : steps) {
+      rewriter.apply(step);
+    }
+  }
+
+  private List<CompactRewriter.Step> finishRunning() throws IOException {
+    Future<List<CompactRewriter.Step>> finishing = running;
+    running = null;
+    try {
+      return finishing.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException(
+          "interrupted waiting for the compaction of " + files.folder());
+    } catch (ExecutionException e) {
+      throw new IOException(
+          "the background compaction of " + files.folder() + " failed", e.getCause());
+    }
+  }
+
+  /** Deletes the files steps wrote: the compaction they belong to will never be recorded. */
+  private void deleteWritten(List<CompactRewriter.Step> steps) throws IOException {
+    for (CompactRewriter.Step step : steps) {
+      if (!step.moved()) {
+        for (DataFileMeta f : step.written()) {
+          files.delete(f);
+        }
+      }
+      for (DataFileMeta f : step.changelog()) {
+        files.delete(f);
+      }
+    }
   }
 
   /** Carries out the compaction picked, if any. */
@@ -284,8 +410,26 @@ public final class MergeTreeWriter implements Closeable {
     buffer.clear();
   }
 
+  /**
+   * Releases the buffer. A background compaction still running is waited for and dropped, its files
+   * deleted: no commit will record it, and the files it read stay where they are. Its failure, if
+   * it failed, is no one's loss, and is not reported.
+   */
   @Override
   public void close() throws IOException {
-    buffer.close();
+    try {
+      if (running != null) {
+        Future<List<CompactRewriter.Step>> dropped = running;
+        running = null;
+        deleteWritten(dropped.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted closing the writer of " + files.folder());
+    } catch (ExecutionException e) {
+      // It deleted what it had written when it failed.
+    } finally {
+      buffer.close();
+    }
   }
 }

@@ -200,7 +200,7 @@ public final class TableWriter implements AutoCloseable {
         schema,
         files,
         levels,
-        MergeFunctions.create(schema),
+        () -> MergeFunctions.create(schema),
         MergeFunctions.sequenceOrder(schema),
         lookup,
         folder.resolve("spill"));
@@ -256,17 +256,32 @@ public final class TableWriter implements AutoCloseable {
     return opened;
   }
 
-  /** What the commit with this identifier needs, with the producers' own compactions only. */
+  /**
+   * What the commit with this identifier needs, with the producers' own compactions only, every one
+   * finished.
+   */
   public List<CommitMessage> prepareCommit(long commitIdentifier) throws IOException {
     return prepareCommit(commitIdentifier, CompactionRequest.AUTO);
   }
 
   /**
    * What the commit with this identifier needs: every bucket written flushes and compacts as its
-   * producer says, plus the compaction asked for.
+   * producer says, plus the compaction asked for, every compaction finished.
    */
   public List<CommitMessage> prepareCommit(long commitIdentifier, CompactionRequest request)
       throws IOException {
+    return prepareCommit(commitIdentifier, request, true);
+  }
+
+  /**
+   * What the commit with this identifier needs, as {@link #prepareCommit(long, CompactionRequest)}
+   * does; with {@code waitCompaction} false, as Paimon's streaming writer does for a none or input
+   * table, a bucket of such a table compacts in the background and a later commit records the
+   * compaction (see {@link MergeTreeWriter}). Close the writer to stop a compaction no commit will
+   * record.
+   */
+  public List<CommitMessage> prepareCommit(
+      long commitIdentifier, CompactionRequest request, boolean waitCompaction) throws IOException {
     if (MergeTreeWriter.forcesUpLevel0(schema.options()) && !schema.options().writeOnly()) {
       openBucketsWithPendingChangelog();
     }
@@ -274,7 +289,8 @@ public final class TableWriter implements AutoCloseable {
         dynamicBuckets == null ? Map.of() : dynamicBuckets.writeChanged();
     List<CommitMessage> messages = new ArrayList<>();
     for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
-      BucketIncrement increment = e.getValue().prepareCommit(request, commitIdentifier);
+      BucketIncrement increment =
+          e.getValue().prepareCommit(request, commitIdentifier, waitCompaction);
       BucketId id = e.getKey();
       IndexFileMeta index = indexFiles.get(new DynamicBuckets.Bucket(id.partition(), id.bucket()));
       CommitMessage message =

@@ -66,9 +66,20 @@ final class RandomChangeStream {
   private final boolean partitioned;
   private final Model model;
   private final int keys;
+  private final boolean waitCompaction;
 
   RandomChangeStream(Case c, int keys) {
+    this(c, keys, true);
+  }
+
+  /**
+   * @param waitCompaction false to let each plain commit compact in the background ({@link
+   *     TableWriter#prepareCommit(long, CompactionRequest, boolean)}); the stream, the options and
+   *     the requests drawn are the same either way
+   */
+  RandomChangeStream(Case c, int keys, boolean waitCompaction) {
     this.c = c;
+    this.waitCompaction = waitCompaction;
     // Each engine and producer draws its own options from the same seed.
     this.random = new Random(c.seed() * 31 + (c.engine() + "/" + c.producer()).hashCode());
     this.keys = keys;
@@ -173,7 +184,7 @@ final class RandomChangeStream {
                 ? CompactionRequest.FULL
                 : dice < 3 ? CompactionRequest.NORMAL : CompactionRequest.AUTO;
         id++;
-        commit.commit(id, writer.prepareCommit(id, request));
+        commit.commit(id, writer.prepareCommit(id, request, waitCompaction));
       }
       if (c.producer().equals("full-compaction")) {
         id++;

@@ -1,0 +1,148 @@
+package io.changelake.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.mergetree.BucketIncrement;
+import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.table.RandomChangeStream.Case;
+import io.changelake.table.RandomChangeStream.Written;
+import io.changelake.types.RowKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Compactions of none and input tables in the background ({@code prepareCommit} with {@code
+ * waitCompaction} false, as Paimon's streaming writer commits them) change where rows are stored,
+ * never what is read. Each random stream ({@link RandomChangeStream}: flushes mid-commit, small
+ * files, requested compactions among the plain commits) is written twice, once waiting for every
+ * compaction and once not, and the two tables are read by changelake and by Paimon.
+ */
+class BackgroundCompactionTest {
+
+  private static final int OPERATIONS = 2000;
+  private static final int KEYS = 300;
+  private static final int COMMITS = 25;
+
+  @TempDir Path warehouse;
+
+  static Stream<Case> cases() {
+    List<Case> cases = new ArrayList<>();
+    for (long seed = 7001; seed <= 7004; seed++) {
+      for (String engine : List.of("deduplicate", "partial-update", "aggregation")) {
+        cases.add(new Case(engine, "none", seed, false));
+        cases.add(new Case(engine, "input", seed, true));
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void aTableCompactedInTheBackgroundReadsAsOneThatWaited(Case c) throws Exception {
+    Path waited = warehouse.resolve("waited");
+    Path background = warehouse.resolve("background");
+    try (LocalObjectStore waitedStore = new LocalObjectStore(waited);
+        LocalObjectStore backgroundStore = new LocalObjectStore(background)) {
+      RandomChangeStream waitingStream = new RandomChangeStream(c, KEYS, true);
+      Table waitedTable =
+          Table.create(waitedStore, RandomChangeStream.PATH, waitingStream.schema());
+      waitingStream.write(waitedTable, OPERATIONS, COMMITS);
+      RandomChangeStream backgroundStream = new RandomChangeStream(c, KEYS, false);
+      Table backgroundTable =
+          Table.create(backgroundStore, RandomChangeStream.PATH, backgroundStream.schema());
+      Written written = backgroundStream.write(backgroundTable, OPERATIONS, COMMITS);
+      String context = c + " " + written.options();
+
+      // The keys whose row depends on how compactions grouped their records are left out.
+      List<Object[]> state = backgroundTable.newRead().readAll();
+      Rows.assertSameRows(
+          written.predictable(waitedTable.newRead().readAll()), written.predictable(state));
+      Rows.assertSameRows(
+          state,
+          PaimonTables.readAll(
+              PaimonTables.open(background.resolve(RandomChangeStream.PATH.root())),
+              backgroundStream.schema()));
+      assertEquals(
+          changes(waitedTable), changes(backgroundTable), context + ": the changelog read");
+      assertTrue(
+          compactions(backgroundTable) > 0, context + ": no compaction landed in the background");
+      // The writer closed with its last compaction perhaps still running: that one's files are
+      // gone, and every file left is one a snapshot names.
+      assertEquals(List.of(), new OrphanFilesClean(backgroundTable).clean(Duration.ZERO), context);
+    }
+  }
+
+  /**
+   * With two sorted runs as the compaction trigger, the second commit picks both level-0 files: a
+   * commit that waits records the compaction in its own messages; one that does not records only
+   * its flush, and the compaction lands in the next commit that waits, with the same files.
+   */
+  @Test
+  void aCommitThatDoesNotWaitLeavesItsCompactionToALaterOne() throws Exception {
+    Map<String, String> options =
+        Map.of(
+            "bucket", "1", "changelog-producer", "input", "num-sorted-run.compaction-trigger", "2");
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      for (boolean waitCompaction : List.of(true, false)) {
+        Table table =
+            Table.create(
+                store, new TablePath("db", "orders_" + waitCompaction), Orders.schema(options));
+        SnapshotCommit commit = table.newCommit("test");
+        try (TableWriter writer = table.newWriter()) {
+          writer.write(RowKind.INSERT, Orders.row(1, 1L, 10L));
+          commit.commit(1, writer.prepareCommit(1, CompactionRequest.AUTO, waitCompaction));
+          writer.write(RowKind.INSERT, Orders.row(1, 1L, 20L));
+          writer.write(RowKind.INSERT, Orders.row(2, 2L, 30L));
+          List<CommitMessage> second =
+              writer.prepareCommit(2, CompactionRequest.AUTO, waitCompaction);
+          BucketIncrement flushed = second.get(0).increment();
+          assertEquals(1, flushed.newFiles().size());
+          assertEquals(
+              1, flushed.changelogFiles().size(), "the input changelog goes with its flush");
+          assertEquals(
+              waitCompaction ? 2 : 0, flushed.compactBefore().size(), "waited: " + waitCompaction);
+          commit.commit(2, second);
+          List<CommitMessage> third = writer.prepareCommit(3, CompactionRequest.AUTO, true);
+          if (waitCompaction) {
+            assertEquals(List.of(), third, "nothing left to record");
+          } else {
+            BucketIncrement compacted = third.get(0).increment();
+            assertEquals(List.of(), compacted.newFiles());
+            assertEquals(2, compacted.compactBefore().size(), "both level-0 files");
+            assertEquals(1, compacted.compactAfter().size());
+            commit.commit(3, third);
+          }
+        }
+        Rows.assertSameRows(
+            List.of(Orders.row(1, 1L, 20L), Orders.row(2, 2L, 30L)), table.newRead().readAll());
+      }
+    }
+  }
+
+  /** The changelog from the first snapshot, change by change, without the snapshot ids. */
+  private static List<String> changes(Table table) throws Exception {
+    return ChangelogScanTest.changelog(table, 1).stream()
+        .map(change -> change.kind() + " " + change.row())
+        .toList();
+  }
+
+  private static long compactions(Table table) throws Exception {
+    long compactions = 0;
+    for (long id = 1; id <= table.snapshots().latestId().orElseThrow(); id++) {
+      if (table.snapshots().read(id).commitKind() == CommitKind.COMPACT) {
+        compactions++;
+      }
+    }
+    return compactions;
+  }
+}
