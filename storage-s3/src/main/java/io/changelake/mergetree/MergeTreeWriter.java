@@ -11,15 +11,11 @@ import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
@@ -51,7 +47,7 @@ import java.util.function.Supplier;
  * <p>A commit that does not wait for compaction ({@link #prepareCommit(CompactionRequest, long,
  * boolean)}), as Paimon's writer does not for these tables, hands the universal pick of a none or
  * input table (no full compactions by {@code full-compaction.delta-commits}, not {@code
- * write-only}) to a {@linkplain BackgroundCompactions thread beside the writer} and goes on; the
+ * write-only}) to a {@linkplain BackgroundCompaction thread beside the writer} and goes on; the
  * first commit that finds it done records it. Such a compaction writes no changelog, so it changes
  * where rows are stored and when, never what is read. A bucket has one compaction running at most;
  * more than {@code num-sorted-run.stop-trigger} sorted runs wait for it, as do a commit that waits,
@@ -94,10 +90,9 @@ public final class MergeTreeWriter implements Closeable {
   private final PendingIncrement increment;
   private final CompactRewriter rewriter;
 
-  /** A rewriter with its own merge function, for a background thread; null if none may run. */
-  private final CompactRewriter backgroundRewriter;
+  /** The bucket's compaction beside the writer; null if its compactions owe a changelog. */
+  private final BackgroundCompaction background;
 
-  private Future<List<CompactRewriter.Step>> running;
   private final Integer fullCompactionDeltaCommits;
   private final boolean forcesUpLevel0;
   private long nextSequence;
@@ -168,20 +163,22 @@ public final class MergeTreeWriter implements Closeable {
             versionOrder,
             new ChangelogRule(options, schema.rowType()));
     this.fullCompactionDeltaCommits = options.fullCompactionDeltaCommits();
-    this.backgroundRewriter =
+    this.background =
         !forcesUpLevel0
                 && !options.writeOnly()
                 && fullCompactionDeltaCommits == null
                 && (producer == ChangelogProducer.NONE || producer == ChangelogProducer.INPUT)
-            ? new CompactRewriter(
-                options,
-                restored,
-                files,
-                null,
-                increment,
-                new KeyMerge(mergeFunctions.get(), versionOrder, false),
-                versionOrder,
-                new ChangelogRule(options, schema.rowType()))
+            ? new BackgroundCompaction(
+                new CompactRewriter(
+                    options,
+                    restored,
+                    files,
+                    null,
+                    increment,
+                    new KeyMerge(mergeFunctions.get(), versionOrder, false),
+                    versionOrder,
+                    new ChangelogRule(options, schema.rowType())),
+                files)
             : null;
     this.nextSequence = restored.maxSequenceNumber() + 1;
     this.writtenSinceFullCompaction = !restored.level0().isEmpty();
@@ -264,17 +261,13 @@ public final class MergeTreeWriter implements Closeable {
    */
   public BucketIncrement prepareCommit(
       CompactionRequest request, long commitIdentifier, boolean waitCompaction) throws IOException {
-    if (!waitCompaction && request == CompactionRequest.AUTO && backgroundRewriter != null) {
-      if (running != null && running.isDone()) {
+    if (!waitCompaction && request == CompactionRequest.AUTO && background != null) {
+      if (background.done()) {
         awaitBackgroundCompaction();
       }
       flushToLevel0();
-      if (running == null) {
-        Optional<CompactUnit> picked = compaction.pick(levels.maxLevel(), levels.sortedRuns());
-        if (picked.isPresent()) {
-          CompactRewriter.Plan plan = backgroundRewriter.plan(picked.get());
-          running = BackgroundCompactions.submit(() -> rewriteInBackground(plan));
-        }
+      if (!background.running()) {
+        compaction.pick(levels.maxLevel(), levels.sortedRuns()).ifPresent(background::start);
       }
       return increment.drain();
     }
@@ -315,58 +308,11 @@ public final class MergeTreeWriter implements Closeable {
     return increment.drain();
   }
 
-  /**
-   * Rewrites a plan on a background thread; if it fails, deletes the files its finished steps
-   * wrote, which nothing will record.
-   */
-  private List<CompactRewriter.Step> rewriteInBackground(CompactRewriter.Plan plan)
-      throws IOException {
-    List<CompactRewriter.Step> steps = new ArrayList<>();
-    try {
-      backgroundRewriter.rewrite(plan, steps::add);
-      return steps;
-    } catch (IOException | RuntimeException e) {
-      deleteWritten(steps);
-      throw e;
-    }
-  }
-
   /** Waits for the background compaction, if one runs, and records what it did. */
   private void awaitBackgroundCompaction() throws IOException {
-    if (running == null) {
-      return;
-    }
-    List<CompactRewriter.Step> steps = finishRunning();
-    for (CompactRewriter.Step step : steps) {
-      rewriter.apply(step);
-    }
-  }
-
-  private List<CompactRewriter.Step> finishRunning() throws IOException {
-    Future<List<CompactRewriter.Step>> finishing = running;
-    running = null;
-    try {
-      return finishing.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException(
-          "interrupted waiting for the compaction of " + files.folder());
-    } catch (ExecutionException e) {
-      throw new IOException(
-          "the background compaction of " + files.folder() + " failed", e.getCause());
-    }
-  }
-
-  /** Deletes the files steps wrote: the compaction they belong to will never be recorded. */
-  private void deleteWritten(List<CompactRewriter.Step> steps) throws IOException {
-    for (CompactRewriter.Step step : steps) {
-      if (!step.moved()) {
-        for (DataFileMeta f : step.written()) {
-          files.delete(f);
-        }
-      }
-      for (DataFileMeta f : step.changelog()) {
-        files.delete(f);
+    if (background != null) {
+      for (CompactRewriter.Step step : background.finish()) {
+        rewriter.apply(step);
       }
     }
   }
@@ -411,23 +357,15 @@ public final class MergeTreeWriter implements Closeable {
   }
 
   /**
-   * Releases the buffer. A background compaction still running is waited for and dropped, its files
-   * deleted: no commit will record it, and the files it read stay where they are. Its failure, if
-   * it failed, is no one's loss, and is not reported.
+   * Releases the buffer, and drops a background compaction still running ({@link
+   * BackgroundCompaction#drop}): no commit will record it.
    */
   @Override
   public void close() throws IOException {
     try {
-      if (running != null) {
-        Future<List<CompactRewriter.Step>> dropped = running;
-        running = null;
-        deleteWritten(dropped.get());
+      if (background != null) {
+        background.drop();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted closing the writer of " + files.folder());
-    } catch (ExecutionException e) {
-      // It deleted what it had written when it failed.
     } finally {
       buffer.close();
     }

@@ -1,14 +1,17 @@
 package io.changelake.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.mergetree.BucketIncrement;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
+import io.changelake.store.FaultInjectingObjectStore;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.RandomChangeStream.Case;
 import io.changelake.table.RandomChangeStream.Written;
 import io.changelake.types.RowKind;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,10 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * compaction and once not, and the two tables are read by changelake and by Paimon.
  */
 class BackgroundCompactionTest {
-
-  private static final int OPERATIONS = 2000;
-  private static final int KEYS = 300;
-  private static final int COMMITS = 25;
 
   @TempDir Path warehouse;
 
@@ -53,14 +52,19 @@ class BackgroundCompactionTest {
     Path background = warehouse.resolve("background");
     try (LocalObjectStore waitedStore = new LocalObjectStore(waited);
         LocalObjectStore backgroundStore = new LocalObjectStore(background)) {
-      RandomChangeStream waitingStream = new RandomChangeStream(c, KEYS, true);
+      RandomChangeStream waitingStream =
+          new RandomChangeStream(c, ChangelogPropertyTest.KEYS, true);
       Table waitedTable =
           Table.create(waitedStore, RandomChangeStream.PATH, waitingStream.schema());
-      waitingStream.write(waitedTable, OPERATIONS, COMMITS);
-      RandomChangeStream backgroundStream = new RandomChangeStream(c, KEYS, false);
+      waitingStream.write(
+          waitedTable, ChangelogPropertyTest.OPERATIONS, ChangelogPropertyTest.COMMITS);
+      RandomChangeStream backgroundStream =
+          new RandomChangeStream(c, ChangelogPropertyTest.KEYS, false);
       Table backgroundTable =
           Table.create(backgroundStore, RandomChangeStream.PATH, backgroundStream.schema());
-      Written written = backgroundStream.write(backgroundTable, OPERATIONS, COMMITS);
+      Written written =
+          backgroundStream.write(
+              backgroundTable, ChangelogPropertyTest.OPERATIONS, ChangelogPropertyTest.COMMITS);
       String context = c + " " + written.options();
 
       // The keys whose row depends on how compactions grouped their records are left out.
@@ -126,6 +130,44 @@ class BackgroundCompactionTest {
         Rows.assertSameRows(
             List.of(Orders.row(1, 1L, 20L), Orders.row(2, 2L, 30L)), table.newRead().readAll());
       }
+    }
+  }
+
+  /**
+   * The compaction thread's first file cannot be written: the next commit that waits fails, naming
+   * the bucket, with nothing recorded and no file left; the commit after it compacts again, on the
+   * writer's thread, and the table holds every row.
+   */
+  @Test
+  void aFailedBackgroundCompactionFailsTheNextCommitThatWaitsAndLeavesNoFile() throws Exception {
+    Map<String, String> options =
+        Map.of(
+            "bucket", "1", "changelog-producer", "none", "num-sorted-run.compaction-trigger", "2");
+    try (FaultInjectingObjectStore store =
+        new FaultInjectingObjectStore(
+            new LocalObjectStore(warehouse),
+            path -> Thread.currentThread().getName().startsWith("changelake-compaction"))) {
+      Table table = Table.create(store, new TablePath("db", "orders"), Orders.schema(options));
+      SnapshotCommit commit = table.newCommit("test");
+      try (TableWriter writer = table.newWriter()) {
+        writer.write(RowKind.INSERT, Orders.row(1, 1L, 10L));
+        commit.commit(1, writer.prepareCommit(1, CompactionRequest.AUTO, false));
+        writer.write(RowKind.INSERT, Orders.row(2, 2L, 20L));
+        commit.commit(2, writer.prepareCommit(2, CompactionRequest.AUTO, false));
+
+        IOException failed =
+            assertThrows(
+                IOException.class, () -> writer.prepareCommit(3, CompactionRequest.AUTO, true));
+        assertTrue(failed.getMessage().contains("bucket-0"), failed.getMessage());
+        assertTrue(store.crashed(), "the compaction thread's write was refused");
+        assertEquals(List.of(), new OrphanFilesClean(table).clean(Duration.ZERO));
+
+        List<CommitMessage> again = writer.prepareCommit(4, CompactionRequest.AUTO, true);
+        assertEquals(2, again.get(0).increment().compactBefore().size(), "compacted again");
+        commit.commit(4, again);
+      }
+      Rows.assertSameRows(
+          List.of(Orders.row(1, 1L, 10L), Orders.row(2, 2L, 20L)), table.newRead().readAll());
     }
   }
 

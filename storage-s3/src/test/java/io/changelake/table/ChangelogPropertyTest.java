@@ -39,9 +39,12 @@ class ChangelogPropertyTest {
 
   private static final long FIRST_SEED = Long.getLong("changelog.seed", 20261129L);
   private static final int RUNS = Integer.getInteger("changelog.runs", 1);
-  private static final int OPERATIONS = 2000;
-  private static final int KEYS = 300;
-  private static final int COMMITS = 25;
+
+  /** The size of a stream: also {@link BackgroundCompactionTest}'s. */
+  static final int OPERATIONS = 2000;
+
+  static final int KEYS = 300;
+  static final int COMMITS = 25;
 
   @TempDir Path warehouse;
 

@@ -1,0 +1,139 @@
+package io.changelake.mergetree;
+
+import io.changelake.format.DataFileMeta;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The compaction one bucket runs beside its writer, as Paimon's write task compacts on a thread of
+ * its own while it goes on writing: planned on the writer's thread, rewritten on one of this JVM's
+ * compaction threads (one per core, shared by every bucket; daemon threads, so a JVM that is done
+ * exits without waiting for them), and handed back to the writer's thread as steps to record. One
+ * at a time.
+ *
+ * <p>Only a compaction that owes no changelog runs here: its rewrite then looks nothing up in the
+ * levels, which the writer goes on changing.
+ */
+final class BackgroundCompaction {
+
+  private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
+
+  private static final ExecutorService THREADS =
+      Executors.newFixedThreadPool(
+          Runtime.getRuntime().availableProcessors(),
+          task -> {
+            Thread thread =
+                new Thread(task, "changelake-compaction-" + THREAD_NUMBER.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private final CompactRewriter rewriter;
+  private final BucketFiles files;
+  private Future<List<CompactRewriter.Step>> running;
+
+  /**
+   * @param rewriter a rewriter of the bucket's levels with a merge function of its own
+   * @param files the bucket's files
+   */
+  BackgroundCompaction(CompactRewriter rewriter, BucketFiles files) {
+    this.rewriter = rewriter;
+    this.files = files;
+  }
+
+  /** Whether a compaction was started and not yet finished or dropped. */
+  boolean running() {
+    return running != null;
+  }
+
+  /** Whether a compaction was started and its rewrite is over. */
+  boolean done() {
+    return running != null && running.isDone();
+  }
+
+  /** Plans {@code unit} from the levels as they are now, and starts rewriting it. */
+  void start(CompactUnit unit) {
+    if (running != null) {
+      throw new IllegalStateException("a compaction of " + files.folder() + " is running");
+    }
+    CompactRewriter.Plan plan = rewriter.plan(unit);
+    running = THREADS.submit(() -> rewrite(plan));
+  }
+
+  /** On a compaction thread; if the rewrite fails, deletes what its finished steps wrote. */
+  private List<CompactRewriter.Step> rewrite(CompactRewriter.Plan plan) throws IOException {
+    List<CompactRewriter.Step> steps = new ArrayList<>();
+    try {
+      rewriter.rewrite(plan, steps::add);
+      return steps;
+    } catch (IOException | RuntimeException e) {
+      deleteWritten(steps);
+      throw e;
+    }
+  }
+
+  /**
+   * Waits for the compaction started, if any, for the writer to record its steps.
+   *
+   * @return its steps; none if no compaction was running
+   * @throws IOException if it failed (it left no file behind)
+   */
+  List<CompactRewriter.Step> finish() throws IOException {
+    if (running == null) {
+      return List.of();
+    }
+    try {
+      return await();
+    } catch (ExecutionException e) {
+      throw new IOException(
+          "the background compaction of " + files.folder() + " failed", e.getCause());
+    }
+  }
+
+  /**
+   * Waits for the compaction started, if any, and deletes the files it wrote: no commit will record
+   * it, and the files it read stay where they are. Its failure, if it failed, is no one's loss.
+   */
+  void drop() throws IOException {
+    if (running == null) {
+      return;
+    }
+    try {
+      deleteWritten(await());
+    } catch (ExecutionException e) {
+      // It deleted what it had written when it failed.
+    }
+  }
+
+  private List<CompactRewriter.Step> await() throws IOException, ExecutionException {
+    Future<List<CompactRewriter.Step>> awaited = running;
+    running = null;
+    try {
+      return awaited.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException(
+          "interrupted waiting for the compaction of " + files.folder());
+    }
+  }
+
+  private void deleteWritten(List<CompactRewriter.Step> steps) throws IOException {
+    for (CompactRewriter.Step step : steps) {
+      if (!step.moved()) {
+        for (DataFileMeta f : step.written()) {
+          files.delete(f);
+        }
+      }
+      for (DataFileMeta f : step.changelog()) {
+        files.delete(f);
+      }
+    }
+  }
+}
