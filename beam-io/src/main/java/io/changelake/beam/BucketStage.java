@@ -18,5 +18,6 @@ interface BucketStage extends Serializable {
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
       FaultInjection faults,
-      long idleTimeoutMillis);
+      long idleTimeoutMillis,
+      boolean waitCompaction);
 }

@@ -376,7 +376,8 @@ public abstract class ChangelakeWrite extends PTransform<PCollection<Row>, Write
                             WRITTEN,
                             REFUSED,
                             getFaults(),
-                            getIdleWriterTimeout().getMillis()))
+                            getIdleWriterTimeout().getMillis(),
+                            bounded))
                 .withOutputTags(WRITTEN, TupleTagList.of(REFUSED)));
     PCollectionTuple committed =
         written

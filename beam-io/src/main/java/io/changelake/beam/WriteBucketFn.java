@@ -81,6 +81,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
   private final TupleTag<BadRecord> deadLetterTag;
   private final FaultInjection faults;
   private final long idleTimeoutNanos;
+  private final boolean waitCompaction;
 
   @StateId("sequence")
   private final StateSpec<ValueState<Long>> sequenceSpec = StateSpecs.value(VarLongCoder.of());
@@ -137,12 +138,14 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       TupleTag<KV<String, WrittenBatch>> writtenTag,
       TupleTag<BadRecord> deadLetterTag,
       FaultInjection faults,
-      long idleTimeoutMillis) {
+      long idleTimeoutMillis,
+      boolean waitCompaction) {
     this.destinations = destinations;
     this.writtenTag = writtenTag;
     this.deadLetterTag = deadLetterTag;
     this.faults = faults;
     this.idleTimeoutNanos = idleTimeoutMillis * 1_000_000;
+    this.waitCompaction = waitCompaction;
   }
 
   @Setup
@@ -311,10 +314,11 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
       }
     }
     long start = System.nanoTime();
-    // A none or input table compacts in the background, as Paimon's streaming writer does: a later
-    // batch of the bucket records the compaction; a writer closed first drops it.
+    // Unbounded, a none or input table compacts in the background, as Paimon's streaming writer
+    // does: a later batch of the bucket records the compaction (a writer closed first drops it).
+    // Bounded, a bucket's batch is its last, so it waits, as Paimon's writer does at end of input.
     List<CommitMessage> messages =
-        hosted.writer.prepareCommit(written + 1, CompactionRequest.AUTO, false);
+        hosted.writer.prepareCommit(written + 1, CompactionRequest.AUTO, waitCompaction);
     long millis = (System.nanoTime() - start) / 1_000_000;
     faults.reached(Point.AFTER_FILES_WRITTEN);
     WrittenBatch batch =

@@ -6,10 +6,15 @@ import io.changelake.store.ObjectStore;
 import io.changelake.store.ObjectStores;
 import io.changelake.store.S3ProxyServer;
 import io.changelake.store.S3Settings;
+import io.changelake.table.CommitKind;
 import io.changelake.table.PaimonTables;
 import io.changelake.table.Rows;
+import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
@@ -72,6 +77,34 @@ class BatchWriteTest {
       assertEquals(PipelineResult.State.DONE, pipeline.run().waitUntilFinish());
       Rows.assertSameRows(upserts.expected(), OrderRows.readAll(location, s3.settings()));
     }
+  }
+
+  /**
+   * A bounded write's batch is its bucket's last: the compaction its commit picks (a second level-0
+   * file, with two sorted runs as the trigger) is recorded in that commit, not started beside the
+   * writer and dropped when the writer closes.
+   */
+  @Test
+  void aBoundedWriteRecordsTheCompactionItsCommitPicks() throws Exception {
+    Upserts upserts = new Upserts(2_000, 500);
+    Map<String, String> options = new HashMap<>(upserts.options("none", 1));
+    options.put("num-sorted-run.compaction-trigger", "2");
+    String location = warehouse.toString();
+    for (int run = 1; run <= 2; run++) {
+      Pipeline pipeline = Upserts.fastPipeline();
+      upserts.input(pipeline).apply(OrderRows.write(location, options));
+      assertEquals(PipelineResult.State.DONE, pipeline.run().waitUntilFinish());
+    }
+    try (ObjectStore store = ObjectStores.open(location)) {
+      Table table = Table.open(store, OrderRows.PATH);
+      Snapshot latest = table.snapshots().latest().orElseThrow();
+      assertEquals(CommitKind.COMPACT, latest.commitKind(), "the second write's compaction");
+      assertEquals(
+          List.of(),
+          table.newScan().liveFiles(latest).stream().filter(e -> e.file().level() == 0).toList(),
+          "no level-0 file left");
+    }
+    Rows.assertSameRows(upserts.expected(), OrderRows.readAll(location, S3Settings.defaults()));
   }
 
   /** The write counter {@code name}, summed over steps. */

@@ -134,7 +134,9 @@ class ChangelakeWriteBenchmark {
       UPSERTS
           .input(pipeline)
           .apply(
-              noOpWriter ? write.withBucketStage((t, w, d, f, i) -> new DiscardBucketFn()) : write);
+              noOpWriter
+                  ? write.withBucketStage((t, w, d, f, i, c) -> new DiscardBucketFn())
+                  : write);
       double cpu = ProcessCpu.seconds();
       long start = System.nanoTime();
       PipelineResult.State state = pipeline.run().waitUntilFinish();
