@@ -285,14 +285,14 @@ final class CompactRewriter {
             out.write(result);
           }
         }
-        List<DataFileMeta> written = writeData ? out.finish() : List.of();
-        List<DataFileMeta> changelogFiles = changelog.finish();
         if (writeData) {
-          sink.done(new Step(mergedFiles, written, false, changelogFiles));
+          List<DataFileMeta> written = out.finish();
+          sink.done(new Step(mergedFiles, written, false, changelog.finish()));
         } else {
           DataFileMeta file = mergedFiles.get(0);
           sink.done(
-              new Step(List.of(file), List.of(file.upgrade(outputLevel)), true, changelogFiles));
+              new Step(
+                  List.of(file), List.of(file.upgrade(outputLevel)), true, changelog.finish()));
         }
       }
     } finally {

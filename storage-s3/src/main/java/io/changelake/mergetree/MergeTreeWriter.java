@@ -152,16 +152,10 @@ public final class MergeTreeWriter implements Closeable {
     this.increment =
         new PendingIncrement(
             producer == ChangelogProducer.LOOKUP || producer == ChangelogProducer.FULL_COMPACTION);
+    ChangelogRule changelogRule = new ChangelogRule(options, schema.rowType());
     this.rewriter =
         new CompactRewriter(
-            options,
-            restored,
-            files,
-            lookup,
-            increment,
-            keyMerge,
-            versionOrder,
-            new ChangelogRule(options, schema.rowType()));
+            options, restored, files, lookup, increment, keyMerge, versionOrder, changelogRule);
     this.fullCompactionDeltaCommits = options.fullCompactionDeltaCommits();
     this.background =
         !forcesUpLevel0
@@ -177,7 +171,7 @@ public final class MergeTreeWriter implements Closeable {
                     increment,
                     new KeyMerge(mergeFunctions.get(), versionOrder, false),
                     versionOrder,
-                    new ChangelogRule(options, schema.rowType())),
+                    changelogRule),
                 files)
             : null;
     this.nextSequence = restored.maxSequenceNumber() + 1;
