@@ -533,15 +533,18 @@ class FlinkInteropIT {
         ORDERS.ddl("streamed", Map.of("changelog-producer", "lookup", "bucket", "2")));
     streaming.executeSql(
         "CREATE TEMPORARY TABLE updates (order_id BIGINT, store_id BIGINT, amount BIGINT)"
-            + " WITH ('connector' = 'datagen', 'rows-per-second' = '200',"
+            + " WITH ('connector' = 'datagen', 'rows-per-second' = '100',"
             + " 'number-of-rows' = '600', 'fields.order_id.min' = '1',"
             + " 'fields.order_id.max' = '40', 'fields.store_id.min' = '1',"
             + " 'fields.store_id.max' = '5', 'fields.amount.min' = '1', 'fields.amount.max' = '500')");
     streaming.executeSql("INSERT INTO streamed SELECT * FROM updates").await();
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table streamed = Table.open(store, tablePath("streamed"));
+      // Six seconds of input and a checkpoint each 200 ms: up to thirty commits when the machine
+      // is idle, a few when it is busy (CI failed once at "> 4": four snapshots). Three snapshots
+      // are two commits at least, which is what this test needs.
       assertTrue(
-          latest(streamed) > 4, "commits at checkpoints: " + latest(streamed) + " snapshots");
+          latest(streamed) >= 3, "commits at checkpoints: " + latest(streamed) + " snapshots");
       Map<String, List<String>> changelog = assertReadsAsFlinkReadsIt("streamed", streamed, ORDERS);
       assertTrue(
           changelog.values().stream().flatMap(List::stream).anyMatch(c -> c.startsWith("-U")),
