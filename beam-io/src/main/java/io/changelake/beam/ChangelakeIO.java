@@ -70,9 +70,11 @@ package io.changelake.beam;
  * <p>In an unbounded write, a bucket of a none or input table compacts in the background, as
  * Paimon's streaming writer does: its batch commits what it flushed, a thread beside the writer
  * (one per core of the worker) compacts, and a later batch of the bucket commits the compaction. A
- * bounded write's batch is the bucket's last, and compacts before it commits, as Paimon's writer
- * does at the end of its input. Lookup, full-compaction and first-row tables always compact before
- * each batch commits, since their changelog comes from the compaction.
+ * writer closed before that (idle, or torn down) cancels it; the files stay for a later one
+ * (metrics {@code backgroundCompactionsPending}, {@code ...Dropped}, {@code ...Failed}). A bounded
+ * write's batch is the bucket's last, and compacts before it commits, as Paimon's writer does at
+ * the end of its input. Lookup, full-compaction and first-row tables always compact before each
+ * batch commits, since their changelog comes from the compaction.
  *
  * <h3>Many tables from one write</h3>
  *

@@ -197,7 +197,7 @@ final class WriteBucketFn extends DoFn<KV<String, Iterable<KindedRow>>, KV<Strin
     WriteMetrics.DEAD_LETTERS.inc(outcome.deadLetters().size());
     WriteMetrics.ROWS_WRITTEN.inc(outcome.rows());
     WriteMetrics.FLUSH_AND_COMPACTION_MILLIS.update(outcome.millis());
-    WriteMetrics.reportCaches(writers.size());
+    WriteMetrics.reportWorker(writers.size());
     if (outcome.settledOnly() != null) {
       out.get(writtenTag).output(KV.of(table.reference.location(), outcome.settledOnly()));
     }

@@ -1,5 +1,6 @@
 package io.changelake.beam;
 
+import io.changelake.mergetree.BackgroundCompaction;
 import io.changelake.mergetree.lookup.LookupCache;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Distribution;
@@ -42,19 +43,29 @@ final class WriteMetrics {
   static final Gauge LOOKUP_CACHE_DISK_BYTES = Metrics.gauge(NAMESPACE, "lookupCacheDiskBytes");
   static final Gauge LOOKUP_CACHE_HIT_PERCENT = Metrics.gauge(NAMESPACE, "lookupCacheHitPercent");
   static final Gauge LOOKUP_CACHE_EVICTIONS = Metrics.gauge(NAMESPACE, "lookupCacheEvictions");
+  static final Gauge BACKGROUND_COMPACTIONS_PENDING =
+      Metrics.gauge(NAMESPACE, "backgroundCompactionsPending");
+  static final Gauge BACKGROUND_COMPACTIONS_DROPPED =
+      Metrics.gauge(NAMESPACE, "backgroundCompactionsDropped");
+  static final Gauge BACKGROUND_COMPACTIONS_FAILED =
+      Metrics.gauge(NAMESPACE, "backgroundCompactionsFailed");
 
   private WriteMetrics() {}
 
   /**
-   * Sets the gauges of the worker's shared lookup caches (every table's in this JVM) and of the
-   * writers this DoFn instance hosts.
+   * Sets the gauges of the worker's shared lookup caches and background compactions (every table's
+   * in this JVM) and of the writers this DoFn instance hosts.
    */
-  static void reportCaches(int hostedWriters) {
+  static void reportWorker(int hostedWriters) {
     HOSTED_WRITERS.set(hostedWriters);
     LookupCache.Stats cache = LookupCache.sharedStats();
     LOOKUP_CACHE_MEMORY_BYTES.set(cache.memoryBytes());
     LOOKUP_CACHE_DISK_BYTES.set(cache.diskBytes());
     LOOKUP_CACHE_HIT_PERCENT.set(Math.round(100 * cache.hitRate()));
     LOOKUP_CACHE_EVICTIONS.set(cache.memoryEvictions() + cache.diskEvictions());
+    BackgroundCompaction.Stats compactions = BackgroundCompaction.sharedStats();
+    BACKGROUND_COMPACTIONS_PENDING.set(compactions.pending());
+    BACKGROUND_COMPACTIONS_DROPPED.set(compactions.dropped());
+    BACKGROUND_COMPACTIONS_FAILED.set(compactions.failed());
   }
 }

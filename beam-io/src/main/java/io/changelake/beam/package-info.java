@@ -164,6 +164,17 @@
  *       copies the disk budget deleted, since the worker started</td><td>a steadily climbing count
  *       of disk evictions means data files are downloaded again and again: raise the disk
  *       budget</td></tr>
+ *   <tr><td>backgroundCompactionsPending</td><td>gauge</td><td>none and input tables of an
+ *       unbounded write: compactions running beside their writers, or done and waiting for the
+ *       next commit to record them</td><td>at most one per hosted writer</td></tr>
+ *   <tr><td>backgroundCompactionsDropped</td><td>gauge</td><td>such compactions cancelled
+ *       because their writer closed (idle, rebuilt or torn down), since the worker started; the
+ *       files they read stay, and a later compaction takes them</td><td>at most one per bucket
+ *       writer closed</td></tr>
+ *   <tr><td><b>backgroundCompactionsFailed</b></td><td>gauge</td><td>such compactions whose
+ *       rewrite failed (each fails the commit that waited for it, which is retried), since the
+ *       worker started</td><td><b>zero</b>; else the worker's log names the bucket and the
+ *       cause</td></tr>
  *   <tr><td>commits, snapshots</td><td>counter</td><td>commit rounds made and snapshots
  *       created</td><td>about one commit per interval (one in batch)</td></tr>
  *   <tr><td>commitMillis</td><td>distribution</td><td>time of one commit round</td>

@@ -9,7 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The compaction one bucket runs beside its writer, as Paimon's write task compacts on a thread of
@@ -20,10 +22,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Only a compaction that owes no changelog runs here: its rewrite then looks nothing up in the
  * levels, which the writer goes on changing.
+ *
+ * <p>A compaction no commit will record (the writer closes) is cancelled: its rewrite stops at the
+ * next key it merges and deletes what it wrote, as Paimon's writer cancels its compaction when it
+ * closes. {@link #sharedStats} counts the JVM's compactions: those recorded, dropped and failed.
  */
-final class BackgroundCompaction {
+public final class BackgroundCompaction {
 
   private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
+  private static final AtomicLong STARTED = new AtomicLong();
+  private static final AtomicLong RECORDED = new AtomicLong();
+  private static final AtomicLong DROPPED = new AtomicLong();
+  private static final AtomicLong FAILED = new AtomicLong();
 
   private static final ExecutorService THREADS =
       Executors.newFixedThreadPool(
@@ -38,6 +48,7 @@ final class BackgroundCompaction {
   private final CompactRewriter rewriter;
   private final BucketFiles files;
   private Future<List<CompactRewriter.Step>> running;
+  private AtomicBoolean cancelled;
 
   /**
    * @param rewriter a rewriter of the bucket's levels with a merge function of its own
@@ -64,14 +75,33 @@ final class BackgroundCompaction {
       throw new IllegalStateException("a compaction of " + files.folder() + " is running");
     }
     CompactRewriter.Plan plan = rewriter.plan(unit);
-    running = THREADS.submit(() -> rewrite(plan));
+    AtomicBoolean cancel = new AtomicBoolean();
+    cancelled = cancel;
+    running = THREADS.submit(() -> rewrite(plan, cancel));
+    STARTED.incrementAndGet();
   }
 
-  /** On a compaction thread; if the rewrite fails, deletes what its finished steps wrote. */
-  private List<CompactRewriter.Step> rewrite(CompactRewriter.Plan plan) throws IOException {
+  /**
+   * On a compaction thread; if the rewrite fails or is cancelled, deletes what its finished steps
+   * wrote.
+   */
+  private List<CompactRewriter.Step> rewrite(CompactRewriter.Plan plan, AtomicBoolean cancel)
+      throws IOException {
     List<CompactRewriter.Step> steps = new ArrayList<>();
     try {
-      rewriter.rewrite(plan, steps::add);
+      rewriter.rewrite(
+          plan,
+          new CompactRewriter.StepSink() {
+            @Override
+            public void done(CompactRewriter.Step step) {
+              steps.add(step);
+            }
+
+            @Override
+            public boolean cancelled() {
+              return cancel.get();
+            }
+          });
       return steps;
     } catch (IOException | RuntimeException e) {
       deleteWritten(steps);
@@ -90,25 +120,54 @@ final class BackgroundCompaction {
       return List.of();
     }
     try {
-      return await();
+      List<CompactRewriter.Step> steps = await();
+      RECORDED.incrementAndGet();
+      return steps;
     } catch (ExecutionException e) {
+      FAILED.incrementAndGet();
       throw new IOException(
           "the background compaction of " + files.folder() + " failed", e.getCause());
     }
   }
 
   /**
-   * Waits for the compaction started, if any, and deletes the files it wrote: no commit will record
-   * it, and the files it read stay where they are. Its failure, if it failed, is no one's loss.
+   * Cancels the compaction started, if any, waits for its rewrite to stop, and deletes the files it
+   * wrote: no commit will record it, and the files it read stay where they are. Its failure, if it
+   * failed, is no one's loss.
    */
   void drop() throws IOException {
     if (running == null) {
       return;
     }
+    cancelled.set(true);
+    DROPPED.incrementAndGet();
     try {
       deleteWritten(await());
     } catch (ExecutionException e) {
-      // It deleted what it had written when it failed.
+      // It deleted what it had written when it failed or stopped.
+    }
+  }
+
+  /** The background compactions of this JVM so far, every table's. */
+  public static Stats sharedStats() {
+    return new Stats(STARTED.get(), RECORDED.get(), DROPPED.get(), FAILED.get());
+  }
+
+  /**
+   * Background compactions counted since the JVM started.
+   *
+   * @param started handed to a compaction thread
+   * @param recorded handed back to their writer, to be recorded by its next commit
+   * @param dropped cancelled (or, if done, discarded) because their writer closed
+   * @param failed whose rewrite failed, failing the commit that waited for them
+   */
+  public record Stats(long started, long recorded, long dropped, long failed) {
+
+    /**
+     * Started and not yet recorded, dropped or failed: running, or done and waiting for a commit.
+     */
+    public long pending() {
+      return started - recorded - dropped - failed;
     }
   }
 

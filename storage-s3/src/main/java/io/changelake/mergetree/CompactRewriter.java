@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * Carries out the compactions of one bucket as Paimon's compact task and rewriter do: merges or
@@ -153,6 +154,15 @@ final class CompactRewriter {
   /** Takes each step of a compaction as it is done. */
   interface StepSink {
     void done(Step step) throws IOException;
+
+    /**
+     * Whether no more steps are wanted: the rewrite then stops at the next key or section with a
+     * {@link CancellationException}, and deletes what it was writing (the steps already done are
+     * the sink's).
+     */
+    default boolean cancelled() {
+      return false;
+    }
   }
 
   /**
@@ -160,11 +170,14 @@ final class CompactRewriter {
    * levels only through the plan, and touches neither them nor the increment: a plan that owes no
    * changelog (whose rewrite looks up nothing in the levels) may be rewritten on another thread
    * than the writer's, by a rewriter of its own.
+   *
+   * @throws CancellationException if the sink is {@link StepSink#cancelled}
    */
   void rewrite(Plan plan, StepSink sink) throws IOException {
     long smallFile = targetFileSize / 10 * 7;
     List<List<DataFileMeta>> pending = new ArrayList<>();
     for (List<DataFileMeta> section : plan.sections()) {
+      checkNotCancelled(sink);
       if (section.size() > 1 || section.get(0).fileSize() < smallFile) {
         pending.add(section);
       } else {
@@ -280,6 +293,7 @@ final class CompactRewriter {
       try (RollingFileWriter out = output(outputLevel, false);
           RollingFileWriter changelog = output(outputLevel, true)) {
         while (versions.fill(merged, runLevels)) {
+          checkNotCancelled(sink);
           KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, changelog);
           if (writeData && result != null && (result.kind().isAdd() || !dropDeletes)) {
             out.write(result);
@@ -299,6 +313,12 @@ final class CompactRewriter {
       for (RunReader<KeyValueFileReader> input : inputs) {
         input.close();
       }
+    }
+  }
+
+  private void checkNotCancelled(StepSink sink) {
+    if (sink.cancelled()) {
+      throw new CancellationException("the compaction of " + files.folder() + " was cancelled");
     }
   }
 

@@ -50,8 +50,8 @@ import java.util.function.Supplier;
  * write-only}) to a {@linkplain BackgroundCompaction thread beside the writer} and goes on; the
  * first commit that finds it done records it. Such a compaction writes no changelog, so it changes
  * where rows are stored and when, never what is read. A bucket has one compaction running at most;
- * more than {@code num-sorted-run.stop-trigger} sorted runs wait for it, as do a commit that waits,
- * a requested compaction and {@link #close}.
+ * more than {@code num-sorted-run.stop-trigger} sorted runs wait for it, as do a commit that waits
+ * and a requested compaction; {@link #close} cancels it.
  *
  * <p>The work is shared out as Paimon's writer shares it: a {@code RollingFileWriter} writes the
  * files, a {@code CompactRewriter} carries out each compaction the {@link UniversalCompaction}
@@ -351,8 +351,8 @@ public final class MergeTreeWriter implements Closeable {
   }
 
   /**
-   * Releases the buffer, and drops a background compaction still running ({@link
-   * BackgroundCompaction#drop}): no commit will record it.
+   * Releases the buffer, and cancels a background compaction still running ({@link
+   * BackgroundCompaction#drop}), deleting what it wrote: no commit will record it.
    */
   @Override
   public void close() throws IOException {

@@ -26,8 +26,9 @@ import java.util.List;
  * busy with them; there every CPU-second counts.
  *
  * <p>Use: {@link #write} the records, then {@link #finish} for the files; {@link #close} after
- * {@link #finish} does nothing, and without it abandons the output (the open file is dropped and
- * stays an orphan for the cleaner). One thread.
+ * {@link #finish} does nothing, and without it abandons the output: the open file and the files
+ * already rolled are deleted (one that cannot be deleted stays an orphan for the cleaner). One
+ * thread.
  */
 final class RollingFileWriter implements Closeable {
 
@@ -45,6 +46,7 @@ final class RollingFileWriter implements Closeable {
   private LookupFileBuilder currentLookup;
   private int rowsSinceSizeCheck;
   private boolean failed;
+  private boolean finished;
 
   /**
    * @param files the bucket's files
@@ -105,14 +107,26 @@ final class RollingFileWriter implements Closeable {
       throw failed(e);
     }
     lookupCopies.clear();
+    finished = true;
     return List.copyOf(written);
   }
 
-  /** Abandons an unfinished output: the open file is dropped, the lookup copies too. */
+  /**
+   * Abandons an unfinished output: the open file is dropped, and the files rolled so far are
+   * deleted (no one will record them: a compaction that failed, or was cancelled, half-way), their
+   * lookup copies too.
+   */
   @Override
   public void close() throws IOException {
+    if (finished) {
+      return;
+    }
+    finished = true;
     abandonCurrent();
     closeLookupCopies();
+    for (DataFileMeta file : written) {
+      files.delete(file);
+    }
   }
 
   private void checkNotFailed() throws IOException {

@@ -122,11 +122,12 @@ class RollingFileWriterTest {
     }
   }
 
+  /** Neither the open file nor the four rolled before it (a target of one byte) are left. */
   @Test
   void closeWithoutFinishAbandonsTheOutputAndLeavesNoFile() throws IOException {
     try (ObjectStore store = new LocalObjectStore(dir)) {
       BucketFiles files = new BucketFiles(store, "rolling-0/", SCHEMA);
-      RollingFileWriter out = new RollingFileWriter(files, 1, false, 1 << 20, null);
+      RollingFileWriter out = new RollingFileWriter(files, 1, false, 1, null);
       for (long id = 0; id < 5000; id++) {
         out.write(Bucket.row(id, id, RowKind.INSERT, id));
       }

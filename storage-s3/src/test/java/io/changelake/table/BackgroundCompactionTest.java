@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.mergetree.BackgroundCompaction;
 import io.changelake.mergetree.BucketIncrement;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.store.FaultInjectingObjectStore;
@@ -12,11 +13,17 @@ import io.changelake.table.RandomChangeStream.Case;
 import io.changelake.table.RandomChangeStream.Written;
 import io.changelake.types.RowKind;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -149,6 +156,7 @@ class BackgroundCompactionTest {
             path -> Thread.currentThread().getName().startsWith("changelake-compaction"))) {
       Table table = Table.create(store, new TablePath("db", "orders"), Orders.schema(options));
       SnapshotCommit commit = table.newCommit("test");
+      long failedBefore = BackgroundCompaction.sharedStats().failed();
       try (TableWriter writer = table.newWriter()) {
         writer.write(RowKind.INSERT, Orders.row(1, 1L, 10L));
         commit.commit(1, writer.prepareCommit(1, CompactionRequest.AUTO, false));
@@ -159,6 +167,7 @@ class BackgroundCompactionTest {
             assertThrows(
                 IOException.class, () -> writer.prepareCommit(3, CompactionRequest.AUTO, true));
         assertTrue(failed.getMessage().contains("bucket-0"), failed.getMessage());
+        assertEquals(1, BackgroundCompaction.sharedStats().failed() - failedBefore);
         assertTrue(store.crashed(), "the compaction thread's write was refused");
         assertEquals(List.of(), new OrphanFilesClean(table).clean(Duration.ZERO));
 
@@ -168,6 +177,90 @@ class BackgroundCompactionTest {
       }
       Rows.assertSameRows(
           List.of(Orders.row(1, 1L, 10L), Orders.row(2, 2L, 20L)), table.newRead().readAll());
+    }
+  }
+
+  /**
+   * A writer closed while its compaction rewrites cancels it, as Paimon's writer does: the rewrite
+   * stops in the first of the forty or so files it would write (a target size of 1 kB, a size check
+   * every 1,024 rows), deletes it, and the table keeps its level-0 files and every row.
+   *
+   * <p>The writer closes once the compaction has begun its first file, and that file waits until
+   * the closing thread waits for the compaction: the cancel comes while the rewrite is under way,
+   * whatever the threads' timing.
+   */
+  @Test
+  void closingTheWriterCancelsItsRunningCompactionAndLeavesNoFile() throws Exception {
+    Map<String, String> options =
+        Map.of(
+            "bucket", "1",
+            "changelog-producer", "none",
+            "target-file-size", "1 kb",
+            // Forty level-0 runs of 1,024 rows, the second twenty overlapping the first: the
+            // second commit picks them all (no size amplification allowed), and merges them.
+            "num-sorted-run.compaction-trigger", "30",
+            "num-sorted-run.stop-trigger", "100",
+            "compaction.max-size-amplification-percent", "0");
+    AtomicInteger compactionFiles = new AtomicInteger();
+    CountDownLatch rewriting = new CountDownLatch(1);
+    AtomicReference<Thread> closing = new AtomicReference<>();
+    Predicate<String> holdFirstCompactionFile =
+        path -> {
+          if (Thread.currentThread().getName().startsWith("changelake-compaction")
+              && compactionFiles.incrementAndGet() == 1) {
+            rewriting.countDown();
+            awaitWaiting(closing);
+          }
+          return false;
+        };
+    try (FaultInjectingObjectStore store =
+        new FaultInjectingObjectStore(new LocalObjectStore(warehouse), holdFirstCompactionFile)) {
+      Table table = Table.create(store, new TablePath("db", "orders"), Orders.schema(options));
+      SnapshotCommit commit = table.newCommit("test");
+      List<Object[]> expected = new ArrayList<>();
+      long droppedBefore = BackgroundCompaction.sharedStats().dropped();
+      TableWriter writer = table.newWriter();
+      for (int round = 0; round < 2; round++) {
+        for (long id = round; id < 40_960; id += 2) {
+          Object[] row = Orders.row(id, id % 7, id * 10);
+          writer.write(RowKind.INSERT, row);
+          expected.add(row);
+        }
+        commit.commit(round + 1, writer.prepareCommit(round + 1, CompactionRequest.AUTO, false));
+      }
+      Thread closer =
+          new Thread(
+              () -> {
+                try {
+                  writer.close();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      assertTrue(rewriting.await(1, TimeUnit.MINUTES), "the second commit started a compaction");
+      closing.set(closer);
+      closer.start();
+      closer.join();
+
+      assertEquals(1, compactionFiles.get(), "the rewrite stopped in its first file");
+      assertEquals(1, BackgroundCompaction.sharedStats().dropped() - droppedBefore);
+      assertEquals(List.of(), new OrphanFilesClean(table).clean(Duration.ZERO));
+      Snapshot latest = table.snapshots().latest().orElseThrow();
+      assertEquals(CommitKind.APPEND, latest.commitKind());
+      assertEquals(40, table.newScan().liveFiles(latest).size(), "the level-0 files as flushed");
+      Rows.assertSameRows(expected, table.newRead().readAll());
+    }
+  }
+
+  /** Until {@code thread} is set and waits; a minute at most, after which the test fails. */
+  private static void awaitWaiting(AtomicReference<Thread> thread) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (System.nanoTime() < deadline) {
+      Thread t = thread.get();
+      if (t != null && t.getState() == Thread.State.WAITING) {
+        return;
+      }
+      Thread.onSpinWait();
     }
   }
 
