@@ -166,8 +166,8 @@
  *       budget</td></tr>
  *   <tr><td>backgroundCompactionsPending</td><td>gauge</td><td>none and input tables of an
  *       unbounded write: compactions running beside their writers, or done and waiting for the
- *       next commit to record them, every table's in the worker</td><td>at most one per bucket writer open in
- *       the worker</td></tr>
+ *       next commit to record them, every table's in the worker</td><td>at most one per bucket
+ *       writer open in the worker</td></tr>
  *   <tr><td>backgroundCompactionsDropped</td><td>gauge</td><td>such compactions cancelled
  *       because their writer closed (idle, rebuilt or torn down), since the worker started; the
  *       files they read stay, and a later compaction takes them</td><td>at most one per bucket
