@@ -150,7 +150,12 @@ public final class BackgroundCompaction {
 
   /** The background compactions of this JVM so far, every table's. */
   public static Stats sharedStats() {
-    return new Stats(STARTED.get(), RECORDED.get(), DROPPED.get(), FAILED.get());
+    // The settled counts first: a compaction is started before it settles, so read in this order
+    // the pending count is never below zero while other buckets start and settle theirs.
+    long failed = FAILED.get();
+    long dropped = DROPPED.get();
+    long recorded = RECORDED.get();
+    return new Stats(STARTED.get(), recorded, dropped, failed);
   }
 
   /**
