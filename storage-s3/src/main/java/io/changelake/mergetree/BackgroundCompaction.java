@@ -47,8 +47,10 @@ public final class BackgroundCompaction {
 
   private final CompactRewriter rewriter;
   private final BucketFiles files;
-  private Future<List<CompactRewriter.Step>> running;
-  private AtomicBoolean cancelled;
+  private Running running;
+
+  /** A compaction started: its rewrite's steps to come, and the flag that cancels it. */
+  private record Running(Future<List<CompactRewriter.Step>> steps, AtomicBoolean cancel) {}
 
   /**
    * @param rewriter a rewriter of the bucket's levels with a merge function of its own
@@ -66,7 +68,7 @@ public final class BackgroundCompaction {
 
   /** Whether a compaction was started and its rewrite is over. */
   boolean done() {
-    return running != null && running.isDone();
+    return running != null && running.steps().isDone();
   }
 
   /** Plans {@code unit} from the levels as they are now, and starts rewriting it. */
@@ -76,8 +78,7 @@ public final class BackgroundCompaction {
     }
     CompactRewriter.Plan plan = rewriter.plan(unit);
     AtomicBoolean cancel = new AtomicBoolean();
-    cancelled = cancel;
-    running = THREADS.submit(() -> rewrite(plan, cancel));
+    running = new Running(THREADS.submit(() -> rewrite(plan, cancel)), cancel);
     STARTED.incrementAndGet();
   }
 
@@ -139,7 +140,7 @@ public final class BackgroundCompaction {
     if (running == null) {
       return;
     }
-    cancelled.set(true);
+    running.cancel().set(true);
     DROPPED.incrementAndGet();
     try {
       deleteWritten(await());
@@ -177,7 +178,7 @@ public final class BackgroundCompaction {
   }
 
   private List<CompactRewriter.Step> await() throws IOException, ExecutionException {
-    Future<List<CompactRewriter.Step>> awaited = running;
+    Future<List<CompactRewriter.Step>> awaited = running.steps();
     running = null;
     try {
       return awaited.get();
