@@ -301,7 +301,7 @@ final class CompactRewriter {
         }
         if (writeData) {
           List<DataFileMeta> written = out.finish();
-          sink.done(new Step(mergedFiles, written, false, changelog.finish()));
+          sink.done(new Step(mergedFiles, written, false, finishChangelog(changelog, written)));
         } else {
           DataFileMeta file = mergedFiles.get(0);
           sink.done(
@@ -313,6 +313,27 @@ final class CompactRewriter {
       for (RunReader<KeyValueFileReader> input : inputs) {
         input.close();
       }
+    }
+  }
+
+  /**
+   * Finishes a merge's changelog output after its data output: if the changelog cannot be finished,
+   * the data files just finished, which no step will hand over, are deleted too rather than left
+   * for the orphan cleaner.
+   */
+  private List<DataFileMeta> finishChangelog(RollingFileWriter changelog, List<DataFileMeta> data)
+      throws IOException {
+    try {
+      return changelog.finish();
+    } catch (IOException | RuntimeException e) {
+      for (DataFileMeta file : data) {
+        try {
+          files.delete(file);
+        } catch (IOException | RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
     }
   }
 

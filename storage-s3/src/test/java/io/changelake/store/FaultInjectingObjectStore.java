@@ -1,5 +1,6 @@
 package io.changelake.store;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.function.Predicate;
 
 /**
  * Test fixture: an object store that crashes once, on the first write, create or create-if-absent
- * of a path that matches, before that operation takes effect, as if the process died there.
+ * of a path that matches, before that operation takes effect, as if the process died there; or,
+ * built by {@link #failingUploadOf}, whose first upload of a matching path fails at its end.
  */
 public final class FaultInjectingObjectStore implements ObjectStore {
 
@@ -23,11 +25,29 @@ public final class FaultInjectingObjectStore implements ObjectStore {
 
   private final ObjectStore delegate;
   private final Predicate<String> crashBefore;
+  private final Predicate<String> failUploadOf;
+  private boolean uploadFailing;
   private boolean crashed;
 
   public FaultInjectingObjectStore(ObjectStore delegate, Predicate<String> crashBefore) {
+    this(delegate, crashBefore, path -> false);
+  }
+
+  private FaultInjectingObjectStore(
+      ObjectStore delegate, Predicate<String> crashBefore, Predicate<String> failUploadOf) {
     this.delegate = delegate;
     this.crashBefore = crashBefore;
+    this.failUploadOf = failUploadOf;
+  }
+
+  /**
+   * A store whose first stream created for a path that matches takes every byte, then fails with an
+   * {@link IOException} when closed, its object never published: an upload refused at its end (S3
+   * failing to complete a multipart upload).
+   */
+  public static FaultInjectingObjectStore failingUploadOf(
+      ObjectStore delegate, Predicate<String> path) {
+    return new FaultInjectingObjectStore(delegate, p -> false, path);
   }
 
   /** Whether the crash has happened. */
@@ -71,7 +91,23 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   @Override
   public OutputStream create(String path) throws IOException {
     maybeCrash(path);
-    return delegate.create(path);
+    OutputStream out = delegate.create(path);
+    if (uploadFailing || !failUploadOf.test(path)) {
+      return out;
+    }
+    uploadFailing = true;
+    return new FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        crashed = true;
+        throw new IOException("simulated failure to complete the upload of " + path);
+      }
+    };
   }
 
   @Override
