@@ -17,7 +17,7 @@ import java.util.NoSuchElementException;
  *
  * @param <R> the file reader
  */
-final class RunReader<R extends Iterator<KeyValue> & Closeable>
+public final class RunReader<R extends Iterator<KeyValue> & Closeable>
     implements Iterator<KeyValue>, Closeable {
 
   private final Iterator<DataFileMeta> remaining;
@@ -28,7 +28,7 @@ final class RunReader<R extends Iterator<KeyValue> & Closeable>
    * @param runFiles the run's files, in key order
    * @param opener opens one file for reading
    */
-  RunReader(List<DataFileMeta> runFiles, DataFileOpener<R> opener) {
+  public RunReader(List<DataFileMeta> runFiles, DataFileOpener<R> opener) {
     this.remaining = List.copyOf(runFiles).iterator();
     this.opener = opener;
   }

@@ -1,14 +1,18 @@
 package io.changelake.table;
 
+import io.changelake.format.DataFileMeta;
 import io.changelake.format.FileKind;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.mergetree.BucketFiles;
+import io.changelake.mergetree.RunReader;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -278,16 +282,47 @@ public final class ChangelogScan {
           };
       return new ChangelogReader(inserts, rows::close);
     }
-    List<KeyValueFileReader> readers =
-        tableRead.open(task.partition(), task.bucket(), task.files());
     // Key order alone: equal keys come file by file (see the class comment), as Paimon, which
-    // reads the files one after the other. A lone file is already in order: read it directly.
+    // reads the files one after the other. Files that follow one another in key order are read as
+    // one run, one file open at a time: a commit's compacted changelog is one run.
+    BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
+    List<RunReader<BatchedFile>> runs = new ArrayList<>();
+    for (List<DataFileMeta> run : tableRead.consecutiveRuns(task.files())) {
+      runs.add(new RunReader<>(run, f -> new BatchedFile(bucketFiles.open(f))));
+    }
     Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
     Iterator<KeyValue> records =
-        readers.size() == 1
-            ? readers.get(0).keyValuesInBatches()
-            : new SortMergeReader(readers, tableRead.keyOrder(), asWritten);
-    return new ChangelogReader(records, () -> TableRead.closeAll(readers));
+        runs.size() == 1
+            ? runs.get(0)
+            : TableRead.built(
+                runs, () -> new SortMergeReader(runs, tableRead.keyOrder(), asWritten));
+    return new ChangelogReader(records, () -> TableRead.closeAll(runs));
+  }
+
+  /** A file's key-values read in bulk, {@link KeyValueFileReader#keyValuesInBatches}. */
+  private static final class BatchedFile implements Iterator<KeyValue>, Closeable {
+    private final KeyValueFileReader file;
+    private final Iterator<KeyValue> rows;
+
+    BatchedFile(KeyValueFileReader file) {
+      this.file = file;
+      this.rows = file.keyValuesInBatches();
+    }
+
+    @Override
+    public boolean hasNext() {
+      return rows.hasNext();
+    }
+
+    @Override
+    public KeyValue next() {
+      return rows.next();
+    }
+
+    @Override
+    public void close() throws IOException {
+      file.close();
+    }
   }
 
   /**

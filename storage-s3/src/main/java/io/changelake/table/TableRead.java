@@ -10,13 +10,18 @@ import io.changelake.mergetree.BucketFiles;
 import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.NewestVersionMerge;
+import io.changelake.mergetree.RunCursor;
+import io.changelake.mergetree.RunReader;
 import io.changelake.mergetree.SortMergeReader;
+import io.changelake.mergetree.SortedRun;
+import io.changelake.mergetree.lookup.DataFileOpener;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -27,7 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 
 /**
  * Reads a table's rows as of a snapshot: each bucket's files merged by key and version, the
@@ -41,6 +48,7 @@ public final class TableRead {
 
   private final Table table;
   private final RowComparator keyOrder;
+  private final BinaryRowCodec keyCodec;
   private final Comparator<KeyValue> versionOrder;
 
   /**
@@ -54,6 +62,7 @@ public final class TableRead {
     table.requireSupported("read");
     this.table = table;
     this.keyOrder = new RowComparator(table.schema().keyType());
+    this.keyCodec = new BinaryRowCodec(table.schema().keyType());
     Comparator<KeyValue> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
@@ -103,19 +112,20 @@ public final class TableRead {
   }
 
   /**
-   * The rows of one split, in key order: the newest version of each key, unless it retracts. Every
-   * file of the split is open until the returned reader is closed or exhausted.
+   * The rows of one split, in key order: the newest version of each key, unless it retracts.
    *
    * <p>A split that is one sorted run without retractions (its files all at one level above 0, or a
    * lone file) holds each key once, as it is to be read: it is read raw, file after file, without
    * the merge, as Paimon reads it (see {@link #readsRaw}).
+   *
+   * <p>Either way, a file is opened when the read reaches it and closed when it is exhausted: a
+   * merge holds one file open per sorted run, a raw read one file, however many files the bucket
+   * holds.
    */
   public MergedRows read(BucketSplit split) throws IOException {
     if (readsRaw(split.files())) {
-      List<DataFileMeta> inKeyOrder = new ArrayList<>(split.files());
-      BinaryRowCodec keyCodec = new BinaryRowCodec(table.schema().keyType());
-      inKeyOrder.sort(Comparator.comparing(f -> keyCodec.decode(f.minKey().bytes()), keyOrder));
-      return MergedRows.raw(open(split.partition(), split.bucket(), inKeyOrder));
+      BucketFiles bucketFiles = bucketFiles(split.partition(), split.bucket());
+      return MergedRows.raw(inKeyOrder(split.files()), bucketFiles::open);
     }
     return merged(split);
   }
@@ -125,28 +135,109 @@ public final class TableRead {
    * table whose newest version wins merges by {@link NewestVersionMerge}, any other through the
    * merge engine, key by key.
    */
-  MergedRows merged(BucketSplit split) throws IOException {
-    List<KeyValueFileReader> readers = open(split.partition(), split.bucket(), split.files());
+  MergedRows merged(BucketSplit split) {
+    BucketFiles bucketFiles = bucketFiles(split.partition(), split.bucket());
+    List<SortedRun> runs = sortedRuns(split.files());
     boolean asInserts = rawConvertible(split.files()) && retractionsCounted(split.files());
     if (newestVersionWins) {
-      return new MergedRows(
-          readers,
-          new NewestVersionMerge(readers, keyOrder, table.options().ignoreDelete()),
+      List<RunCursor> cursors = new ArrayList<>();
+      for (SortedRun run : runs) {
+        cursors.add(new RunCursor(run.files(), bucketFiles::open));
+      }
+      return MergedRows.merged(
+          cursors,
+          () -> new NewestVersionMerge(cursors, keyOrder, table.options().ignoreDelete()),
           asInserts);
     }
-    int[] levels = split.files().stream().mapToInt(DataFileMeta::level).toArray();
+    List<RunReader<KeyValueFileReader>> readers = new ArrayList<>();
+    int[] levels = new int[runs.size()];
+    for (int i = 0; i < runs.size(); i++) {
+      readers.add(new RunReader<>(runs.get(i).files(), bucketFiles::open));
+      levels[i] = runs.get(i).level();
+    }
     KeyMerge keyMerge =
         new KeyMerge(
             MergeFunctions.create(table.schema()),
             versionOrder,
             table.options().changelogProducer() == ChangelogProducer.LOOKUP);
-    Iterator<KeyValue> results =
-        new ReducedKeys(
-            new SortMergeReader(readers, keyOrder, versionOrder),
-            levels,
-            new KeyVersions(keyOrder),
-            keyMerge);
-    return new MergedRows(readers, results, asInserts);
+    return MergedRows.merged(
+        readers,
+        () ->
+            new ReducedKeys(
+                new SortMergeReader(readers, keyOrder, versionOrder),
+                levels,
+                new KeyVersions(keyOrder),
+                keyMerge),
+        asInserts);
+  }
+
+  /**
+   * A split's files as sorted runs: each level-0 file alone, in the split's order, then the files
+   * of each level above 0 in key order, one run per level, as a merge tree keeps them (disjoint key
+   * ranges). A level whose files overlap, which no merge tree writes, is read as level 0 is, each
+   * file its own run, so that the merge stays right whatever the files.
+   */
+  List<SortedRun> sortedRuns(List<DataFileMeta> files) {
+    List<SortedRun> runs = new ArrayList<>();
+    Map<Integer, List<DataFileMeta>> upper = new TreeMap<>();
+    for (DataFileMeta f : files) {
+      if (f.level() == 0) {
+        runs.add(SortedRun.of(0, List.of(f)));
+      } else {
+        upper.computeIfAbsent(f.level(), l -> new ArrayList<>()).add(f);
+      }
+    }
+    for (Map.Entry<Integer, List<DataFileMeta>> level : upper.entrySet()) {
+      List<DataFileMeta> inKeyOrder = inKeyOrder(level.getValue());
+      if (disjoint(inKeyOrder)) {
+        runs.add(SortedRun.of(level.getKey(), inKeyOrder));
+      } else {
+        for (DataFileMeta f : inKeyOrder) {
+          runs.add(SortedRun.of(level.getKey(), List.of(f)));
+        }
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * Files in the order given, grouped into runs of consecutive files that each end before the next
+   * one starts: reading a run's files one after another is reading them merged by key, and no key
+   * moves past another file's records of it. The compacted changelog files of one commit, written
+   * in key order, come as one run.
+   */
+  List<List<DataFileMeta>> consecutiveRuns(List<DataFileMeta> files) {
+    List<List<DataFileMeta>> runs = new ArrayList<>();
+    List<DataFileMeta> run = new ArrayList<>();
+    for (DataFileMeta f : files) {
+      if (!run.isEmpty() && !disjoint(List.of(run.get(run.size() - 1), f))) {
+        runs.add(run);
+        run = new ArrayList<>();
+      }
+      run.add(f);
+    }
+    if (!run.isEmpty()) {
+      runs.add(run);
+    }
+    return runs;
+  }
+
+  /** Files ordered by their smallest key. */
+  private List<DataFileMeta> inKeyOrder(List<DataFileMeta> files) {
+    List<DataFileMeta> sorted = new ArrayList<>(files);
+    sorted.sort(Comparator.comparing(f -> keyCodec.decode(f.minKey().bytes()), keyOrder));
+    return sorted;
+  }
+
+  /** Whether files in key order each end before the next one starts. */
+  private boolean disjoint(List<DataFileMeta> inKeyOrder) {
+    for (int i = 1; i < inKeyOrder.size(); i++) {
+      Object[] previousMax = keyCodec.decode(inKeyOrder.get(i - 1).maxKey().bytes());
+      if (keyOrder.compare(previousMax, keyCodec.decode(inKeyOrder.get(i).minKey().bytes())) >= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -196,26 +287,12 @@ public final class TableRead {
     return file.deleteRowCount() == null || file.deleteRowCount() == 0;
   }
 
-  /** Opens files of one bucket, all or none: a failure closes those already open. */
-  List<KeyValueFileReader> open(SerializedRow partition, int bucket, List<DataFileMeta> files)
-      throws IOException {
-    BucketFiles bucketFiles =
-        new BucketFiles(
-            table.store(),
-            table.path().bucketFolder(table.partitionPath(partition), bucket),
-            table.fileSchemas());
-    List<KeyValueFileReader> readers = new ArrayList<>();
-    try {
-      for (DataFileMeta f : files) {
-        readers.add(bucketFiles.open(f));
-      }
-    } catch (IOException | RuntimeException e) {
-      for (KeyValueFileReader r : readers) {
-        r.close();
-      }
-      throw e;
-    }
-    return readers;
+  /** The files of one bucket, to open. */
+  BucketFiles bucketFiles(SerializedRow partition, int bucket) {
+    return new BucketFiles(
+        table.store(),
+        table.path().bucketFolder(table.partitionPath(partition), bucket),
+        table.fileSchemas());
   }
 
   /** The key order of the table, in which every bucket's files are sorted. */
@@ -252,10 +329,14 @@ public final class TableRead {
    * bulk, a batch of rows at a time. Rows a batch holds have no key-value to give, so once {@link
    * #next} has been called, {@link #nextKeyValue} fails until the batch is used up: take the rows
    * of one read by one of the two.
+   *
+   * <p>{@link #hasNext} opens a file when the read reaches it, so it may fail with the store
+   * ({@link UncheckedIOException}).
    */
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
 
-    private final List<KeyValueFileReader> readers;
+    /** The sorted runs the merge reads, each holding one file open at most; none for a raw read. */
+    private final List<? extends Closeable> runs;
 
     /** Each key's merged version, or null when none remains of it; null for a raw read. */
     private final Iterator<KeyValue> merged;
@@ -263,21 +344,41 @@ public final class TableRead {
     private final boolean asInserts;
     private KeyValue next;
 
-    /** In a raw read, the position of the file being read, in key order. */
-    private int rawFile;
+    // A raw read: the files in key order, each opened when the read reaches it and closed when it
+    // is exhausted.
+    private final Iterator<DataFileMeta> rawFiles;
+    private final DataFileOpener<KeyValueFileReader> opener;
+    private KeyValueFileReader rawFile;
 
     /** In a raw read taken by {@link #next}, the values of the file being read, in bulk. */
     private BatchedRows<Object[]> rawValues;
 
-    MergedRows(List<KeyValueFileReader> readers, Iterator<KeyValue> merged, boolean asInserts) {
-      this.readers = readers;
+    private MergedRows(
+        List<? extends Closeable> runs,
+        Iterator<KeyValue> merged,
+        boolean asInserts,
+        List<DataFileMeta> rawFiles,
+        DataFileOpener<KeyValueFileReader> opener) {
+      this.runs = runs;
       this.merged = merged;
       this.asInserts = asInserts;
+      this.rawFiles = rawFiles.iterator();
+      this.opener = opener;
+    }
+
+    /**
+     * The rows {@code merge} gives from {@code runs}. Building the merge reads each run's first
+     * version: if it fails, the runs are closed.
+     */
+    static MergedRows merged(
+        List<? extends Closeable> runs, Supplier<Iterator<KeyValue>> merge, boolean asInserts) {
+      return new MergedRows(runs, built(runs, merge), asInserts, List.of(), null);
     }
 
     /** The rows of files that together hold each key once, read file after file. */
-    static MergedRows raw(List<KeyValueFileReader> inKeyOrder) {
-      return new MergedRows(inKeyOrder, null, true);
+    static MergedRows raw(
+        List<DataFileMeta> inKeyOrder, DataFileOpener<KeyValueFileReader> opener) {
+      return new MergedRows(List.of(), null, true, inKeyOrder, opener);
     }
 
     /** Whether the rows are read raw, without the merge. */
@@ -291,11 +392,18 @@ public final class TableRead {
         if (rawValues != null && rawValues.buffered()) {
           return true;
         }
-        while (rawFile < readers.size() && !readers.get(rawFile).hasNext()) {
-          rawFile++;
-          rawValues = null;
+        try {
+          while (rawFile == null || !rawFile.hasNext()) {
+            closeRawFile();
+            if (!rawFiles.hasNext()) {
+              return false;
+            }
+            rawFile = opener.open(rawFiles.next());
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
-        return rawFile < readers.size();
+        return true;
       }
       while (next == null && merged.hasNext()) {
         KeyValue result = merged.next();
@@ -317,7 +425,7 @@ public final class TableRead {
           throw new NoSuchElementException();
         }
         if (rawValues == null) {
-          rawValues = readers.get(rawFile).valuesInBatches();
+          rawValues = rawFile.valuesInBatches();
         }
         return rawValues.next();
       }
@@ -334,7 +442,7 @@ public final class TableRead {
           throw new IllegalStateException(
               "rows of this raw read were taken in bulk by next(): take them all by next()");
         }
-        KeyValue stored = readers.get(rawFile).next();
+        KeyValue stored = rawFile.next();
         return stored.kind() == RowKind.INSERT
             ? stored
             : new KeyValue(stored.key(), stored.sequenceNumber(), RowKind.INSERT, stored.value());
@@ -344,9 +452,29 @@ public final class TableRead {
       return newest;
     }
 
+    private void closeRawFile() throws IOException {
+      rawValues = null;
+      if (rawFile != null) {
+        KeyValueFileReader exhausted = rawFile;
+        rawFile = null;
+        exhausted.close();
+      }
+    }
+
+    /**
+     * Closes the files open.
+     *
+     * @throws UncheckedIOException if one fails to close, after trying them all
+     */
     @Override
     public void close() {
-      closeAll(readers);
+      try {
+        closeRawFile();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        closeAll(runs);
+      }
     }
   }
 
@@ -385,10 +513,27 @@ public final class TableRead {
     }
   }
 
+  /**
+   * What {@code build} builds over {@code runs}, a merge that reads each run's first record: if
+   * that fails, the runs are closed before the failure goes on.
+   */
+  static <T> T built(List<? extends Closeable> runs, Supplier<T> build) {
+    try {
+      return build.get();
+    } catch (RuntimeException e) {
+      try {
+        closeAll(runs);
+      } catch (UncheckedIOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
   /** Closes every reader, failing with the first error after trying them all. */
-  static void closeAll(List<KeyValueFileReader> readers) {
+  static void closeAll(List<? extends Closeable> readers) {
     IOException first = null;
-    for (KeyValueFileReader r : readers) {
+    for (Closeable r : readers) {
       try {
         r.close();
       } catch (IOException e) {

@@ -7,20 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectStore;
+import io.changelake.store.RecordingObjectStore;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,9 +184,8 @@ class KeyValueFileReaderTest {
 
   @Test
   void smallFileIsReadWithOneRangeRequest() throws IOException {
-    AtomicInteger requests = new AtomicInteger();
-    ObjectStore counting =
-        new CountingStore(new LocalObjectStore(REFERENCE.resolve("bucket-0")), requests);
+    RecordingObjectStore counting =
+        new RecordingObjectStore(new LocalObjectStore(REFERENCE.resolve("bucket-0")));
     List<KeyValue> read =
         KeyValueFiles.read(
             counting,
@@ -197,7 +194,7 @@ class KeyValueFileReaderTest {
             ORDERS,
             null);
     assertEquals(1, read.size());
-    assertEquals(1, requests.get());
+    assertEquals(1, counting.rangeRequests());
   }
 
   @Test
@@ -436,59 +433,5 @@ class KeyValueFileReaderTest {
                     kv.kind(),
                     Arrays.stream(projection).mapToObj(p -> kv.value()[p]).toArray()))
         .toList();
-  }
-
-  /** Counts range requests, as S3 would bill them. */
-  private record CountingStore(ObjectStore store, AtomicInteger requests) implements ObjectStore {
-    @Override
-    public byte[] readRange(String path, long offset, int length) throws IOException {
-      requests.incrementAndGet();
-      return store.readRange(path, offset, length);
-    }
-
-    @Override
-    public String root() {
-      return store.root();
-    }
-
-    @Override
-    public byte[] read(String path) throws IOException {
-      return store.read(path);
-    }
-
-    @Override
-    public Optional<ObjectInfo> stat(String path) throws IOException {
-      return store.stat(path);
-    }
-
-    @Override
-    public void write(String path, byte[] data) throws IOException {
-      store.write(path, data);
-    }
-
-    @Override
-    public OutputStream create(String path) throws IOException {
-      return store.create(path);
-    }
-
-    @Override
-    public boolean createIfAbsent(String path, byte[] data) throws IOException {
-      return store.createIfAbsent(path, data);
-    }
-
-    @Override
-    public List<ObjectInfo> list(String prefix) throws IOException {
-      return store.list(prefix);
-    }
-
-    @Override
-    public void delete(String path) throws IOException {
-      store.delete(path);
-    }
-
-    @Override
-    public void close() throws IOException {
-      store.close();
-    }
   }
 }

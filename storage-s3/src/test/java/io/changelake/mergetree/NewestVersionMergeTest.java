@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.KeyValueFileWriter;
 import io.changelake.format.ParquetFileOptions;
@@ -16,6 +17,7 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,9 +36,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@link NewestVersionMerge} gives, key for key, what the merge engine's path gives a deduplicate
  * table (the sort merge, the versions of each key, the deduplicate merge, additions kept), over
- * random overlapping files: every kind of version, ties of sequence numbers between files, with and
- * without {@code ignore-delete}, for unboxed keys (BIGINT, INT) and compared ones (a string, a
- * composite key).
+ * random overlapping sorted runs of one to three files each: every kind of version, ties of
+ * sequence numbers between runs, with and without {@code ignore-delete}, for unboxed keys (BIGINT,
+ * INT) and compared ones (a string, a composite key).
  */
 class NewestVersionMergeTest {
 
@@ -111,20 +113,21 @@ class NewestVersionMergeTest {
             null);
     Random random = new Random(seed);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      List<String> paths = new ArrayList<>();
-      int files = 1 + random.nextInt(6);
-      for (int f = 0; f < files; f++) {
-        paths.add(writeRun(store, schema, "run-" + f + ".parquet", random));
+      List<List<String>> runs = new ArrayList<>();
+      int runCount = 1 + random.nextInt(6);
+      for (int r = 0; r < runCount; r++) {
+        runs.add(writeRun(store, schema, "run-" + r, random));
       }
-      List<String> expected = reference(store, schema, paths);
+      List<String> expected =
+          reference(store, schema, runs.stream().flatMap(List::stream).toList());
       List<String> actual = new ArrayList<>();
-      List<KeyValueFileReader> readers = open(store, schema, paths);
+      List<RunCursor> cursors = cursors(store, schema, runs);
       try {
         NewestVersionMerge merge =
-            new NewestVersionMerge(readers, new RowComparator(schema.keyType()), ignoreDelete);
+            new NewestVersionMerge(cursors, new RowComparator(schema.keyType()), ignoreDelete);
         merge.forEachRemaining(kv -> actual.add(text(kv)));
       } finally {
-        closeAll(readers);
+        closeAll(cursors);
       }
       assertFalse(expected.isEmpty());
       assertEquals(expected, actual);
@@ -150,15 +153,18 @@ class NewestVersionMergeTest {
         writer.write(kv(3, 5, RowKind.INSERT, 30L));
         writer.finish();
       }
-      List<KeyValueFileReader> readers = open(store, schema, List.of("twice.parquet"));
+      try (KeyValueFileReader file =
+          KeyValueFileReader.open(store, "twice.parquet", schema.keyType(), schema.rowType())) {
+        assertTrue(file.hasIntegralKey());
+      }
+      List<RunCursor> cursors = cursors(store, schema, List.of(List.of("twice.parquet")));
       try {
-        assertTrue(readers.get(0).hasIntegralKey());
         List<String> rows = new ArrayList<>();
-        new NewestVersionMerge(readers, new RowComparator(schema.keyType()), false)
+        new NewestVersionMerge(cursors, new RowComparator(schema.keyType()), false)
             .forEachRemaining(kv -> rows.add(text(kv)));
         assertEquals(List.of("+U[1] 2 [1, 11, s]", "+I[3] 5 [3, 30, s]"), rows);
       } finally {
-        closeAll(readers);
+        closeAll(cursors);
       }
     }
   }
@@ -168,11 +174,12 @@ class NewestVersionMergeTest {
   }
 
   /**
-   * A sorted run of random versions of random keys: each key once, in key order. Sequence numbers
-   * are drawn from a small range so that files tie now and then.
+   * A sorted run of random versions of random keys: each key once, in key order, written as one to
+   * three files of consecutive key ranges. Sequence numbers are drawn from a small range so that
+   * runs tie now and then.
    */
-  private String writeRun(LocalObjectStore store, TableSchema schema, String path, Random random)
-      throws Exception {
+  private List<String> writeRun(
+      LocalObjectStore store, TableSchema schema, String name, Random random) throws Exception {
     Key key = keyOf(schema);
     RowComparator order = new RowComparator(schema.keyType());
     TreeMap<Object[], KeyValue> run = new TreeMap<>(order);
@@ -183,15 +190,40 @@ class NewestVersionMergeTest {
       RowKind kind = RowKind.values()[random.nextInt(4)];
       run.put(k, new KeyValue(k, random.nextInt(400), kind, row));
     }
-    try (KeyValueFileWriter writer =
-        KeyValueFileWriter.createSortedRun(
-            store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
-      for (KeyValue kv : run.values()) {
-        writer.write(kv);
+    List<KeyValue> versionsInKeyOrder = new ArrayList<>(run.values());
+    int files = 1 + random.nextInt(Math.min(3, versionsInKeyOrder.size()));
+    List<String> paths = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      String path = name + "-" + f + ".parquet";
+      try (KeyValueFileWriter writer =
+          KeyValueFileWriter.createSortedRun(
+              store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
+        int from = versionsInKeyOrder.size() * f / files;
+        int to = versionsInKeyOrder.size() * (f + 1) / files;
+        for (KeyValue kv : versionsInKeyOrder.subList(from, to)) {
+          writer.write(kv);
+        }
+        writer.finish();
       }
-      writer.finish();
+      paths.add(path);
     }
-    return path;
+    return paths;
+  }
+
+  /** A cursor per run, over files named by their paths. */
+  private static List<RunCursor> cursors(
+      LocalObjectStore store, TableSchema schema, List<List<String>> runs) {
+    List<RunCursor> cursors = new ArrayList<>();
+    for (List<String> run : runs) {
+      List<DataFileMeta> files = run.stream().map(path -> Bucket.file(path, 1, 0)).toList();
+      cursors.add(
+          new RunCursor(
+              files,
+              f ->
+                  KeyValueFileReader.open(
+                      store, f.fileName(), schema.keyType(), schema.rowType())));
+    }
+    return cursors;
   }
 
   private static Key keyOf(TableSchema schema) {
@@ -244,8 +276,8 @@ class NewestVersionMergeTest {
     return readers;
   }
 
-  private static void closeAll(List<KeyValueFileReader> readers) throws Exception {
-    for (KeyValueFileReader r : readers) {
+  private static void closeAll(List<? extends Closeable> readers) throws Exception {
+    for (Closeable r : readers) {
       r.close();
     }
   }

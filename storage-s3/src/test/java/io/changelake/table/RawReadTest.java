@@ -199,7 +199,7 @@ class RawReadTest {
   }
 
   /** Upserts (+U) of keys 0 to {@code keys - 1}, committed as {@code id} with {@code request}. */
-  private static void writeUpdates(Table table, long id, int keys, CompactionRequest request)
+  static void writeUpdates(Table table, long id, int keys, CompactionRequest request)
       throws Exception {
     SnapshotCommit commit = table.newCommit("test");
     try (TableWriter writer = table.newWriter()) {
@@ -210,7 +210,7 @@ class RawReadTest {
     }
   }
 
-  private static BucketSplit onlySplit(Table table) throws Exception {
+  static BucketSplit onlySplit(Table table) throws Exception {
     List<BucketSplit> splits = table.newRead().splits(table.snapshots().latest().orElseThrow());
     assertEquals(1, splits.size());
     return splits.get(0);
