@@ -388,23 +388,34 @@ public final class TableRead {
 
     @Override
     public boolean hasNext() {
+      // Kept small, being called per row: the work of moving on is in the methods below.
       if (raw()) {
-        if (rawValues != null && rawValues.buffered()) {
-          return true;
-        }
-        try {
-          while (rawFile == null || !rawFile.hasNext()) {
-            closeRawFile();
-            if (!rawFiles.hasNext()) {
-              return false;
-            }
-            rawFile = opener.open(rawFiles.next());
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        return true;
+        return (rawValues != null && rawValues.buffered()) || rawFileWithRows();
       }
+      return next != null || nextMerged();
+    }
+
+    /**
+     * Whether a raw row is left: moves to the file holding it, closing the exhausted one and
+     * opening the next.
+     */
+    private boolean rawFileWithRows() {
+      try {
+        while (rawFile == null || !rawFile.hasNext()) {
+          closeRawFile();
+          if (!rawFiles.hasNext()) {
+            return false;
+          }
+          rawFile = opener.open(rawFiles.next());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return true;
+    }
+
+    /** Takes merged versions until one is a row to give; false at the end. */
+    private boolean nextMerged() {
       while (next == null && merged.hasNext()) {
         KeyValue result = merged.next();
         if (result != null && result.kind().isAdd()) {
