@@ -3,8 +3,6 @@ package io.changelake.store;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -12,7 +10,7 @@ import java.util.function.Predicate;
  * of a path that matches, before that operation takes effect, as if the process died there; or,
  * built by {@link #failingUploadOf}, whose first upload of a matching path fails at its end.
  */
-public final class FaultInjectingObjectStore implements ObjectStore {
+public final class FaultInjectingObjectStore extends ForwardingObjectStore {
 
   /** The simulated death of the process. */
   public static final class SimulatedCrash extends RuntimeException {
@@ -23,7 +21,6 @@ public final class FaultInjectingObjectStore implements ObjectStore {
     }
   }
 
-  private final ObjectStore delegate;
   private final Predicate<String> crashBefore;
   private final Predicate<String> failUploadOf;
   private boolean uploadFailing;
@@ -35,7 +32,7 @@ public final class FaultInjectingObjectStore implements ObjectStore {
 
   private FaultInjectingObjectStore(
       ObjectStore delegate, Predicate<String> crashBefore, Predicate<String> failUploadOf) {
-    this.delegate = delegate;
+    super(delegate);
     this.crashBefore = crashBefore;
     this.failUploadOf = failUploadOf;
   }
@@ -63,35 +60,15 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   }
 
   @Override
-  public String root() {
-    return delegate.root();
-  }
-
-  @Override
-  public byte[] read(String path) throws IOException {
-    return delegate.read(path);
-  }
-
-  @Override
-  public byte[] readRange(String path, long offset, int length) throws IOException {
-    return delegate.readRange(path, offset, length);
-  }
-
-  @Override
-  public Optional<ObjectInfo> stat(String path) throws IOException {
-    return delegate.stat(path);
-  }
-
-  @Override
   public void write(String path, byte[] data) throws IOException {
     maybeCrash(path);
-    delegate.write(path, data);
+    super.write(path, data);
   }
 
   @Override
   public OutputStream create(String path) throws IOException {
     maybeCrash(path);
-    OutputStream out = delegate.create(path);
+    OutputStream out = super.create(path);
     if (uploadFailing || !failUploadOf.test(path)) {
       return out;
     }
@@ -113,21 +90,6 @@ public final class FaultInjectingObjectStore implements ObjectStore {
   @Override
   public boolean createIfAbsent(String path, byte[] data) throws IOException {
     maybeCrash(path);
-    return delegate.createIfAbsent(path, data);
-  }
-
-  @Override
-  public List<ObjectInfo> list(String prefix) throws IOException {
-    return delegate.list(prefix);
-  }
-
-  @Override
-  public void delete(String path) throws IOException {
-    delegate.delete(path);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
+    return super.createIfAbsent(path, data);
   }
 }

@@ -1,7 +1,6 @@
 package io.changelake.store;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,14 +10,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Test fixture: a store that counts range requests, as S3 would bill them, and records the paths it
  * is asked to stat, in order: a reader stats a data file when it opens it.
  */
-public final class RecordingObjectStore implements ObjectStore {
+public final class RecordingObjectStore extends ForwardingObjectStore {
 
-  private final ObjectStore delegate;
   private final AtomicInteger rangeRequests = new AtomicInteger();
   private final List<String> stats = new CopyOnWriteArrayList<>();
 
   public RecordingObjectStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** The range requests made so far. */
@@ -32,54 +30,14 @@ public final class RecordingObjectStore implements ObjectStore {
   }
 
   @Override
-  public String root() {
-    return delegate.root();
-  }
-
-  @Override
-  public byte[] read(String path) throws IOException {
-    return delegate.read(path);
-  }
-
-  @Override
   public byte[] readRange(String path, long offset, int length) throws IOException {
     rangeRequests.incrementAndGet();
-    return delegate.readRange(path, offset, length);
+    return super.readRange(path, offset, length);
   }
 
   @Override
   public Optional<ObjectInfo> stat(String path) throws IOException {
     stats.add(path);
-    return delegate.stat(path);
-  }
-
-  @Override
-  public void write(String path, byte[] data) throws IOException {
-    delegate.write(path, data);
-  }
-
-  @Override
-  public OutputStream create(String path) throws IOException {
-    return delegate.create(path);
-  }
-
-  @Override
-  public boolean createIfAbsent(String path, byte[] data) throws IOException {
-    return delegate.createIfAbsent(path, data);
-  }
-
-  @Override
-  public List<ObjectInfo> list(String prefix) throws IOException {
-    return delegate.list(prefix);
-  }
-
-  @Override
-  public void delete(String path) throws IOException {
-    delegate.delete(path);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
+    return super.stat(path);
   }
 }
