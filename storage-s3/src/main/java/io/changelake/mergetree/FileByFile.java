@@ -13,12 +13,12 @@ import java.util.List;
  * The files of one sorted run, opened one after another: a run's files hold disjoint key ranges in
  * key order, so reading them in turn is reading the run. A file is opened when the one before it is
  * exhausted, and closed then, so a run holds at most one file open. What a row is, and when a file
- * is exhausted, is the reader's: {@link RunReader} (key-values) or {@link RunCursor} (versions,
- * their values read on demand).
+ * is exhausted, is the reader's: {@link RunReader} (key-values), {@link RunCursor} (versions, their
+ * values read on demand), or a raw batch read, which takes each file's values in bulk.
  *
  * @param <R> the file reader
  */
-abstract class FileByFile<R extends Iterator<KeyValue> & Closeable> implements Closeable {
+public class FileByFile<R extends Iterator<KeyValue> & Closeable> implements Closeable {
 
   private final Iterator<DataFileMeta> remaining;
   private final DataFileOpener<R> opener;
@@ -28,13 +28,13 @@ abstract class FileByFile<R extends Iterator<KeyValue> & Closeable> implements C
    * @param runFiles the run's files, in key order
    * @param opener opens one file for reading
    */
-  FileByFile(List<DataFileMeta> runFiles, DataFileOpener<R> opener) {
+  public FileByFile(List<DataFileMeta> runFiles, DataFileOpener<R> opener) {
     this.remaining = List.copyOf(runFiles).iterator();
     this.opener = opener;
   }
 
   /** The file being read; null before the first is opened and once the last is closed. */
-  final R current() {
+  public final R current() {
     return current;
   }
 
@@ -44,7 +44,7 @@ abstract class FileByFile<R extends Iterator<KeyValue> & Closeable> implements C
    * @return false when the run has no file left
    * @throws UncheckedIOException if a file cannot be closed or opened
    */
-  final boolean openNext() {
+  public final boolean openNext() {
     try {
       close();
       if (!remaining.hasNext()) {

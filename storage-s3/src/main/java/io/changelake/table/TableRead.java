@@ -7,6 +7,7 @@ import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.BucketFiles;
+import io.changelake.mergetree.FileByFile;
 import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.NewestVersionMerge;
@@ -210,7 +211,7 @@ public final class TableRead {
     List<List<DataFileMeta>> runs = new ArrayList<>();
     List<DataFileMeta> run = new ArrayList<>();
     for (DataFileMeta f : files) {
-      if (!run.isEmpty() && !disjoint(List.of(run.get(run.size() - 1), f))) {
+      if (!run.isEmpty() && !endsBefore(run.get(run.size() - 1), f)) {
         runs.add(run);
         run = new ArrayList<>();
       }
@@ -232,12 +233,17 @@ public final class TableRead {
   /** Whether files in key order each end before the next one starts. */
   private boolean disjoint(List<DataFileMeta> inKeyOrder) {
     for (int i = 1; i < inKeyOrder.size(); i++) {
-      Object[] previousMax = keyCodec.decode(inKeyOrder.get(i - 1).maxKey().bytes());
-      if (keyOrder.compare(previousMax, keyCodec.decode(inKeyOrder.get(i).minKey().bytes())) >= 0) {
+      if (!endsBefore(inKeyOrder.get(i - 1), inKeyOrder.get(i))) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Whether {@code file}'s largest key comes before {@code next}'s smallest. */
+  private boolean endsBefore(DataFileMeta file, DataFileMeta next) {
+    Object[] max = keyCodec.decode(file.maxKey().bytes());
+    return keyOrder.compare(max, keyCodec.decode(next.minKey().bytes())) < 0;
   }
 
   /**
@@ -335,7 +341,10 @@ public final class TableRead {
    */
   public static final class MergedRows implements Iterator<Object[]>, AutoCloseable {
 
-    /** The sorted runs the merge reads, each holding one file open at most; none for a raw read. */
+    /**
+     * What the rows are read from, each holding one file open at most: the sorted runs merged, or a
+     * raw read's files.
+     */
     private final List<? extends Closeable> runs;
 
     /** Each key's merged version, or null when none remains of it; null for a raw read. */
@@ -344,11 +353,8 @@ public final class TableRead {
     private final boolean asInserts;
     private KeyValue next;
 
-    // A raw read: the files in key order, each opened when the read reaches it and closed when it
-    // is exhausted.
-    private final Iterator<DataFileMeta> rawFiles;
-    private final DataFileOpener<KeyValueFileReader> opener;
-    private KeyValueFileReader rawFile;
+    /** A raw read's files in key order, each opened when reached; null for a merged read. */
+    private final FileByFile<KeyValueFileReader> rawFiles;
 
     /** In a raw read taken by {@link #next}, the values of the file being read, in bulk. */
     private BatchedRows<Object[]> rawValues;
@@ -357,13 +363,11 @@ public final class TableRead {
         List<? extends Closeable> runs,
         Iterator<KeyValue> merged,
         boolean asInserts,
-        List<DataFileMeta> rawFiles,
-        DataFileOpener<KeyValueFileReader> opener) {
+        FileByFile<KeyValueFileReader> rawFiles) {
       this.runs = runs;
       this.merged = merged;
       this.asInserts = asInserts;
-      this.rawFiles = rawFiles.iterator();
-      this.opener = opener;
+      this.rawFiles = rawFiles;
     }
 
     /**
@@ -372,13 +376,14 @@ public final class TableRead {
      */
     static MergedRows merged(
         List<? extends Closeable> runs, Supplier<Iterator<KeyValue>> merge, boolean asInserts) {
-      return new MergedRows(runs, built(runs, merge), asInserts, List.of(), null);
+      return new MergedRows(runs, built(runs, merge), asInserts, null);
     }
 
     /** The rows of files that together hold each key once, read file after file. */
     static MergedRows raw(
         List<DataFileMeta> inKeyOrder, DataFileOpener<KeyValueFileReader> opener) {
-      return new MergedRows(List.of(), null, true, inKeyOrder, opener);
+      FileByFile<KeyValueFileReader> files = new FileByFile<>(inKeyOrder, opener);
+      return new MergedRows(List.of(files), null, true, files);
     }
 
     /** Whether the rows are read raw, without the merge. */
@@ -400,16 +405,11 @@ public final class TableRead {
      * opening the next.
      */
     private boolean rawFileWithRows() {
-      try {
-        while (rawFile == null || !rawFile.hasNext()) {
-          closeRawFile();
-          if (!rawFiles.hasNext()) {
-            return false;
-          }
-          rawFile = opener.open(rawFiles.next());
+      while (rawFiles.current() == null || !rawFiles.current().hasNext()) {
+        rawValues = null;
+        if (!rawFiles.openNext()) {
+          return false;
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
       }
       return true;
     }
@@ -436,7 +436,7 @@ public final class TableRead {
           throw new NoSuchElementException();
         }
         if (rawValues == null) {
-          rawValues = rawFile.valuesInBatches();
+          rawValues = rawFiles.current().valuesInBatches();
         }
         return rawValues.next();
       }
@@ -453,7 +453,7 @@ public final class TableRead {
           throw new IllegalStateException(
               "rows of this raw read were taken in bulk by next(): take them all by next()");
         }
-        KeyValue stored = rawFile.next();
+        KeyValue stored = rawFiles.current().next();
         return stored.kind() == RowKind.INSERT
             ? stored
             : new KeyValue(stored.key(), stored.sequenceNumber(), RowKind.INSERT, stored.value());
@@ -463,15 +463,6 @@ public final class TableRead {
       return newest;
     }
 
-    private void closeRawFile() throws IOException {
-      rawValues = null;
-      if (rawFile != null) {
-        KeyValueFileReader exhausted = rawFile;
-        rawFile = null;
-        exhausted.close();
-      }
-    }
-
     /**
      * Closes the files open.
      *
@@ -479,13 +470,7 @@ public final class TableRead {
      */
     @Override
     public void close() {
-      try {
-        closeRawFile();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } finally {
-        closeAll(runs);
-      }
+      closeAll(runs);
     }
   }
 
