@@ -57,6 +57,7 @@ class ProducerBenchmark {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     List<String> warm = new ArrayList<>();
     List<String> warmWrites = new ArrayList<>();
+    List<String> cold = new ArrayList<>();
     for (String producer : producers) {
       Path paimonWarehouse = folder.resolve("paimon-" + producer);
       TablePath table = new TablePath("bench", "orders_" + producer.replace('-', '_'));
@@ -89,6 +90,9 @@ class ProducerBenchmark {
       warm.add(warmReads(producer, paimonWarehouse, table, "Paimon's", WarmRead.CHANGELOG));
       warm.add(warmReads(producer, oursWarehouse, table, "changelake's", WarmRead.CHANGELOG));
       warmWrites.add(warmWrites(producer, workload, folder.resolve("warm-" + producer), table));
+      for (WarmRead read : WarmRead.values()) {
+        cold.add(coldReads(producer, paimonWarehouse, oursWarehouse, table, read));
+      }
     }
     System.out.println();
     System.out.println(
@@ -108,6 +112,59 @@ class ProducerBenchmark {
             + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |");
     System.out.println("|---|---|---|---|---|---|---|");
     warmWrites.forEach(System.out::println);
+    System.out.println();
+    System.out.println(
+        "Cold reads, each engine its own table, each read the first of a JVM of its own, "
+            + COLD_READS
+            + " JVMs per engine alternately, medians:");
+    System.out.println(
+        "| producer | read | changelake s | Paimon 1.3.1 s | ours/Paimon"
+            + " | changelake CPU-s | Paimon 1.3.1 CPU-s | ours/Paimon per CPU-second |");
+    System.out.println("|---|---|---|---|---|---|---|---|");
+    cold.forEach(System.out::println);
+  }
+
+  private static final int COLD_READS = Integer.getInteger("bench.coldReads", 5);
+
+  /**
+   * Each engine's first read of its own table in a new JVM ({@link ColdRead}), {@link #COLD_READS}
+   * times each, alternately: the median of several cold starts, where the read "once" above is one
+   * sample after the writes of the same JVM.
+   */
+  private static String coldReads(
+      String producer, Path paimonWarehouse, Path oursWarehouse, TablePath table, WarmRead read)
+      throws Exception {
+    List<ColdRead.Sample> ours = new ArrayList<>();
+    List<ColdRead.Sample> theirs = new ArrayList<>();
+    for (int i = 0; i < COLD_READS; i++) {
+      theirs.add(ColdRead.inNewJvm(ColdRead.Engine.PAIMON, read, paimonWarehouse, table));
+      ours.add(ColdRead.inNewJvm(ColdRead.Engine.CHANGELAKE, read, oursWarehouse, table));
+    }
+    // Rates, not times: the two tables may hold different row counts (a batch read of Paimon's
+    // lookup table skips its level 0).
+    double oursSeconds = median(ours, ColdRead.Sample::seconds);
+    double theirSeconds = median(theirs, ColdRead.Sample::seconds);
+    double oursCpu = median(ours, ColdRead.Sample::cpuSeconds);
+    double theirCpu = median(theirs, ColdRead.Sample::cpuSeconds);
+    long oursRows = ours.get(0).rows();
+    long theirRows = theirs.get(0).rows();
+    return String.format(
+        "| %s | %s | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx |",
+        producer,
+        read.name().toLowerCase(Locale.ROOT),
+        oursSeconds,
+        theirSeconds,
+        rate(oursRows, oursSeconds) / rate(theirRows, theirSeconds),
+        oursCpu,
+        theirCpu,
+        rate(oursRows, oursCpu) / rate(theirRows, theirCpu));
+  }
+
+  private static double median(
+      List<ColdRead.Sample> samples, java.util.function.ToDoubleFunction<ColdRead.Sample> value) {
+    double[] sorted = samples.stream().mapToDouble(value).sorted().toArray();
+    int middle = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   }
 
   private static final int WARM_WRITES = 4;
@@ -147,7 +204,7 @@ class ProducerBenchmark {
   private static final int WARM_READS = 6;
 
   /** What a warm read reads: the latest snapshot as a batch, or the changelog from snapshot 1. */
-  private enum WarmRead {
+  enum WarmRead {
     BATCH,
     CHANGELOG;
 
