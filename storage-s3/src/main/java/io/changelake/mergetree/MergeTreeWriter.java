@@ -49,9 +49,11 @@ import java.util.function.Supplier;
  * input table (no full compactions by {@code full-compaction.delta-commits}, not {@code
  * write-only}) to a {@linkplain BackgroundCompaction thread beside the writer} and goes on; the
  * first commit that finds it done records it. Such a compaction writes no changelog, so it changes
- * where rows are stored and when, never what is read. A bucket has one compaction running at most;
- * more than {@code num-sorted-run.stop-trigger} sorted runs wait for it, as do a commit that waits
- * and a requested compaction; {@link #close} cancels it.
+ * where rows are stored and when, never what is read. A bucket has one compaction running at most.
+ * A flush that finds more than {@code num-sorted-run.stop-trigger} sorted runs waits for it, and so
+ * does a commit that leaves more than one run past that, as in Paimon: however slow compaction is,
+ * the runs a read merges stay near the trigger. A commit that waits and a requested compaction wait
+ * for it too; {@link #close} cancels it.
  *
  * <p>The work is shared out as Paimon's writer shares it: a {@code RollingFileWriter} writes the
  * files, a {@code CompactRewriter} carries out each compaction the {@link UniversalCompaction}
@@ -217,11 +219,12 @@ public final class MergeTreeWriter implements Closeable {
     nextSequence++;
     writtenSinceFullCompaction = true;
     if (buffer.add(kv)) {
-      flushToLevel0();
-      if (!options.writeOnly() && levels.sortedRuns().size() > options.sortedRunStopTrigger()) {
-        // The write stall: compaction must catch up before more runs pile up.
-        awaitBackgroundCompaction();
-        if (levels.sortedRuns().size() > options.sortedRunStopTrigger()) {
+      if (background != null) {
+        flushBesideCompaction();
+      } else {
+        flushToLevel0();
+        if (!options.writeOnly() && tooManyRuns(0)) {
+          // The write stall: compaction must catch up before more runs pile up.
           compact(compaction.pick(levels.maxLevel(), levels.sortedRuns()));
         }
       }
@@ -256,12 +259,12 @@ public final class MergeTreeWriter implements Closeable {
   public BucketIncrement prepareCommit(
       CompactionRequest request, long commitIdentifier, boolean waitCompaction) throws IOException {
     if (!waitCompaction && request == CompactionRequest.AUTO && background != null) {
-      if (background.done()) {
+      flushBesideCompaction();
+      if (tooManyRuns(1)) {
+        // Commits must not outrun compaction either: a bucket flushed at every commit while one
+        // long compaction runs would gather level-0 files without bound, and every read would
+        // merge them all. Paimon's writer waits at the commit past one run more than the stall.
         awaitBackgroundCompaction();
-      }
-      flushToLevel0();
-      if (!background.running()) {
-        compaction.pick(levels.maxLevel(), levels.sortedRuns()).ifPresent(background::start);
       }
       return increment.drain();
     }
@@ -300,6 +303,31 @@ public final class MergeTreeWriter implements Closeable {
               : compaction.pick(levels.maxLevel(), runs));
     }
     return increment.drain();
+  }
+
+  /**
+   * Flushes the buffer as level-0 files and keeps the bucket's compaction going beside the writer:
+   * records a compaction that has finished, and starts the next pick when none runs. With more than
+   * {@code num-sorted-run.stop-trigger} sorted runs before the flush, it first waits for the
+   * running compaction (the write stall), as Paimon's writer does; the runs then stay within a few
+   * of the trigger however slow compaction is.
+   */
+  private void flushBesideCompaction() throws IOException {
+    boolean stall = tooManyRuns(0);
+    flushToLevel0();
+    if (stall || background.done()) {
+      awaitBackgroundCompaction();
+    }
+    if (!background.running()) {
+      compaction.pick(levels.maxLevel(), levels.sortedRuns()).ifPresent(background::start);
+    }
+  }
+
+  /**
+   * Whether the bucket holds more than {@code num-sorted-run.stop-trigger} + {@code extra} runs.
+   */
+  private boolean tooManyRuns(int extra) {
+    return levels.sortedRuns().size() > options.sortedRunStopTrigger() + extra;
   }
 
   /** Waits for the background compaction, if one runs, and records what it did. */

@@ -7,13 +7,13 @@ import java.util.Optional;
 
 /**
  * Test fixture: a store that passes every call to another, for a fixture to override the calls it
- * watches or fails ({@link RecordingObjectStore}, {@link FaultInjectingObjectStore}).
+ * watches, fails or delays ({@link RecordingObjectStore}, {@link FaultInjectingObjectStore}).
  */
-abstract class ForwardingObjectStore implements ObjectStore {
+public abstract class ForwardingObjectStore implements ObjectStore {
 
   private final ObjectStore delegate;
 
-  ForwardingObjectStore(ObjectStore delegate) {
+  protected ForwardingObjectStore(ObjectStore delegate) {
     this.delegate = delegate;
   }
 

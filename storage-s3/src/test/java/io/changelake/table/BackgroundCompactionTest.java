@@ -8,11 +8,15 @@ import io.changelake.mergetree.BackgroundCompaction;
 import io.changelake.mergetree.BucketIncrement;
 import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.store.FaultInjectingObjectStore;
+import io.changelake.store.ForwardingObjectStore;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.store.ObjectStore;
 import io.changelake.table.RandomChangeStream.Case;
 import io.changelake.table.RandomChangeStream.Written;
 import io.changelake.types.RowKind;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -137,6 +141,81 @@ class BackgroundCompactionTest {
         Rows.assertSameRows(
             List.of(Orders.row(1, 1L, 20L), Orders.row(2, 2L, 30L)), table.newRead().readAll());
       }
+    }
+  }
+
+  /**
+   * Forty commits that do not wait, each of one row, while every file a background compaction opens
+   * takes a fifth of a second: the bucket never holds more than two sorted runs past {@code
+   * num-sorted-run.stop-trigger}, as Paimon's writer keeps it. A commit that outruns compaction
+   * waits for it; without that, the level-0 files of forty commits would pile up for every read to
+   * merge, one open file and row group each.
+   */
+  @Test
+  void commitsThatOutrunASlowCompactionWaitForItPastTheStopTrigger() throws Exception {
+    int stopTrigger = 4;
+    Map<String, String> options =
+        Map.of(
+            "bucket", "1",
+            "changelog-producer", "none",
+            "num-sorted-run.compaction-trigger", "2",
+            "num-sorted-run.stop-trigger", Integer.toString(stopTrigger));
+    try (SlowCompactionStore store = new SlowCompactionStore(new LocalObjectStore(warehouse))) {
+      Table table = Table.create(store, new TablePath("db", "orders"), Orders.schema(options));
+      SnapshotCommit commit = table.newCommit("test");
+      List<Integer> runs = new ArrayList<>();
+      List<Object[]> expected = new ArrayList<>();
+      try (TableWriter writer = table.newWriter()) {
+        for (int i = 1; i <= 40; i++) {
+          Object[] row = Orders.row(i % 7, (long) i, 10L * i);
+          writer.write(RowKind.INSERT, row);
+          commit.commit(i, writer.prepareCommit(i, CompactionRequest.AUTO, false));
+          runs.add(sortedRuns(table));
+        }
+      }
+      for (int key = 0; key < 7; key++) {
+        int last = 40 - ((40 - key) % 7);
+        expected.add(Orders.row(key, (long) last, 10L * last));
+      }
+      assertTrue(
+          runs.stream().allMatch(n -> n <= stopTrigger + 2),
+          "sorted runs after each commit: " + runs);
+      assertTrue(store.delayed() > 0, "no compaction ran in the background");
+      Rows.assertSameRows(expected, table.newRead().readAll());
+    }
+  }
+
+  /** The sorted runs a batch read of the table's latest snapshot merges. */
+  private static int sortedRuns(Table table) throws IOException {
+    TableRead read = table.newRead();
+    List<BucketSplit> splits = read.splits(table.snapshots().latest().orElseThrow());
+    return read.sortedRuns(splits.get(0).files()).size();
+  }
+
+  /** A store on which every file a compaction thread opens takes 200 ms. */
+  private static final class SlowCompactionStore extends ForwardingObjectStore {
+    private final AtomicInteger delayed = new AtomicInteger();
+
+    SlowCompactionStore(ObjectStore delegate) {
+      super(delegate);
+    }
+
+    int delayed() {
+      return delayed.get();
+    }
+
+    @Override
+    public OutputStream create(String path) throws IOException {
+      if (Thread.currentThread().getName().startsWith("changelake-compaction")) {
+        delayed.incrementAndGet();
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while delaying " + path);
+        }
+      }
+      return super.create(path);
     }
   }
 
