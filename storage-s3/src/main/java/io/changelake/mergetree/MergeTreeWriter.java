@@ -307,10 +307,10 @@ public final class MergeTreeWriter implements Closeable {
 
   /**
    * Flushes the buffer as level-0 files and keeps the bucket's compaction going beside the writer:
-   * records a compaction that has finished, and starts the next pick when none runs. With more than
-   * {@code num-sorted-run.stop-trigger} sorted runs before the flush, it first waits for the
-   * running compaction (the write stall), as Paimon's writer does; the runs then stay within a few
-   * of the trigger however slow compaction is.
+   * records a compaction that has finished, and starts the next pick when none runs. When the
+   * bucket held more than {@code num-sorted-run.stop-trigger} sorted runs before the flush, it
+   * waits for the running compaction before starting the next (the write stall), as Paimon's writer
+   * does; the runs then stay within a few of the trigger however slow compaction is.
    */
   private void flushBesideCompaction() throws IOException {
     boolean stall = tooManyRuns(0);
