@@ -22,32 +22,45 @@ import org.apache.parquet.hadoop.util.HadoopCodecs;
  * time of a raw read of such a column. The bytes are the same: a page is one or more whole zstd
  * frames.
  *
+ * <p>Parquet's factory is made only when a page needs it: it loads Hadoop's codec classes and
+ * configuration, a few hundredths of a second in a JVM that has just started, which a table of zstd
+ * files never needs.
+ *
  * <p>Not thread-safe, as the reader of the file it serves: {@link #release}, which closing the file
  * calls, frees the zstd context.
  */
 final class PageDecompression implements CompressionCodecFactory {
 
-  private final CompressionCodecFactory parquet;
+  private final ParquetConfiguration conf;
+  private CompressionCodecFactory parquet;
   private ZstdDecompressCtx zstd;
 
   PageDecompression(ParquetConfiguration conf) {
-    this.parquet = HadoopCodecs.newFactory(conf, 0);
+    this.conf = conf;
+  }
+
+  private CompressionCodecFactory parquet() {
+    if (parquet == null) {
+      parquet = HadoopCodecs.newFactory(conf, 0);
+    }
+    return parquet;
   }
 
   @Override
   public BytesInputCompressor getCompressor(CompressionCodecName codec) {
-    return parquet.getCompressor(codec);
+    return parquet().getCompressor(codec);
   }
 
   @Override
   public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-    BytesInputDecompressor general = parquet.getDecompressor(codec);
-    return codec == CompressionCodecName.ZSTD ? new ZstdPages(general) : general;
+    return codec == CompressionCodecName.ZSTD ? new ZstdPages() : parquet().getDecompressor(codec);
   }
 
   @Override
   public void release() {
-    parquet.release();
+    if (parquet != null) {
+      parquet.release();
+    }
     if (zstd != null) {
       zstd.close();
       zstd = null;
@@ -63,10 +76,13 @@ final class PageDecompression implements CompressionCodecFactory {
 
   /** Zstd pages on the heap in one call; pages in direct buffers by Parquet's decompressor. */
   private final class ZstdPages implements BytesInputDecompressor {
-    private final BytesInputDecompressor general;
+    private BytesInputDecompressor general;
 
-    ZstdPages(BytesInputDecompressor general) {
-      this.general = general;
+    private BytesInputDecompressor general() {
+      if (general == null) {
+        general = parquet().getDecompressor(CompressionCodecName.ZSTD);
+      }
+      return general;
     }
 
     // toByteBuffer is deprecated for the lifetime of a buffer it may allocate; this one is
@@ -76,7 +92,7 @@ final class PageDecompression implements CompressionCodecFactory {
     public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
       ByteBuffer compressed = bytes.toByteBuffer();
       if (!compressed.hasArray()) {
-        return general.decompress(bytes, uncompressedSize);
+        return general().decompress(bytes, uncompressedSize);
       }
       byte[] page = new byte[uncompressedSize];
       int size;
@@ -104,12 +120,14 @@ final class PageDecompression implements CompressionCodecFactory {
     public void decompress(
         ByteBuffer input, int compressedSize, ByteBuffer output, int decompressedSize)
         throws IOException {
-      general.decompress(input, compressedSize, output, decompressedSize);
+      general().decompress(input, compressedSize, output, decompressedSize);
     }
 
     @Override
     public void release() {
-      general.release();
+      if (general != null) {
+        general.release();
+      }
     }
   }
 }
