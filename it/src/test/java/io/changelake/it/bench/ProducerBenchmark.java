@@ -94,34 +94,35 @@ class ProducerBenchmark {
         cold.add(coldReads(producer, paimonWarehouse, oursWarehouse, table, read));
       }
     }
-    System.out.println();
-    System.out.println(
+    printTable(
         "Warm reads, each table read by both engines "
             + WARM_READS
-            + " times alternately (each read repeated to half a CPU-second), best rows per CPU-second of the JVM over the last half:");
-    System.out.println("| producer | read | table | changelake | Paimon 1.3.1 | ours/Paimon |");
-    System.out.println("|---|---|---|---|---|---|");
-    warm.forEach(System.out::println);
-    System.out.println();
-    System.out.println(
+            + " times alternately (each read repeated to half a CPU-second), best rows per CPU-second of the JVM over the last half:",
+        "| producer | read | table | changelake | Paimon 1.3.1 | ours/Paimon |",
+        warm);
+    printTable(
         "Warm writes, the workload written into a new table by both engines "
             + WARM_WRITES
-            + " times alternately, best over the last half:");
-    System.out.println(
+            + " times alternately, best over the last half:",
         "| producer | changelake rows/s | Paimon 1.3.1 rows/s | ours/Paimon"
-            + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |");
-    System.out.println("|---|---|---|---|---|---|---|");
-    warmWrites.forEach(System.out::println);
-    System.out.println();
-    System.out.println(
+            + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |",
+        warmWrites);
+    printTable(
         "Cold reads, each engine its own table, each read the first of a JVM of its own, "
             + COLD_READS
-            + " JVMs per engine alternately, medians:");
-    System.out.println(
+            + " JVMs per engine alternately, medians:",
         "| producer | read | changelake s | Paimon 1.3.1 s | ours/Paimon"
-            + " | changelake CPU-s | Paimon 1.3.1 CPU-s | ours/Paimon per CPU-second |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
-    cold.forEach(System.out::println);
+            + " | changelake CPU-s | Paimon 1.3.1 CPU-s | ours/Paimon per CPU-second |",
+        cold);
+  }
+
+  /** Prints a Markdown table after a blank line and its title. */
+  private static void printTable(String title, String header, List<String> rows) {
+    System.out.println();
+    System.out.println(title);
+    System.out.println(header);
+    System.out.println("|---".repeat((int) header.chars().filter(c -> c == '|').count() - 1) + "|");
+    rows.forEach(System.out::println);
   }
 
   private static final int COLD_READS = Integer.getInteger("bench.coldReads", 5);
