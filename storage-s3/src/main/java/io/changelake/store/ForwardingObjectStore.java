@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Test fixture: a store that passes every call to another, for a fixture to override the calls it
- * watches, fails or delays ({@link RecordingObjectStore}, {@link FaultInjectingObjectStore}).
+ * A store that passes every call to another: the base of a store that watches, changes or refuses
+ * some calls and overrides only those, such as the command line's store that records what a
+ * maintenance job deletes, or a test's store that fails or delays writes.
  */
 public abstract class ForwardingObjectStore implements ObjectStore {
 
