@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -162,7 +163,7 @@ class ProducerBenchmark {
   }
 
   private static double median(
-      List<ColdRead.Sample> samples, java.util.function.ToDoubleFunction<ColdRead.Sample> value) {
+      List<ColdRead.Sample> samples, ToDoubleFunction<ColdRead.Sample> value) {
     double[] sorted = samples.stream().mapToDouble(value).sorted().toArray();
     int middle = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
