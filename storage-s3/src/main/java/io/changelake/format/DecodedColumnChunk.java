@@ -18,7 +18,6 @@ import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -91,11 +90,14 @@ final class DecodedColumnChunk implements ColumnValues {
   private int row;
   private int valueIndex;
 
-  /** Whether this class decodes {@code chunk}, a chunk of the column {@code descriptor}. */
-  static boolean decodes(ColumnChunkMetaData chunk, ColumnDescriptor descriptor) {
+  /**
+   * Whether this class decodes a chunk of the column {@code descriptor} written with {@code
+   * encodings}.
+   */
+  static boolean decodes(Set<Encoding> encodings, ColumnDescriptor descriptor) {
     return descriptor.getMaxRepetitionLevel() == 0
         && descriptor.getMaxDefinitionLevel() <= 1
-        && DECODED.containsAll(chunk.getEncodings());
+        && DECODED.containsAll(encodings);
   }
 
   /**

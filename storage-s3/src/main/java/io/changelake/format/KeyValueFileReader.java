@@ -20,15 +20,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.stream.IntStream;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -44,7 +39,8 @@ import org.apache.parquet.schema.Type;
  * null, renamed ones by field id, widened ones converted). Only the columns asked for are fetched
  * from the store: with a value projection, each returned {@link KeyValue#value()} holds the
  * projected table columns, in projection order. Values are decoded column by column, a page at a
- * time ({@link DecodedColumnChunk}), with no record assembly in between.
+ * time ({@link DecodedColumnChunk}), with no record assembly in between. The footer and pages are
+ * read by {@link ParquetFooter} and {@link RowGroupPages}, not Parquet's file reader.
  *
  * <p>Three ways to read, which may be mixed:
  *
@@ -80,16 +76,21 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
 
   /**
-   * Built once: read options built from Hadoop's configuration parse its XML defaults on every file
-   * opened (a sixth of a changelog read of many small files). The options themselves are built per
-   * file: they hold a codec factory, whose decompressor pool is not thread-safe and which closing a
-   * file releases, so readers on several threads must not share one.
+   * Built once: a configuration built from Hadoop's parses its XML defaults on every file opened (a
+   * sixth of a changelog read of many small files). The decompressors are built per file: the codec
+   * factory behind them keeps a decompressor pool that is not thread-safe and which closing a file
+   * releases, so readers on several threads must not share one.
    */
   private static final PlainParquetConfiguration READ_CONFIGURATION =
       new PlainParquetConfiguration();
 
   private final String path;
-  private final ParquetFileReader file;
+
+  /** The file's bytes, open for the reader's life: small files are fetched whole at the footer. */
+  private final SeekableInputStream file;
+
+  private final ParquetFooter footer;
+  private final PageDecompression decompression;
   private final MessageType requested;
   private final String createdBy;
 
@@ -132,8 +133,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private int rowGroup;
 
   // The row group being read, kept to open its sequence-number and kind readers on demand.
-  private PageReadStore group;
-  private BlockMetaData block;
+  private RowGroupPages group;
+  private ParquetFooter.RowGroup block;
   private ColumnReadStoreImpl assembled;
 
   /** Rows of the current group moved to by {@link #advance} or read in bulk. */
@@ -165,14 +166,18 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private KeyValueFileReader(
       String path,
-      ParquetFileReader file,
+      SeekableInputStream file,
+      ParquetFooter footer,
+      PageDecompression decompression,
       RowType keyType,
       ColumnMapping mapping,
       int[] valueProjection) {
     this.path = path;
     this.file = file;
-    this.createdBy = file.getFooter().getFileMetaData().getCreatedBy();
-    MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
+    this.footer = footer;
+    this.decompression = decompression;
+    this.createdBy = footer.createdBy();
+    MessageType fileSchema = footer.schema();
     RowType tableType = mapping.tableType();
     int[] positions =
         valueProjection == null ? IntStream.range(0, tableType.size()).toArray() : valueProjection;
@@ -210,7 +215,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     this.requested = new MessageType(fileSchema.getName(), columns);
     this.descriptors = requested.getColumns().toArray(ColumnDescriptor[]::new);
     this.columnCodecs = codecs.toArray(ColumnCodec[]::new);
-    file.setRequestedSchema(requested);
     this.sequenceReader = keyInValue == null ? keyCodecs.length : 0;
     this.keyOfValue = new int[positions.length];
     Arrays.fill(keyOfValue, -1);
@@ -283,15 +287,19 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   public static KeyValueFileReader open(
       ObjectStore store, String path, RowType keyType, ColumnMapping mapping, int[] valueProjection)
       throws IOException {
-    ParquetFileReader file =
-        ParquetFileReader.open(
-            inputFile(store, path),
-            ParquetReadOptions.builder(READ_CONFIGURATION)
-                .withCodecFactory(new PageDecompression(READ_CONFIGURATION))
-                .build());
+    ObjectInputFile input = inputFile(store, path);
+    SeekableInputStream file = input.newStream();
     try {
-      return new KeyValueFileReader(path, file, keyType, mapping, valueProjection);
-    } catch (RuntimeException e) {
+      ParquetFooter footer = ParquetFooter.read(file, input.getLength(), input.toString());
+      return new KeyValueFileReader(
+          path,
+          file,
+          footer,
+          new PageDecompression(READ_CONFIGURATION),
+          keyType,
+          mapping,
+          valueProjection);
+    } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
     }
@@ -313,7 +321,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /** The number of key-values in the file. */
   public long rowCount() {
-    return file.getRecordCount();
+    return footer.rowCount();
   }
 
   /**
@@ -327,9 +335,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /** The position of the first row group from {@code from} on that holds rows, or -1. */
   private int groupWithRows(int from) {
-    List<BlockMetaData> groups = file.getRowGroups();
+    List<ParquetFooter.RowGroup> groups = footer.rowGroups();
     for (int g = from; g < groups.size(); g++) {
-      if (groups.get(g).getRowCount() > 0) {
+      if (groups.get(g).rowCount() > 0) {
         return g;
       }
     }
@@ -339,13 +347,13 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** Moves to the next row group that holds rows; false when none is left. */
   private boolean nextRowGroup() {
     try {
-      group = file.readNextRowGroup();
-      if (group == null) {
+      int next = groupWithRows(rowGroup);
+      if (next < 0) {
         return false;
       }
-      // readNextRowGroup passes over empty row groups: so does the index into the footer's.
-      rowGroup = groupWithRows(rowGroup);
-      block = file.getRowGroups().get(rowGroup++);
+      rowGroup = next + 1;
+      block = footer.rowGroups().get(next);
+      group = new RowGroupPages(file, block, descriptors, decompression, path);
       assembled = null;
       readers = new ColumnValues[descriptors.length];
       for (int i = 0; i < descriptors.length; i++) {
@@ -365,7 +373,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** The reader of requested column {@code i} in the current row group. */
   private ColumnValues openColumn(int i) throws IOException {
     ColumnDescriptor column = descriptors[i];
-    if (DecodedColumnChunk.decodes(chunk(block, column), column)) {
+    if (DecodedColumnChunk.decodes(block.chunk(column, path).encodings(), column)) {
       return new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
     }
     if (assembled == null) {
@@ -403,16 +411,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       readers[sequenceReader].skip();
       readers[sequenceReader + 1].skip();
     }
-  }
-
-  private ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor column) {
-    ColumnPath columnPath = ColumnPath.get(column.getPath());
-    for (ColumnChunkMetaData chunk : block.getColumns()) {
-      if (chunk.getPath().equals(columnPath)) {
-        return chunk;
-      }
-    }
-    throw new IllegalStateException(path + " has no chunk of column " + columnPath);
   }
 
   @Override
@@ -676,7 +674,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   @Override
   public void close() throws IOException {
-    file.close();
+    try {
+      file.close();
+    } finally {
+      decompression.release();
+    }
   }
 
   /**
