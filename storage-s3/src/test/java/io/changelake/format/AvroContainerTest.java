@@ -27,27 +27,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class AvroContainerTest {
 
-  private static final Schema WRITTEN =
-      new Schema.Parser()
-          .parse(
-              "{\"type\":\"record\",\"name\":\"entry\",\"fields\":["
-                  + "{\"name\":\"_KIND\",\"type\":\"int\"},"
-                  + "{\"name\":\"_PARTITION\",\"type\":\"bytes\"},"
-                  + "{\"name\":\"_FILE\",\"type\":{\"type\":\"record\",\"name\":\"file\",\"fields\":["
-                  + "{\"name\":\"_FILE_NAME\",\"type\":\"string\"},"
-                  + "{\"name\":\"_ROW_COUNT\",\"type\":\"long\"}]}}]}");
+  private static final String FIELDS =
+      "{\"name\":\"_KIND\",\"type\":\"int\"},"
+          + "{\"name\":\"_PARTITION\",\"type\":\"bytes\"},"
+          + "{\"name\":\"_FILE\",\"type\":{\"type\":\"record\",\"name\":\"file\",\"fields\":["
+          + "{\"name\":\"_FILE_NAME\",\"type\":\"string\"},"
+          + "{\"name\":\"_ROW_COUNT\",\"type\":\"long\"}]}}";
+
+  private static final Schema WRITTEN = record(FIELDS);
 
   /** The same record with a field a newer writer added: older files read it as null. */
   private static final Schema CURRENT =
-      new Schema.Parser()
-          .parse(
-              "{\"type\":\"record\",\"name\":\"entry\",\"fields\":["
-                  + "{\"name\":\"_KIND\",\"type\":\"int\"},"
-                  + "{\"name\":\"_PARTITION\",\"type\":\"bytes\"},"
-                  + "{\"name\":\"_FILE\",\"type\":{\"type\":\"record\",\"name\":\"file\",\"fields\":["
-                  + "{\"name\":\"_FILE_NAME\",\"type\":\"string\"},"
-                  + "{\"name\":\"_ROW_COUNT\",\"type\":\"long\"}]}},"
-                  + "{\"name\":\"_TOTAL_BUCKETS\",\"type\":[\"null\",\"int\"],\"default\":null}]}");
+      record(
+          FIELDS + ",{\"name\":\"_TOTAL_BUCKETS\",\"type\":[\"null\",\"int\"],\"default\":null}");
+
+  private static Schema record(String fields) {
+    return new Schema.Parser()
+        .parse("{\"type\":\"record\",\"name\":\"entry\",\"fields\":[" + fields + "]}");
+  }
 
   /** Enough records for several blocks of 64,000 bytes. */
   private static List<GenericRecord> records(int count) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
@@ -19,15 +18,12 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.values.bitpacking.BytePacker;
 import org.apache.parquet.column.values.bitpacking.Packer;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -62,7 +58,7 @@ class DecodedColumnChunkTest {
     write(file, version, dictionary, 20_000);
     int decodedChunks = 0;
     int assembledChunks = 0;
-    try (ParquetFileReader reader = open(file)) {
+    try (ParquetFileReader reader = ParquetFiles.open(file)) {
       for (int block = 0; block < reader.getRowGroups().size(); block++) {
         for (ColumnChunkMetaData chunk : reader.getRowGroups().get(block).getColumns()) {
           ColumnDescriptor column = SCHEMA.getColumnDescription(chunk.getPath().toArray());
@@ -138,17 +134,8 @@ class DecodedColumnChunkTest {
     Random random = new Random(7);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
     try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(file))
-            .withConf(new PlainParquetConfiguration())
-            .withType(SCHEMA)
-            .withWriterVersion(version)
-            .withDictionaryEncoding(dictionary)
-            // Small dictionaries and pages: many pages, and a fall-back from dictionary to plain.
-            .withDictionaryPageSize(512)
-            .withPageSize(1024)
-            .withPageRowCountLimit(700)
-            .withRowGroupSize(64 * 1024L)
-            .build()) {
+        ParquetFiles.smallPages(
+            file, SCHEMA, version, dictionary, CompressionCodecName.UNCOMPRESSED)) {
       for (int r = 0; r < rows; r++) {
         Group group = groups.newGroup().append("id", random.nextLong());
         if (random.nextInt(5) > 0) {
@@ -182,12 +169,6 @@ class DecodedColumnChunkTest {
     }
   }
 
-  private static ParquetFileReader open(Path file) throws IOException {
-    return ParquetFileReader.open(
-        new LocalInputFile(file),
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
-  }
-
   private static PageReadStore rowGroup(ParquetFileReader reader, int block) throws IOException {
     reader.setRequestedSchema(SCHEMA);
     for (int skipped = 0; skipped < block; skipped++) {
@@ -210,7 +191,7 @@ class DecodedColumnChunkTest {
 
   private static List<Object> decodedValues(
       Path file, int block, ColumnDescriptor column, ColumnCodec codec) throws IOException {
-    try (ParquetFileReader reader = open(file)) {
+    try (ParquetFileReader reader = ParquetFiles.open(file)) {
       PageReadStore group = rowGroup(reader, block);
       DecodedColumnChunk decoded =
           new DecodedColumnChunk(column, group.getPageReader(column), codec);
@@ -224,7 +205,7 @@ class DecodedColumnChunkTest {
 
   private static List<Object> parquetValues(Path file, int block, ColumnDescriptor column)
       throws IOException {
-    try (ParquetFileReader reader = open(file)) {
+    try (ParquetFileReader reader = ParquetFiles.open(file)) {
       PageReadStore group = rowGroup(reader, block);
       ColumnReader values =
           new ColumnReadStoreImpl(group, new Skip(), SCHEMA, "test").getColumnReader(column);

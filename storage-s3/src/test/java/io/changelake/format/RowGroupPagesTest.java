@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
@@ -24,11 +23,8 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -72,7 +68,7 @@ class RowGroupPagesTest {
     Path file = dir.resolve("f.parquet");
     write(file, version, dictionary, codec, 12_000);
     try (LocalObjectStore store = new LocalObjectStore(dir);
-        ParquetFileReader parquet = open(file)) {
+        ParquetFileReader parquet = ParquetFiles.open(file)) {
       ObjectInputFile input =
           new ObjectInputFile(store, "f.parquet", Files.size(file), KeyValueFileReader.READ_AHEAD);
       try (SeekableInputStream in = input.newStream()) {
@@ -109,34 +105,27 @@ class RowGroupPagesTest {
 
   @Test
   void aFileThatIsNotParquetIsRefusedByName() throws IOException {
-    byte[] bytes = "{\"id\": 1, \"padding\": true}".getBytes(StandardCharsets.UTF_8);
-    Files.write(dir.resolve("not.parquet"), bytes);
-    try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      ObjectInputFile input = new ObjectInputFile(store, "not.parquet", bytes.length, 1 << 20);
-      try (SeekableInputStream in = input.newStream()) {
-        IOException e =
-            assertThrows(
-                IOException.class, () -> ParquetFooter.read(in, bytes.length, "data-1.parquet"));
-        assertEquals(
-            "data-1.parquet is not a Parquet file: it does not end with PAR1", e.getMessage());
-      }
-    }
+    assertEquals(
+        "data-1.parquet is not a Parquet file: it does not end with PAR1",
+        footerFailure("{\"id\": 1, \"padding\": true}", "data-1.parquet"));
   }
 
   @Test
   void anEncryptedFileIsRefusedByName() throws IOException {
-    byte[] bytes = "PARE-some-encrypted-footer-0000PARE".getBytes(StandardCharsets.US_ASCII);
-    Files.write(dir.resolve("e.parquet"), bytes);
-    try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      ObjectInputFile input = new ObjectInputFile(store, "e.parquet", bytes.length, 1 << 20);
-      try (SeekableInputStream in = input.newStream()) {
-        IOException e =
-            assertThrows(
-                IOException.class, () -> ParquetFooter.read(in, bytes.length, "data-2.parquet"));
-        assertEquals(
-            "data-2.parquet is an encrypted Parquet file, which changelake does not read",
-            e.getMessage());
-      }
+    assertEquals(
+        "data-2.parquet is an encrypted Parquet file, which changelake does not read",
+        footerFailure("PARE-some-encrypted-footer-0000PARE", "data-2.parquet"));
+  }
+
+  /** The message reading the footer of a file holding {@code content} fails with. */
+  private String footerFailure(String content, String name) throws IOException {
+    byte[] bytes = content.getBytes(StandardCharsets.US_ASCII);
+    Files.write(dir.resolve(name), bytes);
+    try (LocalObjectStore store = new LocalObjectStore(dir);
+        SeekableInputStream in =
+            new ObjectInputFile(store, name, bytes.length, 1 << 20).newStream()) {
+      return assertThrows(IOException.class, () -> ParquetFooter.read(in, bytes.length, name))
+          .getMessage();
     }
   }
 
@@ -170,17 +159,7 @@ class RowGroupPagesTest {
     Random random = new Random(11);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
     try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(file))
-            .withConf(new PlainParquetConfiguration())
-            .withType(SCHEMA)
-            .withWriterVersion(version)
-            .withDictionaryEncoding(dictionary)
-            .withCompressionCodec(codec)
-            .withDictionaryPageSize(512)
-            .withPageSize(1024)
-            .withPageRowCountLimit(500)
-            .withRowGroupSize(32 * 1024L)
-            .build()) {
+        ParquetFiles.smallPages(file, SCHEMA, version, dictionary, codec)) {
       for (int r = 0; r < rows; r++) {
         Group group = groups.newGroup().append("id", random.nextLong());
         if (random.nextInt(4) > 0) {
@@ -209,12 +188,6 @@ class RowGroupPagesTest {
         writer.write(group);
       }
     }
-  }
-
-  private static ParquetFileReader open(Path file) throws IOException {
-    return ParquetFileReader.open(
-        new LocalInputFile(file),
-        ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
   }
 
   /** Values are taken from the column readers directly: no converter is called. */
