@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -158,11 +159,7 @@ final class AvroContainer {
     if (writerSchema == null) {
       throw new IOException("its header has no " + SCHEMA_KEY);
     }
-    // As leniently as Avro's own reader parses a file's schema.
-    Schema written =
-        new Schema.Parser(NameValidator.NO_VALIDATION)
-            .setValidateDefaults(false)
-            .parse(new String(writerSchema, StandardCharsets.UTF_8));
+    Schema written = writerSchema(new String(writerSchema, StandardCharsets.UTF_8));
     GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(written, schema);
     List<GenericRecord> records = new ArrayList<>();
     byte[] blockSync = new byte[SYNC_SIZE];
@@ -185,6 +182,31 @@ final class AvroContainer {
       }
     }
     return records;
+  }
+
+  /**
+   * The writer schemas of files read, by their JSON: a table's manifests share one or two, and Avro
+   * keeps the resolution of a writer schema against a reader schema per schema object, so a schema
+   * parsed anew for every file would be resolved anew for every file too. Bounded for a JVM that
+   * reads many tables of many Paimon versions.
+   */
+  private static final Map<String, Schema> WRITER_SCHEMAS = new ConcurrentHashMap<>();
+
+  private static final int MAX_WRITER_SCHEMAS = 64;
+
+  static Schema writerSchema(String json) {
+    Schema known = WRITER_SCHEMAS.get(json);
+    if (known != null) {
+      return known;
+    }
+    // As leniently as Avro's own reader parses a file's schema.
+    Schema parsed =
+        new Schema.Parser(NameValidator.NO_VALIDATION).setValidateDefaults(false).parse(json);
+    if (WRITER_SCHEMAS.size() >= MAX_WRITER_SCHEMAS) {
+      WRITER_SCHEMAS.clear();
+    }
+    WRITER_SCHEMAS.putIfAbsent(json, parsed);
+    return parsed;
   }
 
   private static byte[] decompress(String codec, byte[] block) throws IOException {

@@ -2,6 +2,7 @@ package io.changelake.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -124,6 +125,19 @@ class AvroContainerTest {
     List<GenericRecord> read = AvroContainer.read(CURRENT, out.toByteArray(), "test");
     assertEquals(described(written), described(read));
     read.forEach(r -> assertNull(r.get("_TOTAL_BUCKETS")));
+  }
+
+  @Test
+  void aWriterSchemaIsParsedOncePerJsonSoAvroKeepsItsResolution() {
+    String json = WRITTEN.toString();
+    assertSame(AvroContainer.writerSchema(json), AvroContainer.writerSchema(new String(json)));
+    assertEquals(WRITTEN, AvroContainer.writerSchema(json));
+    // Bounded: many distinct schemas (many tables of many writers) never pile up.
+    for (int i = 0; i < 200; i++) {
+      String other =
+          record(FIELDS + ",{\"name\":\"_EXTRA_" + i + "\",\"type\":\"int\"}").toString();
+      assertEquals(other, AvroContainer.writerSchema(other).toString());
+    }
   }
 
   @Test
