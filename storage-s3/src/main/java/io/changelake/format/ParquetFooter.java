@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.format.ColumnChunk;
@@ -106,11 +107,7 @@ final class ParquetFooter {
     if (!Arrays.equals(magic, MAGIC)) {
       throw new IOException(file + " is not a Parquet file: it does not end with PAR1");
     }
-    long footerLength =
-        (tail[0] & 0xFFL)
-            | (tail[1] & 0xFFL) << 8
-            | (tail[2] & 0xFFL) << 16
-            | (tail[3] & 0xFFL) << 24;
+    long footerLength = Integer.toUnsignedLong(BytesUtils.readIntLittleEndian(tail, 0));
     if (footerLength > length - TAIL - MAGIC.length) {
       throw new IOException(
           file + " is corrupt: its footer claims " + footerLength + " of its " + length + " bytes");

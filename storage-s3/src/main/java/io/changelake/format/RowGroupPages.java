@@ -54,38 +54,43 @@ final class RowGroupPages implements PageReadStore {
       String file)
       throws IOException {
     this.rowCount = group.rowCount();
-    List<ColumnDescriptor> byOffset = new ArrayList<>(Arrays.asList(requested));
-    byOffset.sort(Comparator.comparingLong(c -> group.chunk(c, file).start()));
+    List<Located> byOffset = new ArrayList<>();
+    for (ColumnDescriptor column : requested) {
+      byOffset.add(new Located(column, group.chunk(column, file)));
+    }
+    byOffset.sort(Comparator.comparingLong(located -> located.chunk().start()));
     int i = 0;
     while (i < byOffset.size()) {
       // A run of chunks, each starting where the one before it ends.
-      ParquetFooter.Chunk first = group.chunk(byOffset.get(i), file);
-      long end = first.start() + first.size();
+      long start = byOffset.get(i).chunk().start();
+      long end = start + byOffset.get(i).chunk().size();
       int last = i;
-      while (last + 1 < byOffset.size()
-          && group.chunk(byOffset.get(last + 1), file).start() == end) {
+      while (last + 1 < byOffset.size() && byOffset.get(last + 1).chunk().start() == end) {
         last++;
-        end += group.chunk(byOffset.get(last), file).size();
+        end += byOffset.get(last).chunk().size();
       }
-      byte[] bytes = new byte[Math.toIntExact(end - first.start())];
-      in.seek(first.start());
+      byte[] bytes = new byte[Math.toIntExact(end - start)];
+      in.seek(start);
       in.readFully(bytes);
-      for (int c = i; c <= last; c++) {
-        ColumnDescriptor column = byOffset.get(c);
-        ParquetFooter.Chunk chunk = group.chunk(column, file);
+      for (Located located : byOffset.subList(i, last + 1)) {
+        String[] path = located.column().getPath();
+        ParquetFooter.Chunk chunk = located.chunk();
         columns.put(
-            Arrays.asList(column.getPath()),
+            Arrays.asList(path),
             new ChunkPages(
                 bytes,
-                (int) (chunk.start() - first.start()),
+                (int) (chunk.start() - start),
                 (int) chunk.size(),
                 chunk,
                 decompression,
-                file + " column " + String.join(".", column.getPath())));
+                file + " column " + String.join(".", path)));
       }
       i = last + 1;
     }
   }
+
+  /** A requested column and its chunk, looked up once. */
+  private record Located(ColumnDescriptor column, ParquetFooter.Chunk chunk) {}
 
   @Override
   public PageReader getPageReader(ColumnDescriptor column) {
