@@ -134,7 +134,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   // The row group being read, kept to open its sequence-number and kind readers on demand.
   private RowGroupPages group;
-  private ParquetFooter.RowGroup block;
   private ColumnReadStoreImpl assembled;
 
   /** Rows of the current group moved to by {@link #advance} or read in bulk. */
@@ -352,8 +351,8 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         return false;
       }
       rowGroup = next + 1;
-      block = footer.rowGroups().get(next);
-      group = new RowGroupPages(file, block, descriptors, decompression, path);
+      group =
+          new RowGroupPages(file, footer.rowGroups().get(next), descriptors, decompression, path);
       assembled = null;
       readers = new ColumnValues[descriptors.length];
       for (int i = 0; i < descriptors.length; i++) {
@@ -373,7 +372,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** The reader of requested column {@code i} in the current row group. */
   private ColumnValues openColumn(int i) throws IOException {
     ColumnDescriptor column = descriptors[i];
-    if (DecodedColumnChunk.decodes(block.chunk(column, path).encodings(), column)) {
+    if (DecodedColumnChunk.decodes(group.encodings(column), column)) {
       return new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
     }
     if (assembled == null) {

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -94,6 +95,15 @@ final class RowGroupPages implements PageReadStore {
 
   @Override
   public PageReader getPageReader(ColumnDescriptor column) {
+    return fetched(column);
+  }
+
+  /** The encodings the footer lists for the chunk of a fetched column. */
+  Set<Encoding> encodings(ColumnDescriptor column) {
+    return fetched(column).chunk.encodings();
+  }
+
+  private ChunkPages fetched(ColumnDescriptor column) {
     ChunkPages pages = columns.get(Arrays.asList(column.getPath()));
     if (pages == null) {
       throw new IllegalArgumentException("column " + column + " was not fetched");
@@ -118,6 +128,13 @@ final class RowGroupPages implements PageReadStore {
     private DictionaryPage dictionary;
     private BytesInputDecompressor decompressor;
 
+    /**
+     * The header of the chunk's first page when {@link #readDictionaryPage} found no dictionary
+     * there, {@link #position} already past it: the next {@link #readPage} starts from it rather
+     * than parse it again.
+     */
+    private PageHeader peeked;
+
     ChunkPages(
         byte[] bytes,
         int offset,
@@ -136,13 +153,12 @@ final class RowGroupPages implements PageReadStore {
     @Override
     public DictionaryPage readDictionaryPage() {
       // The dictionary page, if any, is the chunk's first.
-      if (dictionary == null && valuesRead == 0 && position < end) {
-        int start = position;
+      if (dictionary == null && valuesRead == 0 && peeked == null && position < end) {
         PageHeader header = header();
         if (header.isSetDictionary_page_header()) {
           readDictionaryAt(header);
         } else {
-          position = start;
+          peeked = header;
         }
       }
       return dictionary;
@@ -155,8 +171,9 @@ final class RowGroupPages implements PageReadStore {
 
     @Override
     public DataPage readPage() {
-      while (valuesRead < chunk.valueCount() && position < end) {
-        PageHeader header = header();
+      while (valuesRead < chunk.valueCount() && (peeked != null || position < end)) {
+        PageHeader header = peeked != null ? peeked : header();
+        peeked = null;
         if (header.isSetData_page_header()) {
           DataPageHeader page = header.getData_page_header();
           valuesRead += page.getNum_values();
