@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
@@ -114,6 +115,22 @@ class BatchWriteTest {
   /** The write counter {@code name}, summed over steps. */
   static long counter(PipelineResult result, String name) {
     return counter(result, WriteMetrics.NAMESPACE, name);
+  }
+
+  /** The largest value a gauge of {@code namespace} reported last, by step; -1 if none did. */
+  static long gauge(PipelineResult result, String namespace, String name) {
+    long value = -1;
+    for (MetricResult<GaugeResult> g :
+        result
+            .metrics()
+            .queryMetrics(
+                MetricsFilter.builder()
+                    .addNameFilter(MetricNameFilter.named(namespace, name))
+                    .build())
+            .getGauges()) {
+      value = Math.max(value, g.getAttempted().getValue());
+    }
+    return value;
   }
 
   static long counter(PipelineResult result, String namespace, String name) {

@@ -6,14 +6,12 @@ import static org.junit.Assert.assertTrue;
 import io.changelake.store.S3Settings;
 import io.changelake.table.Rows;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.testing.TestPipeline;
-import org.apache.beam.sdk.testing.TestStream;
-import org.apache.beam.sdk.values.Row;
 import org.joda.time.Duration;
 import org.junit.Rule;
 import org.junit.Test;
@@ -36,20 +34,10 @@ public class IdleWriterTest {
   @Test
   public void closedIdleWritersAreRebuiltAndTheLookupChangelogStaysExact() throws Exception {
     String warehouse = folder.newFolder().toPath().toString();
-    TestStream.Builder<Row> events = TestStream.create(RowCoder.of(OrderRows.SCHEMA));
-    for (long round = 1; round <= ROUNDS; round++) {
-      List<Row> rows = new ArrayList<>();
-      for (long key = 0; key < KEYS; key++) {
-        rows.add(OrderRows.change("+I", key, key % 5, round * 1000 + key));
-      }
-      events =
-          events
-              .addElements(rows.get(0), rows.subList(1, rows.size()).toArray(new Row[0]))
-              .advanceProcessingTime(INTERVAL.plus(Duration.millis(1)))
-              .advanceProcessingTime(INTERVAL.plus(Duration.millis(1)));
-    }
+    int[] everyKeyEachRound = new int[ROUNDS];
+    Arrays.fill(everyKeyEachRound, KEYS);
     pipeline
-        .apply(events.advanceWatermarkToInfinity())
+        .apply(OrderRows.rounds(INTERVAL, everyKeyEachRound))
         .apply(
             OrderRows.write(warehouse, Map.of("bucket", "2", "changelog-producer", "lookup"))
                 .withCommitInterval(INTERVAL)

@@ -13,8 +13,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.beam.sdk.coders.RowCoder;
 import org.apache.beam.sdk.schemas.Schema;
+import org.apache.beam.sdk.testing.TestStream;
 import org.apache.beam.sdk.values.Row;
+import org.joda.time.Duration;
 
 /**
  * Test fixture: the orders of the seed story as Beam rows ({@code order_id}, {@code store_id},
@@ -40,6 +43,28 @@ final class OrderRows {
 
   static Row change(String op, Long orderId, Long storeId, Long amount) {
     return Row.withSchema(SCHEMA).addValues(orderId, storeId, amount, op).build();
+  }
+
+  /**
+   * A stream of rounds, round r an +I of orders 0 to {@code keysPerRound[r - 1]} - 1 (store {@code
+   * key % 5}, amount {@code r * 1000 + key}, so amount orders a key's versions) followed by
+   * processing time moved twice past {@code interval}: a write that commits every {@code interval}
+   * commits each round on its own.
+   */
+  static TestStream<Row> rounds(Duration interval, int... keysPerRound) {
+    TestStream.Builder<Row> events = TestStream.create(RowCoder.of(SCHEMA));
+    for (int r = 1; r <= keysPerRound.length; r++) {
+      List<Row> rows = new ArrayList<>();
+      for (long key = 0; key < keysPerRound[r - 1]; key++) {
+        rows.add(change("+I", key, key % 5, r * 1000L + key));
+      }
+      events =
+          events
+              .addElements(rows.get(0), rows.subList(1, rows.size()).toArray(new Row[0]))
+              .advanceProcessingTime(interval.plus(Duration.millis(1)))
+              .advanceProcessingTime(interval.plus(Duration.millis(1)));
+    }
+    return events.advanceWatermarkToInfinity();
   }
 
   /** A write of the orders table into {@code warehouse}, created with the given options. */

@@ -24,9 +24,6 @@ import java.util.stream.Collectors;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
-import org.apache.beam.sdk.metrics.MetricNameFilter;
-import org.apache.beam.sdk.metrics.MetricResult;
-import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.values.Row;
 import org.junit.jupiter.api.Test;
@@ -130,7 +127,7 @@ class ReadUnderSchemaChangeTest {
               "id=1 qty=7 price=1.50 note=a _row_kind=+U",
               "id=2 qty=6 price=1234567890.25 note=a longer memo _row_kind=+I"),
           rows.elements().stream().map(ReadUnderSchemaChangeTest::text).sorted().toList());
-      assertEquals(1, gauge(running, "columnsNotEmitted"));
+      assertEquals(1, BatchWriteTest.gauge(running, ReadMetrics.NAMESPACE, "columnsNotEmitted"));
 
       // A pipeline built now reads the new schema.
       Pipeline fresh = Pipeline.create();
@@ -145,21 +142,6 @@ class ReadUnderSchemaChangeTest {
               "id=2 qty=6 price=1234567890.25 memo=a longer memo remark=r"),
           now.elements().stream().map(ReadUnderSchemaChangeTest::text).sorted().toList());
     }
-  }
-
-  private static long gauge(PipelineResult result, String name) {
-    long value = -1;
-    for (MetricResult<org.apache.beam.sdk.metrics.GaugeResult> g :
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(ReadMetrics.NAMESPACE, name))
-                    .build())
-            .getGauges()) {
-      value = Math.max(value, g.getAttempted().getValue());
-    }
-    return value;
   }
 
   /** Builds a read of the table as it is, alters it and writes under the new schema, then runs. */
