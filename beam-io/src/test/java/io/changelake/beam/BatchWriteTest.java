@@ -19,6 +19,7 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.GaugeResult;
 import org.apache.beam.sdk.metrics.MetricNameFilter;
+import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.junit.jupiter.api.Test;
@@ -120,14 +121,7 @@ class BatchWriteTest {
   /** The largest value a gauge of {@code namespace} reported last, by step; -1 if none did. */
   static long gauge(PipelineResult result, String namespace, String name) {
     long value = -1;
-    for (MetricResult<GaugeResult> g :
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(namespace, name))
-                    .build())
-            .getGauges()) {
+    for (MetricResult<GaugeResult> g : named(result, namespace, name).getGauges()) {
       value = Math.max(value, g.getAttempted().getValue());
     }
     return value;
@@ -135,16 +129,16 @@ class BatchWriteTest {
 
   static long counter(PipelineResult result, String namespace, String name) {
     long sum = 0;
-    for (MetricResult<Long> c :
-        result
-            .metrics()
-            .queryMetrics(
-                MetricsFilter.builder()
-                    .addNameFilter(MetricNameFilter.named(namespace, name))
-                    .build())
-            .getCounters()) {
+    for (MetricResult<Long> c : named(result, namespace, name).getCounters()) {
       sum += c.getAttempted();
     }
     return sum;
+  }
+
+  private static MetricQueryResults named(PipelineResult result, String namespace, String name) {
+    return result
+        .metrics()
+        .queryMetrics(
+            MetricsFilter.builder().addNameFilter(MetricNameFilter.named(namespace, name)).build());
   }
 }
