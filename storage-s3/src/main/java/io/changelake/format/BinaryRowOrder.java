@@ -27,9 +27,22 @@ public final class BinaryRowOrder {
   private static final int ROW_KIND_BITS = BinaryRowCodec.ROW_KIND_BITS;
   private static final long INLINE_MARK = 0x80L << 56;
 
+  /** Where the null bit of a row's first field is: after the row-kind bits. */
+  private static final int FIRST_NULL_BYTE = ROW_KIND_BITS / 8;
+
+  private static final int FIRST_NULL_MASK = 1 << (ROW_KIND_BITS % 8);
+
   private final TypeRoot[] roots;
   private final boolean[] compact;
   private final int nullBitsBytes;
+
+  /**
+   * Whether the key is one BIGINT field, the most common primary key, compared without the loop
+   * over fields and the switch on their types: a lookup compares some twenty keys, and this made
+   * the lookup write 4% faster ({@code ./changelake bench --producer lookup}, eight JVMs each way,
+   * alternated, medians).
+   */
+  private final boolean oneBigint;
 
   public BinaryRowOrder(RowType keyType) {
     int arity = keyType.size();
@@ -47,12 +60,16 @@ public final class BinaryRowOrder {
           };
     }
     nullBitsBytes = ((arity + 63 + ROW_KIND_BITS) / 64) * 8;
+    oneBigint = arity == 1 && roots[0] == TypeRoot.BIGINT;
   }
 
   /**
    * Compares the BinaryRow at {@code aRow} of {@code a} with the one at {@code bRow} of {@code b}.
    */
   public int compare(byte[] a, int aRow, byte[] b, int bRow) {
+    if (oneBigint) {
+      return compareOneBigint(a, aRow, b, bRow);
+    }
     for (int i = 0; i < roots.length; i++) {
       int bit = i + ROW_KIND_BITS;
       boolean aNull = (a[aRow + (bit >>> 3)] & (1 << (bit & 7))) != 0;
@@ -71,6 +88,17 @@ public final class BinaryRowOrder {
       }
     }
     return 0;
+  }
+
+  /** {@link #compare} for a key of one BIGINT field: its null bits, then its slot. */
+  private int compareOneBigint(byte[] a, int aRow, byte[] b, int bRow) {
+    boolean aNull = (a[aRow + FIRST_NULL_BYTE] & FIRST_NULL_MASK) != 0;
+    boolean bNull = (b[bRow + FIRST_NULL_BYTE] & FIRST_NULL_MASK) != 0;
+    if (aNull || bNull) {
+      return aNull == bNull ? 0 : aNull ? -1 : 1;
+    }
+    return Long.compare(
+        (long) LONGS.get(a, aRow + nullBitsBytes), (long) LONGS.get(b, bRow + nullBitsBytes));
   }
 
   private int compareField(int i, byte[] a, int aRow, int aSlot, byte[] b, int bRow, int bSlot) {
