@@ -158,8 +158,15 @@ record RandomScript(long seed, String producer, String engine, List<String> line
       List<String> columns,
       boolean tinyBuffer,
       List<String> lines) {
-    if (r.nextInt(4) == 0) {
+    // One draw of eight: a fixed bucket count for two (the draws of earlier versions of this
+    // generator, which drew one of four), dynamic bucket mode for one, with a target of a few
+    // keys a bucket so that the keys spread over buckets opened as they come.
+    int buckets = r.nextInt(8);
+    if (buckets % 4 == 0) {
       option(lines, "bucket", Integer.toString(2 + r.nextInt(2)));
+    } else if (buckets == 1) {
+      option(lines, "bucket", "-1");
+      option(lines, "dynamic-bucket.target-row-num", Integer.toString(1 + r.nextInt(3)));
     }
     if (r.nextInt(5) == 0) {
       option(lines, "sequence.field", r.nextBoolean() ? "store_id" : "store_id,amount");
