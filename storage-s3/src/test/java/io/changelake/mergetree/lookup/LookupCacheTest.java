@@ -3,6 +3,7 @@ package io.changelake.mergetree.lookup;
 import static io.changelake.mergetree.lookup.LocalBucket.row;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.DataFileMeta;
@@ -14,10 +15,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One lookup cache shared by several buckets: fair eviction, compression, retention. */
+/** One lookup cache shared by several buckets: fair eviction, compression, retention, threads. */
 class LookupCacheTest {
 
   @TempDir Path dir;
@@ -78,6 +84,110 @@ class LookupCacheTest {
       assertTrue(stats.hitRate() > 0 && stats.hitRate() < 1, "hit rate " + stats.hitRate());
     }
     assertEquals(0, shared.stats().diskBytes(), "closing the buckets deletes their copies");
+  }
+
+  /**
+   * A worker runs its bucket writers on several threads, and their lookups share one cache: each
+   * thread's bucket evicts the others' blocks from memory, and copies are built, replaced and
+   * deleted on one thread while another reads its own. Every lookup still answers what its own
+   * bucket holds (the amount of a key differs between buckets and between versions of a file).
+   */
+  @Test
+  void bucketsOnFourThreadsSharingASmallCacheAnswerEveryLookupFromTheirOwnFiles() throws Exception {
+    int buckets = 4;
+    int keys = 8_000;
+    int perFile = 1_000;
+    LookupCache shared = new LookupCache(256 * 1024, 512 * 1024);
+    ExecutorService threads = Executors.newFixedThreadPool(buckets);
+    try {
+      List<Future<Long>> lookups = new ArrayList<>();
+      for (int b = 0; b < buckets; b++) {
+        int bucket = b;
+        lookups.add(
+            threads.submit(() -> lookUpWhileReplacingFiles(shared, bucket, keys, perFile, 6)));
+      }
+      long answered = 0;
+      for (Future<Long> f : lookups) {
+        answered += f.get(5, TimeUnit.MINUTES);
+      }
+      assertEquals(buckets * 6L * 2_000, answered);
+    } finally {
+      threads.shutdownNow();
+    }
+    LookupCache.Stats stats = shared.stats();
+    assertTrue(stats.memoryEvictions() > 0, "memory evictions " + stats.memoryEvictions());
+    assertTrue(stats.diskEvictions() > 0, "disk evictions " + stats.diskEvictions());
+    assertEquals(0, stats.diskBytes(), "closing the buckets deletes their copies");
+    assertEquals(0, stats.memoryBytes(), "and frees what they held in memory");
+  }
+
+  /**
+   * One bucket's thread: two levels of files, then rounds of 2,000 random lookups, each checked
+   * against the bucket's model, after each of which one level-1 file is rewritten with new amounts
+   * (half of the rewrites handing their copy over as the data file is written). Returns the lookups
+   * made.
+   */
+  private long lookUpWhileReplacingFiles(
+      LookupCache shared, int bucket, int keys, int perFile, int rounds) throws IOException {
+    LocalBucket local = new LocalBucket(dir.resolve("bucket-" + bucket));
+    long[] amounts = new long[keys];
+    long[] sequences = new long[keys];
+    List<KeyValue> upper = new ArrayList<>();
+    List<KeyValue> lower = new ArrayList<>();
+    for (int id = 0; id < keys; id++) {
+      // Level 2 holds every key; level 1 every other one, newer.
+      upper.add(row(id, 1, RowKind.INSERT, 1_000_000L * bucket + id));
+      amounts[id] = 1_000_000L * bucket + id;
+      sequences[id] = 1;
+      if (id % 2 == 0) {
+        lower.add(row(id, 2, RowKind.INSERT, 1_000_000L * bucket + 10 * id));
+        amounts[id] = 1_000_000L * bucket + 10 * id;
+        sequences[id] = 2;
+      }
+    }
+    List<DataFileMeta> level1 = new ArrayList<>(local.writeRun(1, lower, perFile / 2));
+    List<DataFileMeta> files = new ArrayList<>(level1);
+    files.addAll(local.writeRun(2, upper, perFile));
+    Levels levels = new Levels(LocalBucket.KEY, 3, files);
+    SplittableRandom random = new SplittableRandom(bucket);
+    long answered = 0;
+    try (LookupLevels lookups = shared(local, levels, shared, null)) {
+      for (int round = 0; round < rounds; round++) {
+        for (int i = 0; i < 2_000; i++) {
+          long id = random.nextLong(keys + 100);
+          KeyValue found = lookups.lookup(new Object[] {id}, 1);
+          if (id >= keys) {
+            assertNull(found, "bucket " + bucket + " key " + id);
+          } else {
+            assertEquals(amounts[(int) id], found.value()[2], "bucket " + bucket + " key " + id);
+            assertEquals(sequences[(int) id], found.sequenceNumber());
+          }
+          answered++;
+        }
+        int replaced = random.nextInt(level1.size());
+        DataFileMeta old = level1.get(replaced);
+        List<KeyValue> rewritten = new ArrayList<>();
+        long sequence = 3 + round;
+        for (long id = (long) levels.minKey(old)[0]; id <= (long) levels.maxKey(old)[0]; id += 2) {
+          long amount = 1_000_000L * bucket + 100 * id + round;
+          rewritten.add(row(id, sequence, RowKind.INSERT, amount));
+          amounts[(int) id] = amount;
+          sequences[(int) id] = sequence;
+        }
+        DataFileMeta written;
+        if (round % 2 == 0) {
+          try (LookupFileBuilder copy = lookups.newFile()) {
+            written = local.write(1, rewritten, copy);
+          }
+        } else {
+          written = local.write(1, rewritten);
+        }
+        levels.update(List.of(old), List.of(written));
+        lookups.remove(old);
+        level1.set(replaced, written);
+      }
+    }
+    return answered;
   }
 
   @Test
