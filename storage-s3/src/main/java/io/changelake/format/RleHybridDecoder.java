@@ -1,8 +1,9 @@
 package io.changelake.format;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
-import org.apache.parquet.column.values.bitpacking.BytePacker;
-import org.apache.parquet.column.values.bitpacking.Packer;
 
 /**
  * Decodes Parquet's RLE / bit-packing hybrid encoding (definition levels, dictionary ids) into an
@@ -11,11 +12,16 @@ import org.apache.parquet.column.values.bitpacking.Packer;
  * <p>A run starts with a ULEB128 header: an even header {@code 2n} is n repetitions of one value
  * stored in {@code ceil(bitWidth / 8)} little-endian bytes; an odd header {@code 2g + 1} is g
  * groups of eight values bit-packed little-endian, {@code bitWidth} bytes a group.
+ *
+ * <p>Groups are unpacked here, not by Parquet's {@code Packer}: the first use of that enum loads
+ * its six families of generated packers, some 280 classes, which a worker's first read paid for
+ * (class loading and verification on the thread that reads), and the call to a packer of each width
+ * was one more type check for the JIT to speculate on and recompile.
  */
-// The byte[] form of unpack8Values is deprecated in favour of the ByteBuffer one, which reads a
-// byte per bounds-checked call: a fifth of the decoding time of a changelog read.
-@SuppressWarnings("deprecation")
 final class RleHybridDecoder {
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private RleHybridDecoder() {}
 
@@ -33,7 +39,6 @@ final class RleHybridDecoder {
       Arrays.fill(out, 0, count, 0);
       return offset;
     }
-    BytePacker packer = Packer.LITTLE_ENDIAN.newBytePacker(bitWidth);
     int valueBytes = (bitWidth + 7) / 8;
     int pos = offset;
     int filled = 0;
@@ -66,12 +71,55 @@ final class RleHybridDecoder {
           groups = (end - pos) / bitWidth;
         }
         for (int g = 0; g < groups && filled < count; g++) {
-          packer.unpack8Values(in, pos, out, filled);
+          unpack8(in, pos, bitWidth, out, filled);
           pos += bitWidth;
           filled += 8;
         }
       }
     }
     return pos;
+  }
+
+  /**
+   * Unpacks one bit-packed group: eight values of {@code bitWidth} bits (1 to 32), packed from the
+   * lowest bit of {@code in[pos]} upwards, into {@code out[at]} to {@code out[at + 7]}.
+   */
+  private static void unpack8(byte[] in, int pos, int bitWidth, int[] out, int at) {
+    long mask = (1L << bitWidth) - 1;
+    if (pos + bitWidth + 7 > in.length) {
+      unpack8Bytewise(in, pos, bitWidth, out, at, mask);
+      return;
+    }
+    // The group's bits a little-endian long at a time: a value is taken from the low bits of
+    // the buffer, or from what is left of it and the low bits of the next long.
+    long buffer = (long) LONGS.get(in, pos);
+    int buffered = 64;
+    int next = pos + 8;
+    for (int i = 0; i < 8; i++) {
+      if (buffered >= bitWidth) {
+        out[at + i] = (int) (buffer & mask);
+        buffer >>>= bitWidth;
+        buffered -= bitWidth;
+      } else {
+        long word = (long) LONGS.get(in, next);
+        next += 8;
+        out[at + i] = (int) ((buffer | (word << buffered)) & mask);
+        buffer = word >>> (bitWidth - buffered);
+        buffered += 64 - bitWidth;
+      }
+    }
+  }
+
+  /** {@link #unpack8} where fewer than seven bytes follow the group in the array. */
+  private static void unpack8Bytewise(
+      byte[] in, int pos, int bitWidth, int[] out, int at, long mask) {
+    for (int i = 0, bit = 0; i < 8; i++, bit += bitWidth) {
+      int first = pos + (bit >>> 3);
+      long word = 0;
+      for (int b = first; b < Math.min(in.length, first + 8); b++) {
+        word |= (in[b] & 0xffL) << (8 * (b - first));
+      }
+      out[at + i] = (int) ((word >>> (bit & 7)) & mask);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package io.changelake.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.types.DataType;
@@ -11,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
@@ -34,6 +34,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class DecodedColumnChunkTest {
 
@@ -97,36 +98,52 @@ class DecodedColumnChunkTest {
     }
   }
 
+  /** Every width Parquet writes, checked against Parquet's own packers. */
+  static IntStream bitWidths() {
+    return IntStream.rangeClosed(1, 32);
+  }
+
   @ParameterizedTest(name = "bit width {0}")
-  @CsvSource({"1", "3", "8", "13"})
+  @MethodSource("bitWidths")
   void decodesRunsAndBitPackedGroupsOfEveryWidth(int bitWidth) {
-    // An RLE run of 5, then 3 bit-packed groups whose last one is cut at the page end.
+    // An RLE run of 5, then 3 bit-packed groups whose last one is cut at the page end; the array
+    // ends with the page, so that the last group's values are read without a whole long after
+    // them.
+    int max = bitWidth == 32 ? -1 : (1 << bitWidth) - 1;
     int[] expected = new int[5 + 20];
-    Arrays.fill(expected, 0, 5, (1 << bitWidth) - 1);
+    Arrays.fill(expected, 0, 5, max);
     Random random = new Random(bitWidth);
     for (int i = 5; i < expected.length; i++) {
-      expected[i] = random.nextInt(1 << bitWidth);
+      expected[i] = random.nextInt() & max;
     }
-    byte[] encoded = new byte[64];
+    expected[6] = max;
+    byte[] page = new byte[64 + 3 * bitWidth];
     int pos = 0;
-    encoded[pos++] = (byte) (5 << 1);
-    int max = (1 << bitWidth) - 1;
+    page[pos++] = (byte) (5 << 1);
     for (int i = 0; i < (bitWidth + 7) / 8; i++) {
-      encoded[pos++] = (byte) (max >>> (8 * i));
+      page[pos++] = (byte) (max >>> (8 * i));
     }
-    encoded[pos++] = (byte) ((3 << 1) | 1);
+    page[pos++] = (byte) ((3 << 1) | 1);
     int[] packed = new int[24];
     System.arraycopy(expected, 5, packed, 0, 20);
     BytePacker packer = Packer.LITTLE_ENDIAN.newBytePacker(bitWidth);
     for (int g = 0; g < 3; g++) {
-      packer.pack8Values(packed, 8 * g, encoded, pos);
+      packer.pack8Values(packed, 8 * g, page, pos);
       pos += bitWidth;
     }
+    byte[] encoded = Arrays.copyOf(page, pos);
     int[] decoded = new int[expected.length + 7];
-    RleHybridDecoder.decode(encoded, 0, pos, bitWidth, decoded, expected.length);
+    assertEquals(pos, RleHybridDecoder.decode(encoded, 0, pos, bitWidth, decoded, expected.length));
     assertEquals(
         Arrays.toString(expected), Arrays.toString(Arrays.copyOf(decoded, expected.length)));
-    assertFalse(expected.length % 8 == 0, "the last group is partly used");
+    assertEquals(
+        Arrays.toString(Arrays.copyOfRange(packed, 20, 24)),
+        Arrays.toString(Arrays.copyOfRange(decoded, 25, 29)),
+        "the last group is unpacked whole");
+    // The same page with room after it: the values are read a long at a time.
+    int[] roomy = new int[expected.length + 7];
+    RleHybridDecoder.decode(page, 0, pos, bitWidth, roomy, expected.length);
+    assertEquals(Arrays.toString(decoded), Arrays.toString(roomy));
   }
 
   private static void write(Path file, WriterVersion version, boolean dictionary, int rows)
