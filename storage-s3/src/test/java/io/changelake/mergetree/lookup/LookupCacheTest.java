@@ -97,6 +97,7 @@ class LookupCacheTest {
     int buckets = 4;
     int keys = 8_000;
     int perFile = 1_000;
+    int rounds = 6;
     LookupCache shared = new LookupCache(256 * 1024, 512 * 1024);
     ExecutorService threads = Executors.newFixedThreadPool(buckets);
     try {
@@ -104,13 +105,13 @@ class LookupCacheTest {
       for (int b = 0; b < buckets; b++) {
         int bucket = b;
         lookups.add(
-            threads.submit(() -> lookUpWhileReplacingFiles(shared, bucket, keys, perFile, 6)));
+            threads.submit(() -> lookUpWhileReplacingFiles(shared, bucket, keys, perFile, rounds)));
       }
       long answered = 0;
       for (Future<Long> f : lookups) {
         answered += f.get(5, TimeUnit.MINUTES);
       }
-      assertEquals(buckets * 6L * 2_000, answered);
+      assertEquals((long) buckets * rounds * LOOKUPS_PER_ROUND, answered);
     } finally {
       threads.shutdownNow();
     }
@@ -121,11 +122,12 @@ class LookupCacheTest {
     assertEquals(0, stats.memoryBytes(), "and frees what they held in memory");
   }
 
+  private static final int LOOKUPS_PER_ROUND = 2_000;
+
   /**
-   * One bucket's thread: two levels of files, then rounds of 2,000 random lookups, each checked
-   * against the bucket's model, after each of which one level-1 file is rewritten with new amounts
-   * (half of the rewrites handing their copy over as the data file is written). Returns the lookups
-   * made.
+   * One bucket's thread: two levels of files, then rounds of random lookups, each checked against
+   * the bucket's model, after each of which one level-1 file is rewritten with new amounts (half of
+   * the rewrites handing their copy over as the data file is written). Returns the lookups made.
    */
   private long lookUpWhileReplacingFiles(
       LookupCache shared, int bucket, int keys, int perFile, int rounds) throws IOException {
@@ -153,7 +155,7 @@ class LookupCacheTest {
     long answered = 0;
     try (LookupLevels lookups = shared(local, levels, shared, null)) {
       for (int round = 0; round < rounds; round++) {
-        for (int i = 0; i < 2_000; i++) {
+        for (int i = 0; i < LOOKUPS_PER_ROUND; i++) {
           long id = random.nextLong(keys + 100);
           KeyValue found = lookups.lookup(new Object[] {id}, 1);
           if (id >= keys) {
