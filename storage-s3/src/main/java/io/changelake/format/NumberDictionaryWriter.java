@@ -2,11 +2,12 @@ package io.changelake.format;
 
 import java.util.Arrays;
 import org.apache.parquet.bytes.ByteBufferAllocator;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
-import org.apache.parquet.column.values.dictionary.IntList;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
 
 /**
@@ -27,6 +28,10 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  * descend (the file's key and the value's copy of it; a changelog file repeats a key for its -U and
  * +U); the table is built from the values at the first value that descends, and probed from then
  * on.
+ *
+ * <p>A page's ids are kept in one {@code int[]}, reused page after page, and {@link
+ * RleHybridEncoder} encodes them in one call, where Parquet's writer appends them to a list of
+ * slabs allocated afresh for every page and encodes them one call each.
  *
  * <p>{@link NumberValuesWriters} hands these to the number columns of a {@link RowGroupWriter}.
  */
@@ -50,6 +55,13 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   private int[] table;
 
   private int size;
+
+  /** The ids of the page's values, in order: {@code ids[0..idCount)}. */
+  private int[] ids = new int[INITIAL_SLOTS];
+
+  private int idCount;
+
+  private final RleHybridEncoder encoder = new RleHybridEncoder();
 
   /**
    * @param ints whether the column is INT32 (else INT64)
@@ -77,11 +89,11 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   private void add(long v) {
     if (table == null) {
       if (size == 0 || v > values[size - 1]) {
-        encodedValues.add(append(v));
+        addId(append(v));
         return;
       }
       if (v == values[size - 1]) {
-        encodedValues.add(size - 1);
+        addId(size - 1);
         return;
       }
       table = tableFor(size);
@@ -91,7 +103,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     int stored;
     while ((stored = table[slot]) != 0) {
       if (values[stored - 1] == v) {
-        encodedValues.add(stored - 1);
+        addId(stored - 1);
         return;
       }
       slot = (slot + 1) & mask;
@@ -101,7 +113,14 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     if (4 * size > table.length) {
       table = tableFor(size);
     }
-    encodedValues.add(id);
+    addId(id);
+  }
+
+  private void addId(int id) {
+    if (idCount == ids.length) {
+      ids = Arrays.copyOf(ids, 2 * ids.length);
+    }
+    ids[idCount++] = id;
   }
 
   /** Gives {@code v}, a value not in the dictionary, the next id. */
@@ -161,12 +180,57 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     size = 0;
   }
 
+  /** The page's ids at the width of the largest id, as Parquet's writer encodes them. */
+  @Override
+  public BytesInput getBytes() {
+    BytesInput bytes =
+        encoder.encodeWithWidth(ids, idCount, BytesUtils.getWidthFromMaxInt(size - 1));
+    lastUsedDictionarySize = size;
+    lastUsedDictionaryByteSize = Math.toIntExact(dictionaryByteSize);
+    return bytes;
+  }
+
+  @Override
+  public long getBufferedSize() {
+    return idCount * 4L;
+  }
+
+  @Override
+  public long getAllocatedSize() {
+    return idCount * 4L + dictionaryByteSize;
+  }
+
+  @Override
+  public void reset() {
+    super.reset();
+    idCount = 0;
+  }
+
   @Override
   public void fallBackDictionaryEncodedData(ValuesWriter writer) {
-    IntList.IntIterator ids = encodedValues.iterator();
-    while (ids.hasNext()) {
-      writeValue(writer, ids.next());
+    for (int i = 0; i < idCount; i++) {
+      writeValue(writer, ids[i]);
     }
+  }
+
+  /**
+   * Hands the page's values to the plain writer; the ids are dropped whether or not earlier pages
+   * used the dictionary, since this writer takes no more values before the next row group.
+   */
+  @Override
+  public void fallBackAllValuesTo(ValuesWriter writer) {
+    super.fallBackAllValuesTo(writer);
+    idCount = 0;
+  }
+
+  @Override
+  public String memUsageString(String prefix) {
+    return prefix
+        + " NumberDictionaryWriter{dictionary "
+        + dictionaryByteSize
+        + " bytes, ids "
+        + idCount * 4L
+        + " bytes}";
   }
 
   /** Writes the value of dictionary id {@code id} to {@code out} as the column's type. */
