@@ -26,8 +26,11 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  * <p>A column that never descends is not hashed at all: while every value is the one before or
  * greater, it is the last id or a new one, without a probe. The key columns of a sorted file do not
  * descend (the file's key and the value's copy of it; a changelog file repeats a key for its -U and
- * +U); the table is built from the values at the first value that descends, and probed from then
- * on.
+ * +U); the values are indexed at the first value that descends, and looked up from then on.
+ *
+ * <p>Small values that are not negative are indexed densely, a value's id at the value's index;
+ * others, or values too far apart for their number, in the table. A column moves from one to the
+ * other as its values grow in number or in range.
  *
  * <p>A page's ids are kept in one {@code int[]}, reused page after page, and {@link
  * RleHybridEncoder} encodes them in one call, where Parquet's writer appends them to a list of
@@ -50,11 +53,30 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
    * Open addressing, linear probing, at most a quarter full: a slot holds a value's id + 1 (0 for
    * an empty slot), compared through {@link #values}. Ids alone keep the table a quarter of the
    * size of value and id side by side (2 MiB at Parquet's 131,072 longs), and in the caches: that
-   * measured 5 to 20% faster on repeating values. Null until a value descends.
+   * measured 5 to 20% faster on repeating values. Null until a value descends, and while {@link
+   * #dense} indexes the values.
    */
   private int[] table;
 
+  /**
+   * A value's id + 1 at the value's index (0 for a value not seen), while every value is small and
+   * not negative: a status, a count, a store number, an amount in a narrow range. One load finds a
+   * value's id, where the table takes a hash, a probe or more, and a load from {@link #values}; and
+   * for values close together the index is smaller than the table and its values, so it stays in
+   * the caches among the other columns' pages and the merge's rows. In a profile of the
+   * full-compaction write (CPU cycles), the dictionaries' lookups were a tenth of the write, most
+   * of it the table of the benchmark's 10,000 amounts; with the dense index that write ran 3 to 8%
+   * faster side by side. Null unless the values allow it ({@link #denseLength}); then {@link
+   * #table} is null.
+   */
+  private int[] dense;
+
+  private static final int DENSE_MIN_LENGTH = 1024;
+  private static final int DENSE_MAX_LENGTH = 1 << 18;
+
   private int size;
+  private long min = Long.MAX_VALUE;
+  private long max = Long.MIN_VALUE;
 
   /** The ids of the page's values, in order: {@code ids[0..idCount)}. */
   private int[] ids = new int[INITIAL_SLOTS];
@@ -87,7 +109,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   }
 
   private void add(long v) {
-    if (table == null) {
+    if (table == null && dense == null) {
       if (size == 0 || v > values[size - 1]) {
         addId(append(v));
         return;
@@ -96,8 +118,31 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
         addId(size - 1);
         return;
       }
-      table = tableFor(size);
+      index();
     }
+    if (dense != null) {
+      addDense(v);
+    } else {
+      addHashed(v);
+    }
+  }
+
+  private void addDense(long v) {
+    if (v >= 0 && v < dense.length) {
+      int stored = dense[(int) v];
+      if (stored == 0) {
+        stored = append(v) + 1;
+        dense[(int) v] = stored;
+      }
+      addId(stored - 1);
+      return;
+    }
+    int id = append(v);
+    index();
+    addId(id);
+  }
+
+  private void addHashed(long v) {
     int mask = table.length - 1;
     int slot = spread(v) & mask;
     int stored;
@@ -111,7 +156,7 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
     int id = append(v);
     table[slot] = id + 1;
     if (4 * size > table.length) {
-      table = tableFor(size);
+      index();
     }
     addId(id);
   }
@@ -130,8 +175,41 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
       values = Arrays.copyOf(values, 2 * values.length);
     }
     values[id] = v;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
     dictionaryByteSize += bytesPerValue;
     return id;
+  }
+
+  /**
+   * Indexes the values so far: densely if they allow it ({@link #denseLength}), else in a hash
+   * table at most a quarter full.
+   */
+  private void index() {
+    int length = denseLength();
+    if (length > 0) {
+      table = null;
+      dense = new int[length];
+      for (int id = 0; id < size; id++) {
+        dense[(int) values[id]] = id + 1;
+      }
+    } else {
+      dense = null;
+      table = tableFor(size);
+    }
+  }
+
+  /**
+   * The length of a dense index of the values so far, a power of two above the largest; 0 if a
+   * value is negative, or the index would be longer than {@link #DENSE_MAX_LENGTH} or than 16 slots
+   * a value (a hash table takes 4, and 8 bytes a value in {@link #values}).
+   */
+  private int denseLength() {
+    if (min < 0 || max >= DENSE_MAX_LENGTH) {
+      return 0;
+    }
+    int length = Math.max(DENSE_MIN_LENGTH, Integer.highestOneBit((int) max) << 1);
+    return length <= Math.max(DENSE_MIN_LENGTH, 16 * size) ? length : 0;
   }
 
   /** Spreads a value's bits over the low ones the table uses (fastutil's and Murmur3's mix). */
@@ -177,7 +255,10 @@ final class NumberDictionaryWriter extends DictionaryValuesWriter {
   @Override
   protected void clearDictionaryContent() {
     table = null;
+    dense = null;
     size = 0;
+    min = Long.MAX_VALUE;
+    max = Long.MIN_VALUE;
   }
 
   /** The page's ids at the width of the largest id, as Parquet's writer encodes them. */

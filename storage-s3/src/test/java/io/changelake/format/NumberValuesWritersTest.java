@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * pages (bytes and encoding), whether and where the column falls back to plain, and the same
  * dictionary page, for INT32 and INT64 columns whose dictionaries stay small, fill up in the first
  * page, or fill up after pages that used them, that ascend (a sorted file's key) or stop ascending,
- * and for columns written without a dictionary.
+ * whose values are indexed densely, in a table, or first one then the other, and for columns
+ * written without a dictionary.
  */
 class NumberValuesWritersTest {
 
@@ -90,6 +91,21 @@ class NumberValuesWritersTest {
       all.add(
           new Column(
               "no dictionary", type, 1 << 20, 4, () -> ints ? r.nextInt() : r.nextLong(), false));
+      // Small values, indexed densely, then one far off or negative: indexed in a table from there.
+      long[] drawn = {0};
+      all.add(
+          stream(
+              "small, then far off",
+              type,
+              1 << 20,
+              4,
+              () ->
+                  drawn[0]++ < 5_000
+                      ? r.nextLong(300)
+                      : r.nextInt(50) == 0 ? -7 - r.nextInt(3) : r.nextLong(300)));
+      // Values too far apart for their number at first, indexed in a table; densely once there
+      // are enough of them.
+      all.add(stream("spread, then many", type, 1 << 20, 6, () -> r.nextLong(40_000)));
       // Values that differ in their high bits only, and the extremes.
       long[] extremes = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1L << 40, 3L << 40, 1L << 62};
       all.add(
