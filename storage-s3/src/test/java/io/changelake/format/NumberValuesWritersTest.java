@@ -119,6 +119,52 @@ class NumberValuesWritersTest {
     return all.stream().map(Arguments::of);
   }
 
+  /**
+   * Columns drawn at random, 200 seeds: each a sequence of stretches of values of one kind (small
+   * and dense, from 2 to 70,000 apart, negative, far apart, ascending, the last value repeated), so
+   * that a dictionary moves between its dense index and its table, in either direction, at any
+   * point of any page, under dictionary limits that overflow or not.
+   */
+  static Stream<Arguments> randomColumns() {
+    List<Column> all = new ArrayList<>();
+    int[] limits = {1 << 20, 16 * 1024, 4 * 1024};
+    for (int seed = 0; seed < 200; seed++) {
+      SplittableRandom r = new SplittableRandom(1_000 + seed);
+      PrimitiveTypeName type = r.nextBoolean() ? PrimitiveTypeName.INT32 : PrimitiveTypeName.INT64;
+      all.add(
+          stream(
+              "random " + seed,
+              type,
+              limits[r.nextInt(limits.length)],
+              2 + r.nextInt(5),
+              stretches(r)));
+    }
+    return all.stream().map(Arguments::of);
+  }
+
+  /** Values in stretches of 1 to 4,000 of one kind each. */
+  private static LongSupplier stretches(SplittableRandom r) {
+    long[] state = {0, 0, 0}; // values left in the stretch, its kind, the last value
+    long[] ranges = {2, 300, 5_000, 70_000};
+    return () -> {
+      if (state[0]-- <= 0) {
+        state[0] = 1 + r.nextInt(4_000);
+        state[1] = r.nextInt(6);
+      }
+      long v =
+          switch ((int) state[1]) {
+            case 0 -> r.nextLong(ranges[r.nextInt(ranges.length)]);
+            case 1 -> -1 - r.nextLong(300);
+            case 2 -> r.nextLong();
+            case 3 -> state[2] + r.nextInt(3);
+            case 4 -> state[2];
+            default -> 200_000 + r.nextLong(100_000);
+          };
+      state[2] = v;
+      return v;
+    };
+  }
+
   private static Column stream(
       String name, PrimitiveTypeName type, int dictionaryBytes, int pages, LongSupplier values) {
     return new Column(name, type, dictionaryBytes, pages, values, true);
@@ -141,7 +187,7 @@ class NumberValuesWritersTest {
   // BytesInput.toByteArray is deprecated for buffers it may keep; these are consumed at once.
   @SuppressWarnings("deprecation")
   @ParameterizedTest(name = "{0}")
-  @MethodSource("columns")
+  @MethodSource({"columns", "randomColumns"})
   void writesTheBytesOfParquetsWriters(Column column) throws IOException {
     ColumnDescriptor descriptor =
         new ColumnDescriptor(
