@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
-import org.apache.avro.NameValidator;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.file.SeekableByteArrayInput;
@@ -26,17 +25,16 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 
 /**
  * Avro container files with the record schemas Paimon uses for manifests and manifest lists (copied
  * from files Paimon 1.3.1 wrote), compressed with zstandard as Paimon does.
  *
- * <p>Reading resolves a file's own writer schema against ours, so files from older Paimon versions
- * with fewer fields read with the missing fields as null.
+ * <p>Writing goes through Avro's {@code GenericDatumWriter} with our schemas. Reading decodes each
+ * file by its own (writer) schema with {@link AvroRecordReader}, and the caller takes fields by
+ * name, so files from older Paimon versions with fewer fields read with the missing fields as null.
  *
  * <p>The container itself (header, blocks, sync markers, as the Avro specification lays them out)
  * is written and read here, not by Avro's {@code DataFileWriter} and {@code DataFileStream}: those
@@ -123,89 +121,90 @@ final class AvroContainer {
     out.writeFixed(sync);
   }
 
-  static List<GenericRecord> read(Schema schema, byte[] bytes, String what) throws IOException {
+  /** Turns one record read into what the file holds. */
+  @FunctionalInterface
+  interface RecordMapper<T> {
+    T map(AvroRecord record) throws IOException;
+  }
+
+  /**
+   * The records of a file, each mapped as read.
+   *
+   * @param what the file, named in errors: "manifest manifest/manifest-1"
+   * @throws IOException naming the file if it is not Avro, or a record is not what {@code mapper}
+   *     expects
+   */
+  static <T> List<T> read(byte[] bytes, String what, RecordMapper<T> mapper) throws IOException {
     try {
-      return readBlocks(schema, bytes);
+      return readBlocks(bytes, mapper);
     } catch (IOException | RuntimeException e) {
       throw new IOException(what + " is not a readable Avro file: " + e.getMessage(), e);
     }
   }
 
-  private static List<GenericRecord> readBlocks(Schema schema, byte[] bytes) throws IOException {
-    BinaryDecoder in = DecoderFactory.get().binaryDecoder(bytes, null);
-    byte[] magic = new byte[MAGIC.length];
-    in.readFixed(magic);
-    if (!Arrays.equals(magic, MAGIC)) {
+  private static <T> List<T> readBlocks(byte[] bytes, RecordMapper<T> mapper) throws IOException {
+    AvroRecordReader.Cursor in = new AvroRecordReader.Cursor(bytes);
+    if (!Arrays.equals(in.readFixed(MAGIC.length), MAGIC)) {
       throw new IOException("it does not begin with Avro's magic bytes");
     }
     Map<String, byte[]> metadata = new HashMap<>();
-    for (long items = in.readMapStart(); items != 0; items = in.mapNext()) {
+    for (long items = in.readLong(); items != 0; items = in.readLong()) {
+      if (items < 0) {
+        items = -items;
+        in.readLong();
+      }
       for (long i = 0; i < items; i++) {
-        String key = in.readString();
-        ByteBuffer value = in.readBytes(null);
-        byte[] array = new byte[value.remaining()];
-        value.get(array);
-        metadata.put(key, array);
+        metadata.put(new String(in.readBytes(), StandardCharsets.UTF_8), in.readBytes());
       }
     }
-    byte[] sync = new byte[SYNC_SIZE];
-    in.readFixed(sync);
+    byte[] sync = in.readFixed(SYNC_SIZE);
     byte[] codecName = metadata.get(CODEC_KEY);
     String codec = codecName == null ? NULL : new String(codecName, StandardCharsets.UTF_8);
     if (!codec.equals(NULL) && !codec.equals(DEFLATE) && !codec.equals(ZSTANDARD)) {
-      return readThroughAvro(schema, bytes);
+      return readThroughAvro(bytes, mapper);
     }
     byte[] writerSchema = metadata.get(SCHEMA_KEY);
     if (writerSchema == null) {
       throw new IOException("its header has no " + SCHEMA_KEY);
     }
-    Schema written = writerSchema(new String(writerSchema, StandardCharsets.UTF_8));
-    GenericDatumReader<GenericRecord> reader = new GenericDatumReader<>(written, schema);
-    List<GenericRecord> records = new ArrayList<>();
-    byte[] blockSync = new byte[SYNC_SIZE];
-    BinaryDecoder blockIn = null;
-    while (!in.isEnd()) {
+    AvroRecordReader reader = recordReader(new String(writerSchema, StandardCharsets.UTF_8));
+    List<T> records = new ArrayList<>();
+    while (!in.atEnd()) {
       long count = in.readLong();
       long size = in.readLong();
       if (count < 0 || size < 0 || size > bytes.length) {
         throw new IOException("a block claims " + count + " records in " + size + " bytes");
       }
-      byte[] block = new byte[(int) size];
-      in.readFixed(block);
-      in.readFixed(blockSync);
-      if (!Arrays.equals(sync, blockSync)) {
+      byte[] block = in.readFixed((int) size);
+      if (!Arrays.equals(sync, in.readFixed(SYNC_SIZE))) {
         throw new IOException("a block's sync marker differs from the header's");
       }
-      blockIn = DecoderFactory.get().binaryDecoder(decompress(codec, block), blockIn);
+      AvroRecordReader.Cursor blockIn = new AvroRecordReader.Cursor(decompress(codec, block));
       for (long i = 0; i < count; i++) {
-        records.add(reader.read(null, blockIn));
+        records.add(mapper.map(reader.read(blockIn)));
       }
     }
     return records;
   }
 
   /**
-   * The writer schemas of files read, by their JSON: a table's manifests share one or two, and Avro
-   * keeps the resolution of a writer schema against a reader schema per schema object, so a schema
-   * parsed anew for every file would be resolved anew for every file too. Bounded for a JVM that
-   * reads many tables of many Paimon versions.
+   * The readers of the writer schemas of files read, by their JSON: a table's manifests share one
+   * or two. Bounded for a JVM that reads many tables of many Paimon versions.
    */
-  private static final Map<String, Schema> WRITER_SCHEMAS = new ConcurrentHashMap<>();
+  private static final Map<String, AvroRecordReader> READERS = new ConcurrentHashMap<>();
 
-  private static final int MAX_WRITER_SCHEMAS = 64;
+  private static final int MAX_READERS = 64;
 
-  static Schema writerSchema(String json) {
-    Schema known = WRITER_SCHEMAS.get(json);
+  private static AvroRecordReader recordReader(String json) throws IOException {
+    AvroRecordReader known = READERS.get(json);
     if (known != null) {
       return known;
     }
-    // As leniently as Avro's own reader parses a file's schema.
-    Schema parsed =
-        new Schema.Parser(NameValidator.NO_VALIDATION).setValidateDefaults(false).parse(json);
-    if (WRITER_SCHEMAS.size() >= MAX_WRITER_SCHEMAS) {
-      WRITER_SCHEMAS.clear();
+    AvroRecordReader parsed = AvroRecordReader.of(json);
+    if (READERS.size() >= MAX_READERS) {
+      READERS.clear();
     }
-    WRITER_SCHEMAS.putIfAbsent(json, parsed);
+    READERS.putIfAbsent(json, parsed);
     return parsed;
   }
 
@@ -246,14 +245,13 @@ final class AvroContainer {
     }
   }
 
-  private static List<GenericRecord> readThroughAvro(Schema schema, byte[] bytes)
+  private static <T> List<T> readThroughAvro(byte[] bytes, RecordMapper<T> mapper)
       throws IOException {
-    List<GenericRecord> records = new ArrayList<>();
+    List<T> records = new ArrayList<>();
     try (DataFileStream<GenericRecord> reader =
-        new DataFileStream<>(
-            new SeekableByteArrayInput(bytes), new GenericDatumReader<>(null, schema))) {
+        new DataFileStream<>(new SeekableByteArrayInput(bytes), new GenericDatumReader<>())) {
       while (reader.hasNext()) {
-        records.add(reader.next());
+        records.add(mapper.map(AvroRecord.of(reader.next())));
       }
     }
     return records;
@@ -280,13 +278,6 @@ final class AvroContainer {
     return ByteBuffer.wrap(row.bytes());
   }
 
-  static SerializedRow row(Object avroBytes) {
-    ByteBuffer buffer = ((ByteBuffer) avroBytes).duplicate();
-    byte[] bytes = new byte[buffer.remaining()];
-    buffer.get(bytes);
-    return new SerializedRow(bytes);
-  }
-
   static GenericRecord stats(Schema statsSchema, SimpleStats stats) {
     GenericRecord record = record(statsSchema);
     record.put("_MIN_VALUES", bytes(stats.minValues()));
@@ -296,26 +287,11 @@ final class AvroContainer {
     return record;
   }
 
-  @SuppressWarnings("unchecked")
-  static SimpleStats stats(GenericRecord record) {
-    List<Long> nullCounts = null;
-    Object counts = record.get("_NULL_COUNTS");
-    if (counts != null) {
-      nullCounts = new ArrayList<>((List<Long>) counts);
-    }
+  /** The statistics record of a manifest's field: minimums, maximums and null counts. */
+  static SimpleStats stats(AvroRecord record) throws IOException {
     return new SimpleStats(
-        row(record.get("_MIN_VALUES")), row(record.get("_MAX_VALUES")), nullCounts);
-  }
-
-  @SuppressWarnings("unchecked")
-  static List<String> strings(Object avroArray) {
-    if (avroArray == null) {
-      return null;
-    }
-    List<String> strings = new ArrayList<>();
-    for (Object s : (List<Object>) avroArray) {
-      strings.add(s.toString());
-    }
-    return strings;
+        new SerializedRow(record.bytes("_MIN_VALUES")),
+        new SerializedRow(record.bytes("_MAX_VALUES")),
+        record.longs("_NULL_COUNTS"));
   }
 }

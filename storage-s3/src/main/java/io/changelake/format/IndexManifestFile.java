@@ -17,7 +17,10 @@ public final class IndexManifestFile {
   /** The {@code _VERSION} Paimon 1.3.1 writes in every entry. */
   static final int VERSION = 1;
 
-  private static final Schema ENTRY = AvroContainer.schema("index-manifest-entry.avsc");
+  /** The schema written, parsed on the first write: a reader decodes by each file's own. */
+  private static final class Schemas {
+    static final Schema ENTRY = AvroContainer.schema("index-manifest-entry.avsc");
+  }
 
   private final ObjectStore store;
   private final String folder;
@@ -35,7 +38,7 @@ public final class IndexManifestFile {
   public long write(String fileName, List<IndexManifestEntry> entries) throws IOException {
     List<GenericRecord> records = new ArrayList<>(entries.size());
     for (IndexManifestEntry e : entries) {
-      GenericRecord record = AvroContainer.record(ENTRY);
+      GenericRecord record = AvroContainer.record(Schemas.ENTRY);
       record.put("_VERSION", VERSION);
       record.put("_KIND", e.kind().value());
       record.put("_PARTITION", AvroContainer.bytes(e.partition()));
@@ -48,7 +51,7 @@ public final class IndexManifestFile {
       record.put("_EXTERNAL_PATH", null);
       records.add(record);
     }
-    byte[] bytes = AvroContainer.write(ENTRY, records);
+    byte[] bytes = AvroContainer.write(Schemas.ENTRY, records);
     store.write(folder + fileName, bytes);
     return bytes.length;
   }
@@ -61,20 +64,18 @@ public final class IndexManifestFile {
    */
   public List<IndexManifestEntry> read(String fileName) throws IOException {
     byte[] bytes = store.read(folder + fileName);
-    List<IndexManifestEntry> entries = new ArrayList<>();
-    for (GenericRecord r :
-        AvroContainer.read(ENTRY, bytes, "index manifest " + folder + fileName)) {
-      entries.add(
-          new IndexManifestEntry(
-              FileKind.fromValue((Integer) r.get("_KIND")),
-              AvroContainer.row(r.get("_PARTITION")),
-              (Integer) r.get("_BUCKET"),
-              new IndexFileMeta(
-                  r.get("_INDEX_TYPE").toString(),
-                  r.get("_FILE_NAME").toString(),
-                  (Long) r.get("_FILE_SIZE"),
-                  (Long) r.get("_ROW_COUNT"))));
-    }
-    return entries;
+    return AvroContainer.read(
+        bytes,
+        "index manifest " + folder + fileName,
+        r ->
+            new IndexManifestEntry(
+                FileKind.fromValue(r.intValue("_KIND")),
+                new SerializedRow(r.bytes("_PARTITION")),
+                r.intValue("_BUCKET"),
+                new IndexFileMeta(
+                    r.string("_INDEX_TYPE"),
+                    r.string("_FILE_NAME"),
+                    r.longValue("_FILE_SIZE"),
+                    r.longValue("_ROW_COUNT"))));
   }
 }

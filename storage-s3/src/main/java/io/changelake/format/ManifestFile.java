@@ -16,9 +16,12 @@ public final class ManifestFile {
   /** The version Paimon 1.x writes in {@code _VERSION} of entries and of their files. */
   static final int VERSION = 2;
 
-  private static final Schema ENTRY = AvroContainer.schema("manifest-entry.avsc");
-  private static final Schema FILE = AvroContainer.recordField(ENTRY, "_FILE");
-  private static final Schema STATS = AvroContainer.recordField(FILE, "_KEY_STATS");
+  /** The schemas written, parsed on the first write: a reader decodes by each file's own. */
+  private static final class Schemas {
+    static final Schema ENTRY = AvroContainer.schema("manifest-entry.avsc");
+    static final Schema FILE = AvroContainer.recordField(ENTRY, "_FILE");
+    static final Schema STATS = AvroContainer.recordField(FILE, "_KEY_STATS");
+  }
 
   private final ObjectStore store;
   private final String folder;
@@ -57,7 +60,7 @@ public final class ManifestFile {
       minLevel = minLevel == null ? level : Math.min(minLevel, level);
       maxLevel = maxLevel == null ? level : Math.max(maxLevel, level);
     }
-    byte[] bytes = AvroContainer.write(ENTRY, records);
+    byte[] bytes = AvroContainer.write(Schemas.ENTRY, records);
     store.write(folder + fileName, bytes);
     return new ManifestFileMeta(
         fileName,
@@ -80,23 +83,19 @@ public final class ManifestFile {
    */
   public List<ManifestEntry> read(String fileName) throws IOException {
     byte[] bytes = store.read(folder + fileName);
-    List<ManifestEntry> entries = new ArrayList<>();
-    for (GenericRecord record : AvroContainer.read(ENTRY, bytes, "manifest " + folder + fileName)) {
-      entries.add(fromAvro(record));
-    }
-    return entries;
+    return AvroContainer.read(bytes, "manifest " + folder + fileName, ManifestFile::fromAvro);
   }
 
   private static GenericRecord toAvro(ManifestEntry entry) {
     DataFileMeta f = entry.file();
-    GenericRecord file = AvroContainer.record(FILE);
+    GenericRecord file = AvroContainer.record(Schemas.FILE);
     file.put("_FILE_NAME", f.fileName());
     file.put("_FILE_SIZE", f.fileSize());
     file.put("_ROW_COUNT", f.rowCount());
     file.put("_MIN_KEY", AvroContainer.bytes(f.minKey()));
     file.put("_MAX_KEY", AvroContainer.bytes(f.maxKey()));
-    file.put("_KEY_STATS", AvroContainer.stats(STATS, f.keyStats()));
-    file.put("_VALUE_STATS", AvroContainer.stats(STATS, f.valueStats()));
+    file.put("_KEY_STATS", AvroContainer.stats(Schemas.STATS, f.keyStats()));
+    file.put("_VALUE_STATS", AvroContainer.stats(Schemas.STATS, f.valueStats()));
     file.put("_MIN_SEQUENCE_NUMBER", f.minSequenceNumber());
     file.put("_MAX_SEQUENCE_NUMBER", f.maxSequenceNumber());
     file.put("_SCHEMA_ID", f.schemaId());
@@ -113,7 +112,7 @@ public final class ManifestFile {
     file.put("_FIRST_ROW_ID", null);
     file.put("_WRITE_COLS", null);
 
-    GenericRecord record = AvroContainer.record(ENTRY);
+    GenericRecord record = AvroContainer.record(Schemas.ENTRY);
     record.put("_VERSION", VERSION);
     record.put("_KIND", entry.kind().value());
     record.put("_PARTITION", AvroContainer.bytes(entry.partition()));
@@ -123,32 +122,32 @@ public final class ManifestFile {
     return record;
   }
 
-  private static ManifestEntry fromAvro(GenericRecord record) {
-    GenericRecord file = (GenericRecord) record.get("_FILE");
-    Object fileSource = file.get("_FILE_SOURCE");
+  private static ManifestEntry fromAvro(AvroRecord record) throws IOException {
+    AvroRecord file = record.record("_FILE");
+    Integer fileSource = file.optionalInt("_FILE_SOURCE");
     DataFileMeta meta =
         new DataFileMeta(
-            file.get("_FILE_NAME").toString(),
-            (Long) file.get("_FILE_SIZE"),
-            (Long) file.get("_ROW_COUNT"),
-            AvroContainer.row(file.get("_MIN_KEY")),
-            AvroContainer.row(file.get("_MAX_KEY")),
-            AvroContainer.stats((GenericRecord) file.get("_KEY_STATS")),
-            AvroContainer.stats((GenericRecord) file.get("_VALUE_STATS")),
-            (Long) file.get("_MIN_SEQUENCE_NUMBER"),
-            (Long) file.get("_MAX_SEQUENCE_NUMBER"),
-            (Long) file.get("_SCHEMA_ID"),
-            (Integer) file.get("_LEVEL"),
-            AvroContainer.strings(file.get("_EXTRA_FILES")),
-            (Long) file.get("_CREATION_TIME"),
-            (Long) file.get("_DELETE_ROW_COUNT"),
-            fileSource == null ? null : FileSource.fromValue((Integer) fileSource),
-            AvroContainer.strings(file.get("_VALUE_STATS_COLS")));
+            file.string("_FILE_NAME"),
+            file.longValue("_FILE_SIZE"),
+            file.longValue("_ROW_COUNT"),
+            new SerializedRow(file.bytes("_MIN_KEY")),
+            new SerializedRow(file.bytes("_MAX_KEY")),
+            AvroContainer.stats(file.record("_KEY_STATS")),
+            AvroContainer.stats(file.record("_VALUE_STATS")),
+            file.longValue("_MIN_SEQUENCE_NUMBER"),
+            file.longValue("_MAX_SEQUENCE_NUMBER"),
+            file.longValue("_SCHEMA_ID"),
+            file.intValue("_LEVEL"),
+            file.strings("_EXTRA_FILES"),
+            file.optionalLong("_CREATION_TIME"),
+            file.optionalLong("_DELETE_ROW_COUNT"),
+            fileSource == null ? null : FileSource.fromValue(fileSource),
+            file.strings("_VALUE_STATS_COLS"));
     return new ManifestEntry(
-        FileKind.fromValue((Integer) record.get("_KIND")),
-        AvroContainer.row(record.get("_PARTITION")),
-        (Integer) record.get("_BUCKET"),
-        (Integer) record.get("_TOTAL_BUCKETS"),
+        FileKind.fromValue(record.intValue("_KIND")),
+        new SerializedRow(record.bytes("_PARTITION")),
+        record.intValue("_BUCKET"),
+        record.intValue("_TOTAL_BUCKETS"),
         meta);
   }
 }

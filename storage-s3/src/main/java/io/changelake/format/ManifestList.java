@@ -13,8 +13,11 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class ManifestList {
 
-  private static final Schema META = AvroContainer.schema("manifest-file-meta.avsc");
-  private static final Schema STATS = AvroContainer.recordField(META, "_PARTITION_STATS");
+  /** The schemas written, parsed on the first write: a reader decodes by each file's own. */
+  private static final class Schemas {
+    static final Schema META = AvroContainer.schema("manifest-file-meta.avsc");
+    static final Schema STATS = AvroContainer.recordField(META, "_PARTITION_STATS");
+  }
 
   private final ObjectStore store;
   private final String folder;
@@ -32,13 +35,13 @@ public final class ManifestList {
   public long write(String fileName, List<ManifestFileMeta> manifests) throws IOException {
     List<GenericRecord> records = new ArrayList<>(manifests.size());
     for (ManifestFileMeta m : manifests) {
-      GenericRecord record = AvroContainer.record(META);
+      GenericRecord record = AvroContainer.record(Schemas.META);
       record.put("_VERSION", ManifestFile.VERSION);
       record.put("_FILE_NAME", m.fileName());
       record.put("_FILE_SIZE", m.fileSize());
       record.put("_NUM_ADDED_FILES", m.numAddedFiles());
       record.put("_NUM_DELETED_FILES", m.numDeletedFiles());
-      record.put("_PARTITION_STATS", AvroContainer.stats(STATS, m.partitionStats()));
+      record.put("_PARTITION_STATS", AvroContainer.stats(Schemas.STATS, m.partitionStats()));
       record.put("_SCHEMA_ID", m.schemaId());
       record.put("_MIN_BUCKET", m.minBucket());
       record.put("_MAX_BUCKET", m.maxBucket());
@@ -46,7 +49,7 @@ public final class ManifestList {
       record.put("_MAX_LEVEL", m.maxLevel());
       records.add(record);
     }
-    byte[] bytes = AvroContainer.write(META, records);
+    byte[] bytes = AvroContainer.write(Schemas.META, records);
     store.write(folder + fileName, bytes);
     return bytes.length;
   }
@@ -59,21 +62,20 @@ public final class ManifestList {
    */
   public List<ManifestFileMeta> read(String fileName) throws IOException {
     byte[] bytes = store.read(folder + fileName);
-    List<ManifestFileMeta> metas = new ArrayList<>();
-    for (GenericRecord r : AvroContainer.read(META, bytes, "manifest list " + folder + fileName)) {
-      metas.add(
-          new ManifestFileMeta(
-              r.get("_FILE_NAME").toString(),
-              (Long) r.get("_FILE_SIZE"),
-              (Long) r.get("_NUM_ADDED_FILES"),
-              (Long) r.get("_NUM_DELETED_FILES"),
-              AvroContainer.stats((GenericRecord) r.get("_PARTITION_STATS")),
-              (Long) r.get("_SCHEMA_ID"),
-              (Integer) r.get("_MIN_BUCKET"),
-              (Integer) r.get("_MAX_BUCKET"),
-              (Integer) r.get("_MIN_LEVEL"),
-              (Integer) r.get("_MAX_LEVEL")));
-    }
-    return metas;
+    return AvroContainer.read(
+        bytes,
+        "manifest list " + folder + fileName,
+        r ->
+            new ManifestFileMeta(
+                r.string("_FILE_NAME"),
+                r.longValue("_FILE_SIZE"),
+                r.longValue("_NUM_ADDED_FILES"),
+                r.longValue("_NUM_DELETED_FILES"),
+                AvroContainer.stats(r.record("_PARTITION_STATS")),
+                r.longValue("_SCHEMA_ID"),
+                r.optionalInt("_MIN_BUCKET"),
+                r.optionalInt("_MAX_BUCKET"),
+                r.optionalInt("_MIN_LEVEL"),
+                r.optionalInt("_MAX_LEVEL")));
   }
 }
