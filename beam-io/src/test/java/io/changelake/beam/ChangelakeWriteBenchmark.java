@@ -1,5 +1,6 @@
 package io.changelake.beam;
 
+import io.changelake.bench.Median;
 import io.changelake.bench.ProcessCpu;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.ObjectStore;
@@ -103,8 +104,8 @@ class ChangelakeWriteBenchmark {
           String.format(
               "| %s | %.2f | %.2f | %.2f to %.2f | %.0f |",
               producer,
-              median(wallRatios),
-              median(cpuRatios),
+              Median.of(wallRatios),
+              Median.of(cpuRatios),
               Arrays.stream(wallRatios).min().orElse(0),
               Arrays.stream(wallRatios).max().orElse(0),
               storageRowsPerSecond(producer)));
@@ -116,13 +117,6 @@ class ChangelakeWriteBenchmark {
             + " rounds | storage-level writer rows/s |");
     System.out.println("|---|---|---|---|---|");
     summary.forEach(System.out::println);
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int mid = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
   private static Run beamRun(String producer, boolean noOpWriter) throws Exception {

@@ -1,5 +1,6 @@
 package io.changelake.it.bench;
 
+import io.changelake.bench.Median;
 import io.changelake.bench.ProcessCpu;
 import io.changelake.bench.UpsertBenchmark;
 import io.changelake.bench.UpsertWorkload;
@@ -164,9 +165,7 @@ class ProducerBenchmark {
 
   private static double median(
       List<ColdRead.Sample> samples, ToDoubleFunction<ColdRead.Sample> value) {
-    double[] sorted = samples.stream().mapToDouble(value).sorted().toArray();
-    int middle = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    return Median.of(samples.stream().mapToDouble(value).toArray());
   }
 
   private static final int WARM_WRITES = 4;
