@@ -139,34 +139,28 @@ final class AvroRecord {
 
   /** An optional array of strings: null when null or absent. */
   List<String> strings(String field) throws IOException {
-    List<?> list = optional(field, List.class);
-    if (list == null) {
-      return null;
-    }
-    List<String> strings = new ArrayList<>(list.size());
-    for (Object item : list) {
-      if (!(item instanceof String s)) {
-        throw new IOException("'" + field + "' holds " + describe(item) + ", not a string");
-      }
-      strings.add(s);
-    }
-    return strings;
+    return list(field, String.class, false);
   }
 
   /** An optional array of nullable longs: null when null or absent. */
   List<Long> longs(String field) throws IOException {
+    return list(field, Long.class, true);
+  }
+
+  private <T> List<T> list(String field, Class<T> itemType, boolean nullItems) throws IOException {
     List<?> list = optional(field, List.class);
     if (list == null) {
       return null;
     }
-    List<Long> longs = new ArrayList<>(list.size());
+    List<T> items = new ArrayList<>(list.size());
     for (Object item : list) {
-      if (item != null && !(item instanceof Long)) {
-        throw new IOException("'" + field + "' holds " + describe(item) + ", not a long");
+      if (item == null ? !nullItems : !itemType.isInstance(item)) {
+        throw new IOException(
+            "'" + field + "' holds " + describe(item) + ", not " + itemType.getSimpleName());
       }
-      longs.add((Long) item);
+      items.add(itemType.cast(item));
     }
-    return longs;
+    return items;
   }
 
   private <T> T required(String field, Class<T> type) throws IOException {
