@@ -153,6 +153,25 @@ class AvroContainerTest {
   }
 
   @Test
+  void filesOfManyWriterSchemasEachReadByTheirOwnPastTheReadersBound() throws IOException {
+    // More schemas than the readers kept (many tables of many writers): each file still reads by
+    // its own, the extra field of each in its place.
+    for (int i = 0; i < 200; i++) {
+      Schema schema = record(FIELDS + ",{\"name\":\"_EXTRA_" + i + "\",\"type\":\"int\"}");
+      GenericRecord record = records(1).get(0);
+      GenericRecord withExtra = new GenericData.Record(schema);
+      for (Schema.Field f : WRITTEN.getFields()) {
+        withExtra.put(f.name(), record.get(f.name()));
+      }
+      withExtra.put("_EXTRA_" + i, i * 3);
+      byte[] bytes = AvroContainer.write(schema, List.of(withExtra));
+      String extra = "_EXTRA_" + i;
+      assertEquals(List.of(i * 3), AvroContainer.read(bytes, "test", r -> r.intValue(extra)));
+      assertEquals(described(List.of(record)), readDescribed(bytes));
+    }
+  }
+
+  @Test
   void aFileWithNoRecordsReadsEmpty() throws IOException {
     assertEquals(List.of(), readDescribed(AvroContainer.write(WRITTEN, List.of())));
   }
