@@ -148,15 +148,7 @@ final class AvroContainer {
       throw new IOException("it does not begin with Avro's magic bytes");
     }
     Map<String, byte[]> metadata = new HashMap<>();
-    for (long items = in.readLong(); items != 0; items = in.readLong()) {
-      if (items < 0) {
-        items = -items;
-        in.readLong();
-      }
-      for (long i = 0; i < items; i++) {
-        metadata.put(new String(in.readBytes(), StandardCharsets.UTF_8), in.readBytes());
-      }
-    }
+    in.readBlocks(() -> metadata.put(in.readString(), in.readBytes()));
     byte[] sync = in.readFixed(SYNC_SIZE);
     byte[] codecName = metadata.get(CODEC_KEY);
     String codec = codecName == null ? NULL : new String(codecName, StandardCharsets.UTF_8);
@@ -248,10 +240,11 @@ final class AvroContainer {
   private static <T> List<T> readThroughAvro(byte[] bytes, RecordMapper<T> mapper)
       throws IOException {
     List<T> records = new ArrayList<>();
+    Map<Schema, AvroRecord.Fields> known = new HashMap<>();
     try (DataFileStream<GenericRecord> reader =
         new DataFileStream<>(new SeekableByteArrayInput(bytes), new GenericDatumReader<>())) {
       while (reader.hasNext()) {
-        records.add(mapper.map(AvroRecord.of(reader.next())));
+        records.add(mapper.map(AvroRecord.of(reader.next(), known)));
       }
     }
     return records;

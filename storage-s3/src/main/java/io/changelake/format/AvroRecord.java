@@ -13,7 +13,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.util.Utf8;
 
 /**
  * One record of a manifest, manifest list or index manifest as read: its values by field name, as
@@ -49,21 +48,30 @@ final class AvroRecord {
     this.values = values;
   }
 
-  /** A record Avro's own reader returned, as this class holds it. */
-  static AvroRecord of(GenericRecord record) {
-    List<String> names = new ArrayList<>();
-    Object[] values = new Object[record.getSchema().getFields().size()];
-    for (Schema.Field f : record.getSchema().getFields()) {
-      names.add(f.name());
-      values[f.pos()] = javaValue(record.get(f.pos()));
+  /**
+   * A record Avro's own reader returned, as this class holds it.
+   *
+   * @param known the field names of the record types met so far, by schema, filled here: records of
+   *     one file share them, as {@link AvroRecordReader}'s do
+   */
+  static AvroRecord of(GenericRecord record, Map<Schema, Fields> known) {
+    List<Schema.Field> schemaFields = record.getSchema().getFields();
+    Fields fields =
+        known.computeIfAbsent(
+            record.getSchema(),
+            s -> new Fields(schemaFields.stream().map(Schema.Field::name).toList()));
+    Object[] values = new Object[schemaFields.size()];
+    for (Schema.Field f : schemaFields) {
+      values[f.pos()] = javaValue(record.get(f.pos()), known);
     }
-    return new AvroRecord(new Fields(names), values);
+    return new AvroRecord(fields, values);
   }
 
-  private static Object javaValue(Object avro) {
+  private static Object javaValue(Object avro, Map<Schema, Fields> known) {
     if (avro instanceof GenericRecord nested) {
-      return of(nested);
-    } else if (avro instanceof Utf8 || avro instanceof CharSequence) {
+      return of(nested, known);
+    } else if (avro instanceof CharSequence) {
+      // Avro's Utf8 among them.
       return avro.toString();
     } else if (avro instanceof ByteBuffer buffer) {
       ByteBuffer view = buffer.duplicate();
@@ -75,12 +83,12 @@ final class AvroRecord {
     } else if (avro instanceof List<?> list) {
       List<Object> converted = new ArrayList<>(list.size());
       for (Object item : list) {
-        converted.add(javaValue(item));
+        converted.add(javaValue(item, known));
       }
       return converted;
     } else if (avro instanceof Map<?, ?> map) {
       Map<String, Object> converted = new LinkedHashMap<>();
-      map.forEach((k, v) -> converted.put(k.toString(), javaValue(v)));
+      map.forEach((k, v) -> converted.put(k.toString(), javaValue(v, known)));
       return converted;
     } else if (avro instanceof GenericEnumSymbol<?> symbol) {
       return symbol.toString();
@@ -116,11 +124,7 @@ final class AvroRecord {
 
   /** A required long field; an int is widened, as Avro's resolution promotes it. */
   long longValue(String field) throws IOException {
-    Long value = optionalLong(field);
-    if (value == null) {
-      throw new IOException("its record has no '" + field + "'");
-    }
-    return value;
+    return present(field, optionalLong(field));
   }
 
   /** An optional long field, an int widened: null when null or absent. */
@@ -164,7 +168,10 @@ final class AvroRecord {
   }
 
   private <T> T required(String field, Class<T> type) throws IOException {
-    T value = optional(field, type);
+    return present(field, optional(field, type));
+  }
+
+  private static <T> T present(String field, T value) throws IOException {
     if (value == null) {
       throw new IOException("its record has no '" + field + "'");
     }

@@ -126,6 +126,26 @@ final class AvroRecordReader {
       return bytes[position++] & 0xff;
     }
 
+    String readString() throws IOException {
+      return new String(readBytes(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads the items of an Avro array or map (a file's metadata is one): blocks of a count of
+     * items each, a negative count followed by the block's size in bytes, until a count of 0.
+     */
+    void readBlocks(Item item) throws IOException {
+      for (long count = readLong(); count != 0; count = readLong()) {
+        if (count < 0) {
+          count = -count;
+          readLong();
+        }
+        for (long i = 0; i < count; i++) {
+          item.read();
+        }
+      }
+    }
+
     boolean atEnd() {
       return position == bytes.length;
     }
@@ -168,14 +188,14 @@ final class AvroRecordReader {
           Type items = type(node.path("items"), namespace);
           return in -> {
             List<Object> list = new ArrayList<>();
-            readBlocks(in, () -> list.add(items.read(in)));
+            in.readBlocks(() -> list.add(items.read(in)));
             return list;
           };
         case "map":
           Type values = type(node.path("values"), namespace);
           return in -> {
             Map<String, Object> map = new LinkedHashMap<>();
-            readBlocks(in, () -> map.put(string(in), values.read(in)));
+            in.readBlocks(() -> map.put(in.readString(), values.read(in)));
             return map;
           };
         default:
@@ -201,7 +221,7 @@ final class AvroRecordReader {
         case "bytes":
           return Cursor::readBytes;
         case "string":
-          return Parser::string;
+          return Cursor::readString;
         default:
           Type[] defined = named.get(name.contains(".") ? name : qualify(name, namespace));
           if (defined == null) {
@@ -288,26 +308,10 @@ final class AvroRecordReader {
     private static String qualify(String name, String namespace) {
       return namespace.isEmpty() ? name : namespace + "." + name;
     }
-
-    private static String string(Cursor in) throws IOException {
-      return new String(in.readBytes(), StandardCharsets.UTF_8);
-    }
-
-    /** Avro's blocked arrays and maps: counts, a negative one followed by the block's size. */
-    private static void readBlocks(Cursor in, Item item) throws IOException {
-      for (long count = in.readLong(); count != 0; count = in.readLong()) {
-        if (count < 0) {
-          count = -count;
-          in.readLong();
-        }
-        for (long i = 0; i < count; i++) {
-          item.read();
-        }
-      }
-    }
   }
 
-  private interface Item {
+  /** Reads one item of an array or map, or one entry of a file's metadata. */
+  interface Item {
     void read() throws IOException;
   }
 }
