@@ -25,11 +25,12 @@ import java.util.SplittableRandom;
  * full-compaction.delta-commits}, {@code lookup-wait=false} for lookup and first-row tables, a tiny
  * {@code target-file-size} (files then move up a level without being rewritten) and a tiny {@code
  * write-buffer-size} that spills ({@link #TINY_WRITE_BUFFER}, with the commits of many rows it
- * needs); combinations Paimon rejects included, now and then ({@link #MISFITS}: a function on a
- * column type it does not take, {@code count}, which Paimon 1.3.1 does not have). Rows go to a few
- * keys, with nulls, retractions of every kind and random COMMIT, COMPACT and COMPACT_FULL points;
- * few enough of them that Paimon never starts a compaction in the background whose timing would
- * decide its answer.
+ * needs), a tiny {@code lookup.cache-max-memory-size} ({@link #TINY_LOOKUP_CACHE}: lookup copies
+ * spill to disk, where a roomy cache holds them in memory); combinations Paimon rejects included,
+ * now and then ({@link #MISFITS}: a function on a column type it does not take, {@code count},
+ * which Paimon 1.3.1 does not have). Rows go to a few keys, with nulls, retractions of every kind
+ * and random COMMIT, COMPACT and COMPACT_FULL points; few enough of them that Paimon never starts a
+ * compaction in the background whose timing would decide its answer.
  *
  * <p>Not drawn: the functions whose column types changelake does not have (collect, merge_map,
  * nested_update on ARRAY and MAP; rbm32, rbm64, hll_sketch, theta_sketch on serialized sketches),
@@ -100,6 +101,12 @@ record RandomScript(long seed, String producer, String engine, List<String> line
 
   static final String TINY_PAGE = "512 b";
 
+  /**
+   * A lookup cache smaller than one block with its index: every lookup copy is spilled to local
+   * disk as it is built, and read back from there.
+   */
+  static final String TINY_LOOKUP_CACHE = "1 kb";
+
   /** The script of a seed. */
   static RandomScript of(long seed) {
     // SplittableRandom mixes its seed: java.util.Random draws nearly the same first values from
@@ -127,6 +134,10 @@ record RandomScript(long seed, String producer, String engine, List<String> line
     }
     boolean tinyBuffer = r.nextInt(6) == 0;
     boolean retractionsAccepted = options(r, engine, producer, columns, tinyBuffer, lines);
+    // Drawn apart from the script's stream, so that every seed keeps the script it had before.
+    if (new SplittableRandom(~seed).nextInt(4) == 0) {
+      option(lines, "lookup.cache-max-memory-size", TINY_LOOKUP_CACHE);
+    }
     // Commits that do not wait for compaction stop below five runs, where Paimon's compaction
     // would run in the background and its timing decide the layout.
     boolean waits = producer.equals("lookup") || engine.equals("first-row");

@@ -6,7 +6,8 @@ import io.changelake.format.BinaryRowOrder;
  * What a lookup file keeps in memory while it is in use: its bloom filter and its sparse block
  * index, the last key of every block as BinaryRow bytes (about the size of one key per block).
  *
- * @param blockOffsets where each block starts in the file, and one past the last block's end
+ * @param blockOffsets where each block starts in the file, and one past the last block's end (for a
+ *     copy held in memory, where it would start raw: unused, as no block is read from disk)
  * @param lastKeys the index section as the file stores it, which holds the blocks' last keys
  * @param lastKeyStarts where each block's last key starts in {@code lastKeys}
  * @param bloom the filter of every key in the file

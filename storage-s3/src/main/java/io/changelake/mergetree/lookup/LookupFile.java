@@ -17,6 +17,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * The local copy of one data file, laid out for point lookups, as {@link LookupFileBuilder} writes
@@ -36,8 +37,16 @@ import java.nio.file.StandardOpenOption;
  * <p>A lookup costs a bloom probe, a binary search over the blocks' last keys and, if the filter
  * lets it through, a binary search in one block. Index and blocks come from the {@link MemoryCache}
  * and are read from disk only when it lacks them.
+ *
+ * <p>A copy may also be {@linkplain #held held} in memory only: its blocks, filter and index are
+ * then the cache's entries, pinned there, and no file exists. When the memory budget needs their
+ * room, the cache {@linkplain #spill spills} the copy, writing the file above, after which its
+ * entries go like any other. A copy that leaves the levels before that never touches the disk.
+ *
+ * <p>Thread-safe: a lookup and a spill (which the cache may run on another bucket's thread) take
+ * the copy's lock, so a lookup sees the copy either held or written, never half-way.
  */
-final class LookupFile implements Closeable {
+final class LookupFile implements Closeable, MemoryCache.Spillable {
 
   static final int MAGIC = 0x4c4b5031;
   private static final int FOOTER_BYTES = 8 + 8 + 8 + 4;
@@ -54,17 +63,67 @@ final class LookupFile implements Closeable {
   private final ZstdDecompressCtx zstd;
 
   private final Path path;
-  private final long size;
-  private final FileChannel channel;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final BinaryRowOrder keyOrder;
+  private final LookupCache cache;
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
+
+  /** Whether a spill compresses the blocks. */
+  private final boolean compress;
+
+  /** The raw blocks of a held copy, in order; null once written or closed. Guarded by this. */
+  private List<byte[]> heldBlocks;
+
+  /** The filter and index of a held copy, with raw block offsets; null once written or closed. */
+  private FileIndex heldIndex;
+
+  private final long rowCount;
+
+  /** Whether the copy is held in memory only: {@link #held}, read without the lock. */
+  private volatile boolean holding;
+
+  /** The written file, open for reads; null while held. */
+  private FileChannel channel;
+
+  private volatile long size;
   private long blocksRead;
   private long lastUsedNanos = System.nanoTime();
 
-  LookupFile(
+  private LookupFile(
+      long owner,
+      long id,
+      ZstdDecompressCtx zstd,
+      Path path,
+      BinaryRowCodec keyCodec,
+      BinaryRowCodec valueCodec,
+      BinaryRowOrder keyOrder,
+      LookupCache cache,
+      boolean compress,
+      long rowCount) {
+    this.owner = owner;
+    this.id = id;
+    this.zstd = zstd;
+    this.path = path;
+    this.keyCodec = keyCodec;
+    this.valueCodec = valueCodec;
+    this.keyOrder = keyOrder;
+    this.cache = cache;
+    this.memory = cache.memory();
+    this.compress = compress;
+    this.rowCount = rowCount;
+    this.indexKey = new MemoryCache.Key(id, MemoryCache.INDEX);
+  }
+
+  /**
+   * The copy written at {@code path} ({@code size} bytes), already on the disk's books.
+   *
+   * @param owner the bucket's id in {@code cache}
+   * @param id the copy's id in {@code cache}, under which its blocks are cached
+   * @param zstd decompresses the blocks, shared by the bucket's copies; null if they are raw
+   */
+  static LookupFile written(
       long owner,
       long id,
       ZstdDecompressCtx zstd,
@@ -73,28 +132,99 @@ final class LookupFile implements Closeable {
       BinaryRowCodec keyCodec,
       BinaryRowCodec valueCodec,
       BinaryRowOrder keyOrder,
-      MemoryCache memory)
+      LookupCache cache)
       throws IOException {
-    this.owner = owner;
-    this.id = id;
-    this.zstd = zstd;
-    this.path = path;
-    this.size = size;
-    this.keyCodec = keyCodec;
-    this.valueCodec = valueCodec;
-    this.keyOrder = keyOrder;
-    this.memory = memory;
-    this.indexKey = new MemoryCache.Key(id, MemoryCache.INDEX);
-    this.channel = FileChannel.open(path, StandardOpenOption.READ);
+    LookupFile file =
+        new LookupFile(
+            owner, id, zstd, path, keyCodec, valueCodec, keyOrder, cache, zstd != null, 0);
+    file.channel = FileChannel.open(path, StandardOpenOption.READ);
+    file.size = size;
+    return file;
   }
 
+  /**
+   * A copy held in memory until the cache spills it to {@code path}: its blocks are in the memory
+   * cache already, held by the builder that wrote them, and its filter and index join them here.
+   *
+   * @param blocks the raw blocks, in order
+   * @param index the filter and index, the index section laid out as the file stores it
+   * @param compress whether a spill compresses the blocks
+   */
+  static LookupFile held(
+      long owner,
+      long id,
+      ZstdDecompressCtx zstd,
+      Path path,
+      BinaryRowCodec keyCodec,
+      BinaryRowCodec valueCodec,
+      BinaryRowOrder keyOrder,
+      LookupCache cache,
+      boolean compress,
+      List<byte[]> blocks,
+      FileIndex index,
+      long rowCount) {
+    LookupFile file =
+        new LookupFile(
+            owner, id, zstd, path, keyCodec, valueCodec, keyOrder, cache, compress, rowCount);
+    file.heldBlocks = blocks;
+    file.heldIndex = index;
+    file.holding = true;
+    file.memory.put(owner, file.indexKey, index, index.retainedBytes(), file);
+    return file;
+  }
+
+  /** The bytes the copy takes on disk: 0 while it is held. */
   long size() {
     return size;
   }
 
+  @Override
+  public boolean held() {
+    return holding;
+  }
+
   /** Disk reads of blocks so far. */
-  long blocksRead() {
+  synchronized long blocksRead() {
     return blocksRead;
+  }
+
+  /**
+   * Writes a held copy's file, puts it on the disk's books, and releases its pin on the memory
+   * cache: its filter, index and blocks may then be dropped, and are read from the file again.
+   */
+  @Override
+  public synchronized void spill() throws IOException {
+    if (heldBlocks == null) {
+      return;
+    }
+    CopyOutput output = new CopyOutput(path, compress);
+    long written;
+    try {
+      for (byte[] block : heldBlocks) {
+        output.writeBlock(block, block.length);
+      }
+      byte[] index = heldIndex.lastKeys();
+      written =
+          output.finish(
+              index, index.length, heldIndex.lastKeyStarts(), heldIndex.bloom(), rowCount);
+      channel = FileChannel.open(path, StandardOpenOption.READ);
+    } catch (IOException | RuntimeException e) {
+      output.close();
+      Files.deleteIfExists(path);
+      throw e;
+    }
+    FileIndex onDisk =
+        new FileIndex(
+            output.blockOffsets(),
+            heldIndex.lastKeys(),
+            heldIndex.lastKeyStarts(),
+            heldIndex.bloom());
+    heldBlocks = null;
+    heldIndex = null;
+    holding = false;
+    size = written;
+    memory.put(owner, indexKey, onDisk, onDisk.retainedBytes(), null);
+    cache.addDisk(owner, written);
   }
 
   /**
@@ -103,9 +233,18 @@ final class LookupFile implements Closeable {
    * @param key the key's BinaryRow
    * @param hash the key's hash, as {@link BinaryRowCodec#hash} gives it
    */
-  KeyValue get(byte[] key, int hash) throws IOException {
+  synchronized KeyValue get(byte[] key, int hash) throws IOException {
     lastUsedNanos = System.nanoTime();
-    FileIndex index = memory.get(owner, indexKey, this::readIndex, FileIndex::retainedBytes);
+    // A held copy's entries are pinned in the cache; its own references answer only if they
+    // were not, and never lose the blocks.
+    List<byte[]> held = heldBlocks;
+    FileIndex heldIndexNow = heldIndex;
+    FileIndex index =
+        memory.get(
+            owner,
+            indexKey,
+            held == null ? this::readIndex : () -> heldIndexNow,
+            FileIndex::retainedBytes);
     if (!index.bloom().mightContain(hash)) {
       return null;
     }
@@ -115,7 +254,10 @@ final class LookupFile implements Closeable {
     }
     byte[] block =
         memory.get(
-            owner, new MemoryCache.Key(id, b), () -> readBlock(index, b), bytes -> bytes.length);
+            owner,
+            new MemoryCache.Key(id, b),
+            held == null ? () -> readBlock(index, b) : () -> held.get(b),
+            bytes -> bytes.length);
     return find(block, key);
   }
 
@@ -167,7 +309,7 @@ final class LookupFile implements Closeable {
   }
 
   /** When a lookup last used the file, by {@link System#nanoTime}. */
-  long lastUsedNanos() {
+  synchronized long lastUsedNanos() {
     return lastUsedNanos;
   }
 
@@ -205,10 +347,19 @@ final class LookupFile implements Closeable {
     return buffer.array();
   }
 
-  /** Closes and deletes the local file. */
+  /**
+   * Drops the copy from memory, and closes and deletes its file if it was written. Its {@link
+   * #size} is then final: no spill follows.
+   */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     memory.invalidate(owner, id);
+    heldBlocks = null;
+    heldIndex = null;
+    holding = false;
+    if (channel == null) {
+      return;
+    }
     try {
       channel.close();
     } finally {

@@ -1,7 +1,5 @@
 package io.changelake.mergetree.lookup;
 
-import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import io.changelake.types.KeyValue;
@@ -11,7 +9,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
@@ -19,10 +16,12 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * Builds the local lookup file of one data file from its key-values, fed in key order: how a bucket
+ * Builds the local lookup copy of one data file from its key-values, fed in key order: how a bucket
  * writer hands over a file it is writing, so that the file is never read back for lookups.
  *
  * <pre>{@code
@@ -36,16 +35,23 @@ import java.util.Arrays;
  * }
  * }</pre>
  *
- * <p>Heap use is one block and 64 KiB of key hashes, whatever the file's size: the block index and
- * the key hashes for the bloom filter wait in side files until {@link #finish}, which appends the
- * index and sizes the filter by the final count (the filter, 1.2 bytes a key, is then the only part
- * of the file on the heap, and only while it is built). Each finished block is also handed to the
- * {@link Owner}'s memory cache, which weighs it against the memory budget like a block read. Not
- * thread-safe, but independent of lookups running on another thread.
+ * <p>A copy is held in memory first: each finished block goes to the {@link Owner}'s memory cache,
+ * pinned there, and nothing is written. Only when the memory budget needs the room does the cache
+ * spill the copy: the blocks so far are written (zstd-compressed unless {@code
+ * lookup.cache-spill-compression} is {@code none}), and every later block as it is finished. A copy
+ * held to the end becomes a held {@link LookupFile}, spilled in turn when the budget needs it, or
+ * never if it leaves the levels first: a lookup table's compaction rewrites many files a commit or
+ * two after writing them, and a bucket that fits the budget then writes no lookup file at all.
+ *
+ * <p>Heap beyond the cache's blocks is one open block, 64 KiB of key hashes (the rest wait in a
+ * side file for the bloom filter, which {@link #finish} sizes by the final count) and the block
+ * index, one key and 8 bytes per block (about 0.6 % of the blocks for keys of 16 bytes). Not
+ * thread-safe, but independent of lookups running on another thread, and the cache may spill the
+ * copy from another thread: that takes the builder's lock, as finishing a block does.
  *
  * <p>This runs once per row of every file a lookup table's compaction writes, beside the Parquet
  * encoding: a row's key and value are serialized once, straight into the block (and the key's hash
- * taken from those bytes), and every block of a file is compressed by one zstd context.
+ * taken from those bytes).
  */
 public final class LookupFileBuilder implements Closeable {
 
@@ -60,11 +66,11 @@ public final class LookupFileBuilder implements Closeable {
   private static final double BLOOM_FALSE_POSITIVE_RATE = 0.01;
   private static final int STREAM_BUFFER_BYTES = 64 * 1024;
 
-  /** Paimon's {@code spill-compression.zstd-level} default: fast, and most of zstd's gain. */
-  private static final int SPILL_ZSTD_LEVEL = 1;
-
   /** A record's bytes besides its key and value: two lengths, the sequence number, the kind. */
   private static final int RECORD_OVERHEAD = 4 + 4 + 8 + 1;
+
+  /** An index entry's bytes besides its key: the block's stored length and the key's length. */
+  private static final int INDEX_ENTRY_OVERHEAD = 4 + 4;
 
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -72,38 +78,53 @@ public final class LookupFileBuilder implements Closeable {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /**
-   * The lookups a file is built for: they cache its blocks as they are written (a commit's lookups
-   * go to the files its compaction just wrote, so this spares reading and decompressing them back),
-   * register the file once it is finished, and forget its blocks if it is abandoned.
+   * The lookups a copy is built for: they cache its blocks as they are finished (a commit's lookups
+   * go to the files its compaction just wrote, so this spares reading them back), register the copy
+   * once it is finished, and forget its blocks if it is abandoned.
    */
   interface Owner {
-    /** Takes block {@code block}'s raw bytes; called from the builder's thread. */
-    void cacheBlock(int block, byte[] raw);
+    /**
+     * Takes block {@code block}'s raw bytes, under the builder's lock.
+     *
+     * @param heldBy the copy holding the block in memory only, to spill before the block may be
+     *     dropped; null if the block is written already
+     */
+    void cacheBlock(int block, byte[] raw, MemoryCache.Spillable heldBy);
 
-    void register(DataFileMeta file, Path local, long size) throws IOException;
+    /** Spills what the memory budget needs spilled; called holding no lock. */
+    void relieveMemory() throws IOException;
+
+    /** Takes the finished copy, written at {@code written}. */
+    void register(DataFileMeta file, Path written, long size) throws IOException;
+
+    /**
+     * Takes the finished copy, held in memory: its blocks (already cached) and its filter and
+     * index.
+     *
+     * @return the copy that holds the blocks from now on, to spill in the builder's stead
+     */
+    MemoryCache.Spillable registerHeld(
+        DataFileMeta file, List<byte[]> blocks, FileIndex index, long rowCount) throws IOException;
 
     void abandon();
   }
 
   private final Path path;
   private final Path hashesPath;
-  private final Path indexPath;
   private final Owner owner;
+  private final boolean compress;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final RowComparator keyOrder;
-  private final OutputStream out;
   private final OutputStream hashes;
-  private final DataOutputStream index;
 
-  /** Compresses the blocks; null when they are stored raw. */
-  private final ZstdCompressCtx zstd;
+  /** What the memory cache asks to spill this copy through. */
+  private final MemoryCache.Spillable spillHandle = new SpillHandle();
 
   /** The open block: its records, then (once full) their offsets and count. */
   private byte[] block = new byte[2 * BLOCK_BYTES];
 
   private int blockLength;
-  private byte[] frame = new byte[0];
   private int[] recordOffsets = new int[1024];
   private int recordsInBlock;
 
@@ -113,32 +134,50 @@ public final class LookupFileBuilder implements Closeable {
   private int lastKeyLength;
 
   /** Key hashes waiting to be written to their side file, four bytes each. */
-  private final byte[] pendingHashes = new byte[STREAM_BUFFER_BYTES];
+  private byte[] pendingHashes = new byte[STREAM_BUFFER_BYTES];
 
   private int pendingHashBytes;
+
+  /**
+   * The index section as {@link FileIndex} and the file hold it: per block, its stored length
+   * (filled in when written), its last key's length and that key.
+   */
+  private byte[] index = new byte[1024];
+
+  private int indexLength;
+
+  /** Where each block's last key starts in {@link #index}. */
+  private int[] keyStarts = new int[64];
+
   private int blocks;
-  private long position;
   private long rowCount;
   private Object[] lastKey;
+
+  /** The finished blocks while the copy is held in memory; null once it writes. Guarded by this. */
+  private List<byte[]> held = new ArrayList<>();
+
+  /** The file, once the copy writes; guarded by this. */
+  private CopyOutput output;
+
+  /** Whether the blocks so far are held in memory only, read without the lock. */
+  private volatile boolean holding = true;
+
+  /** The copy that took over the held blocks at {@link #finish}; null before. */
+  private volatile MemoryCache.Spillable handedTo;
+
+  /** Whether finished or abandoned; guarded by this. */
   private boolean done;
 
   LookupFileBuilder(Path path, RowType keyType, RowType valueType, boolean compress, Owner owner)
       throws IOException {
     this.path = path;
     this.hashesPath = path.resolveSibling(path.getFileName() + ".hashes");
-    this.indexPath = path.resolveSibling(path.getFileName() + ".index");
     this.owner = owner;
+    this.compress = compress;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
-    this.out = open(path);
-    this.hashes = open(hashesPath);
-    this.index = new DataOutputStream(open(indexPath));
-    this.zstd = compress ? new ZstdCompressCtx().setLevel(SPILL_ZSTD_LEVEL) : null;
-  }
-
-  private static OutputStream open(Path file) throws IOException {
-    return new BufferedOutputStream(Files.newOutputStream(file), STREAM_BUFFER_BYTES);
+    this.hashes = new BufferedOutputStream(Files.newOutputStream(hashesPath), STREAM_BUFFER_BYTES);
   }
 
   /**
@@ -183,11 +222,12 @@ public final class LookupFileBuilder implements Closeable {
     rowCount++;
     if (blockLength >= BLOCK_BYTES) {
       flushBlock();
+      owner.relieveMemory();
     }
   }
 
   private void checkOpen() {
-    if (done) {
+    if (block == null) {
       throw new IllegalStateException("the lookup file " + path + " is already finished or closed");
     }
   }
@@ -208,6 +248,7 @@ public final class LookupFileBuilder implements Closeable {
     pendingHashBytes += 4;
   }
 
+  /** Completes the open block, indexes it, and caches it: held, or written if the copy writes. */
   private void flushBlock() throws IOException {
     reserve(4 * recordsInBlock + 4);
     for (int i = 0; i < recordsInBlock; i++) {
@@ -216,33 +257,67 @@ public final class LookupFileBuilder implements Closeable {
     }
     INTS.set(block, blockLength, recordsInBlock);
     blockLength += 4;
-    owner.cacheBlock(blocks, Arrays.copyOf(block, blockLength));
-    int stored;
-    if (zstd != null) {
-      int bound = (int) Zstd.compressBound(blockLength) + 4;
-      if (frame.length < bound) {
-        frame = new byte[bound];
+    indexBlock();
+    byte[] raw = Arrays.copyOf(block, blockLength);
+    synchronized (this) {
+      if (held != null) {
+        held.add(raw);
+        owner.cacheBlock(blocks, raw, spillHandle);
+      } else {
+        owner.cacheBlock(blocks, raw, null);
+        output.writeBlock(raw, raw.length);
       }
-      INTS.set(frame, 0, blockLength);
-      int compressed = zstd.compressByteArray(frame, 4, frame.length - 4, block, 0, blockLength);
-      stored = 4 + compressed;
-      out.write(frame, 0, stored);
-    } else {
-      stored = blockLength;
-      out.write(block, 0, stored);
     }
-    position += stored;
-    index.writeInt(stored);
-    index.writeInt(lastKeyLength);
-    index.write(block, lastKeyStart, lastKeyLength);
     blocks++;
     blockLength = 0;
     recordsInBlock = 0;
   }
 
+  /** Appends the open block's entry to the index: a stored length to fill in, its last key. */
+  private void indexBlock() {
+    int needed = indexLength + INDEX_ENTRY_OVERHEAD + lastKeyLength;
+    if (needed > index.length) {
+      index = Arrays.copyOf(index, Math.max(needed, 2 * index.length));
+    }
+    if (blocks == keyStarts.length) {
+      keyStarts = Arrays.copyOf(keyStarts, 2 * blocks);
+    }
+    INTS.set(index, indexLength + 4, lastKeyLength);
+    keyStarts[blocks] = indexLength + INDEX_ENTRY_OVERHEAD;
+    System.arraycopy(block, lastKeyStart, index, keyStarts[blocks], lastKeyLength);
+    indexLength = needed;
+  }
+
+  /** Writes the held blocks and makes the copy write from now on; see {@link SpillHandle}. */
+  private void spill() throws IOException {
+    MemoryCache.Spillable successor;
+    synchronized (this) {
+      successor = handedTo;
+      if (successor == null) {
+        if (held == null || done) {
+          return;
+        }
+        CopyOutput started = new CopyOutput(path, compress);
+        try {
+          for (byte[] raw : held) {
+            started.writeBlock(raw, raw.length);
+          }
+        } catch (IOException | RuntimeException e) {
+          started.close();
+          throw e;
+        }
+        output = started;
+        held = null;
+        holding = false;
+        return;
+      }
+    }
+    successor.spill();
+  }
+
   /**
-   * Completes the lookup file and hands it to its {@link LookupLevels} as the local copy of {@code
-   * file}, replacing any copy it had.
+   * Completes the lookup copy and hands it to its {@link LookupLevels} as the local copy of {@code
+   * file}, replacing any copy it had: held in memory, or written if the cache spilled it.
    *
    * @throws IllegalStateException if the number of key-values added is not the file's row count
    */
@@ -259,13 +334,8 @@ public final class LookupFileBuilder implements Closeable {
     }
     if (recordsInBlock > 0) {
       flushBlock();
+      owner.relieveMemory();
     }
-    long indexOffset = position;
-    DataOutputStream tail = new DataOutputStream(out);
-    tail.writeInt(blocks);
-    index.close();
-    Files.copy(indexPath, tail);
-    long bloomOffset = indexOffset + 4 + Files.size(indexPath);
     BloomFilter bloom = BloomFilter.forKeys(rowCount, BLOOM_FALSE_POSITIVE_RATE);
     hashes.write(pendingHashes, 0, pendingHashBytes);
     hashes.close();
@@ -276,42 +346,77 @@ public final class LookupFileBuilder implements Closeable {
         bloom.add(in.readInt());
       }
     }
-    bloom.writeTo(tail);
-    tail.writeLong(indexOffset);
-    tail.writeLong(bloomOffset);
-    tail.writeLong(rowCount);
-    tail.writeInt(LookupFile.MAGIC);
-    tail.close();
     Files.delete(hashesPath);
-    Files.delete(indexPath);
-    done = true;
-    releaseZstd();
-    owner.register(file, path, Files.size(path));
+    int[] starts = Arrays.copyOf(keyStarts, blocks);
+    synchronized (this) {
+      if (held != null) {
+        long[] rawOffsets = new long[blocks + 1];
+        for (int b = 0; b < blocks; b++) {
+          rawOffsets[b + 1] = rawOffsets[b] + held.get(b).length;
+        }
+        FileIndex heldIndex =
+            new FileIndex(rawOffsets, Arrays.copyOf(index, indexLength), starts, bloom);
+        handedTo = owner.registerHeld(file, held, heldIndex, rowCount);
+        held = null;
+      } else {
+        long size = output.finish(index, indexLength, starts, bloom, rowCount);
+        owner.register(file, path, size);
+      }
+      done = true;
+    }
+    releaseBuffers();
   }
 
-  /** Abandons the file unless {@link #finish} completed it. */
+  /** The builder outlives its copy in the cache's entries: only its small fields stay. */
+  private void releaseBuffers() {
+    block = null;
+    recordOffsets = null;
+    pendingHashes = null;
+    index = null;
+    keyStarts = null;
+    lastKey = null;
+  }
+
+  /** Abandons the copy unless {@link #finish} completed it. */
   @Override
   public void close() throws IOException {
-    if (done) {
-      return;
+    CopyOutput abandoned;
+    synchronized (this) {
+      if (done) {
+        return;
+      }
+      done = true;
+      held = null;
+      holding = false;
+      abandoned = output;
     }
-    done = true;
-    releaseZstd();
+    releaseBuffers();
     owner.abandon();
     try {
-      out.close();
       hashes.close();
-      index.close();
+      if (abandoned != null) {
+        abandoned.close();
+      }
     } finally {
       Files.deleteIfExists(path);
       Files.deleteIfExists(hashesPath);
-      Files.deleteIfExists(indexPath);
     }
   }
 
-  private void releaseZstd() {
-    if (zstd != null) {
-      zstd.close();
+  /**
+   * The cache's view of the copy: held while the builder holds its blocks, then as held as the copy
+   * that took them over at {@link #finish}.
+   */
+  private final class SpillHandle implements MemoryCache.Spillable {
+    @Override
+    public boolean held() {
+      MemoryCache.Spillable successor = handedTo;
+      return successor != null ? successor.held() : holding;
+    }
+
+    @Override
+    public void spill() throws IOException {
+      LookupFileBuilder.this.spill();
     }
   }
 }

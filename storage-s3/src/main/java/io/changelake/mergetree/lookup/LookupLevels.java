@@ -39,23 +39,28 @@ import java.util.Map;
  * <p>The budgets belong to a {@link LookupCache}: a table writer passes the worker's {@linkplain
  * LookupCache#shared shared} one, so every bucket in the JVM spends from the same memory and disk,
  * with fair eviction between buckets; a copy unused for {@code lookup.cache-file-retention} is
- * deleted. Blocks on disk are zstd-compressed unless {@code lookup.cache-spill-compression} is
- * {@code none}; the memory cache holds them raw. A copy's blocks enter the memory cache as they are
- * written: the next commit's lookups go above all to the files the last compaction wrote, and find
- * their blocks without reading and decompressing them back.
+ * deleted. A copy is built in memory: its blocks enter the memory cache as they are made, and stay
+ * there, held, with no file written, until the memory budget needs their room. The cache then
+ * spills the copy to its local file, and its blocks go like any other; a copy that leaves the
+ * levels before (a lookup table's compaction rewrites most files within a few commits) never
+ * touches the disk. Blocks on disk are zstd-compressed unless {@code
+ * lookup.cache-spill-compression} is {@code none}; the memory cache holds them raw. The next
+ * commit's lookups go above all to the files the last compaction wrote, and find their blocks in
+ * memory.
  *
  * <table>
  *   <caption>What the cache spends</caption>
  *   <tr><th>budget</th><th>option</th><th>holds</th><th>cost per key</th><th>when full</th></tr>
  *   <tr><td>memory</td><td>{@code lookup.cache-max-memory-size} (256 mb)</td>
- *       <td>the bloom filter and block index of each file in use, and the blocks written or read
+ *       <td>the bloom filter and block index of each file in use, and the blocks built or read
  *       most recently, in one LRU</td>
  *       <td>1.2 bytes of filter; the index costs one key and 16 bytes per block, about 0.8
  *       bytes per key for rows of 100 bytes</td>
- *       <td>the least recently used block, filter or index is dropped; it is read again from the
- *       local file when needed (a filter and index: one read of the file's tail)</td></tr>
+ *       <td>the least recently used block, filter or index is dropped (its copy spilled first if
+ *       it is held); it is read again from the local file when needed (a filter and index: one
+ *       read of the file's tail)</td></tr>
  *   <tr><td>disk</td><td>{@code lookup.cache-max-disk-size} (10 gb)</td>
- *       <td>the local copies</td>
+ *       <td>the local copies spilled</td>
  *       <td>the key and value as BinaryRow, 17 bytes of sequence number, kind and lengths, 4 of
  *       block offset, before compression</td>
  *       <td>the least recently used whole copy is deleted; the next lookup that needs it reads
@@ -106,7 +111,6 @@ public final class LookupLevels implements Closeable {
   /** Local copies by data file name, least recently used first. */
   private final LinkedHashMap<String, LookupFile> localFiles = new LinkedHashMap<>(16, 0.75f, true);
 
-  private long diskBytes;
   private long filesBuilt;
   private long lastRetentionSweepNanos = System.nanoTime();
   private long blocksReadByClosedFiles;
@@ -194,16 +198,16 @@ public final class LookupLevels implements Closeable {
     settle();
     byte[] binaryKey = keyCodec.encodeRow(key);
     int hash = keyCodec.lastRowHash();
-    for (int level = startLevel; level <= levels.maxLevel(); level++) {
+    KeyValue found = null;
+    for (int level = startLevel; found == null && level <= levels.maxLevel(); level++) {
       DataFileMeta file = levels.fileFor(level, key);
       if (file != null) {
-        KeyValue found = localFile(file).get(binaryKey, hash);
-        if (found != null) {
-          return found;
-        }
+        found = localFile(file).get(binaryKey, hash);
       }
     }
-    return null;
+    // A block read may have left the cache over its budget at a held copy: no lock is held here.
+    cache.memory().spillWhileOver();
+    return found;
   }
 
   /**
@@ -227,21 +231,51 @@ public final class LookupLevels implements Closeable {
     }
 
     @Override
-    public void cacheBlock(int block, byte[] raw) {
-      cache.memory().put(owner, new MemoryCache.Key(id, block), raw, raw.length);
+    public void cacheBlock(int block, byte[] raw, MemoryCache.Spillable heldBy) {
+      cache.memory().put(owner, new MemoryCache.Key(id, block), raw, raw.length, heldBy);
+    }
+
+    @Override
+    public void relieveMemory() throws IOException {
+      cache.memory().spillWhileOver();
     }
 
     @Override
     public void register(DataFileMeta file, Path built, long size) throws IOException {
       drop(file.fileName());
-      Path path = Files.move(built, folder.resolve("lookup-" + id + "-" + file.fileName()));
+      Path path = Files.move(built, localPath(file));
       localFiles.put(
           file.fileName(),
-          new LookupFile(
-              owner, id, zstd, path, size, keyCodec, valueCodec, keyOrder, cache.memory()));
-      diskBytes += size;
+          LookupFile.written(owner, id, zstd, path, size, keyCodec, valueCodec, keyOrder, cache));
       cache.addDisk(owner, size);
       settle();
+    }
+
+    @Override
+    public MemoryCache.Spillable registerHeld(
+        DataFileMeta file, List<byte[]> blocks, FileIndex index, long rowCount) throws IOException {
+      drop(file.fileName());
+      LookupFile held =
+          LookupFile.held(
+              owner,
+              id,
+              zstd,
+              localPath(file),
+              keyCodec,
+              valueCodec,
+              keyOrder,
+              cache,
+              compress,
+              blocks,
+              index,
+              rowCount);
+      localFiles.put(file.fileName(), held);
+      settle();
+      return held;
+    }
+
+    private Path localPath(DataFileMeta file) {
+      return folder.resolve("lookup-" + id + "-" + file.fileName());
     }
 
     @Override
@@ -257,10 +291,16 @@ public final class LookupLevels implements Closeable {
    */
   private void settle() throws IOException {
     Iterator<Map.Entry<String, LookupFile>> eldest = localFiles.entrySet().iterator();
-    while (localFiles.size() > 1 && cache.overDiskShare(owner)) {
-      LookupFile evicted = eldest.next().getValue();
-      eldest.remove();
-      release(evicted, true);
+    // The newest copy is never visited: a lookup needs it.
+    int unvisited = localFiles.size();
+    while (unvisited > 1 && cache.overDiskShare(owner)) {
+      LookupFile candidate = eldest.next().getValue();
+      unvisited--;
+      // A held copy takes no disk: deleting it would only cost a rebuild.
+      if (candidate.size() > 0) {
+        eldest.remove();
+        release(candidate, true);
+      }
     }
     long now = System.nanoTime();
     if (retentionNanos == Long.MAX_VALUE || now - lastRetentionSweepNanos < RETENTION_SWEEP_NANOS) {
@@ -311,20 +351,26 @@ public final class LookupLevels implements Closeable {
   }
 
   private void release(LookupFile local, boolean evicted) throws IOException {
-    diskBytes -= local.size();
-    cache.removeDisk(owner, local.size(), evicted);
-    blocksReadByClosedFiles += local.blocksRead();
+    // Closed first: a copy spilled on another thread meanwhile is on the books with its size.
     local.close();
+    if (local.size() > 0) {
+      cache.removeDisk(owner, local.size(), evicted);
+    }
+    blocksReadByClosedFiles += local.blocksRead();
   }
 
   /** What the cache holds and has done so far. */
   public CacheStats stats() {
     long blocksRead = blocksReadByClosedFiles;
+    long diskBytes = 0;
+    int held = 0;
     for (LookupFile f : localFiles.values()) {
       blocksRead += f.blocksRead();
+      diskBytes += f.size();
+      held += f.held() ? 1 : 0;
     }
     return new CacheStats(
-        cache.memory().used(owner), diskBytes, localFiles.size(), filesBuilt, blocksRead);
+        cache.memory().used(owner), diskBytes, localFiles.size(), held, filesBuilt, blocksRead);
   }
 
   /**
@@ -332,13 +378,19 @@ public final class LookupLevels implements Closeable {
    *
    * @param memoryBytes heap held by this bucket's filters, indexes and blocks, by accounting; at
    *     most the memory budget unless one entry alone exceeds it
-   * @param diskBytes the size of this bucket's local copies
+   * @param diskBytes the size of this bucket's local copies spilled to disk
    * @param localFiles how many data files have a local copy
+   * @param heldFiles how many of those copies are held in memory only, not spilled
    * @param filesBuilt local copies built by reading a data file (not from a writer's hand-over)
    * @param blocksRead blocks read from local disk because the memory cache lacked them
    */
   public record CacheStats(
-      long memoryBytes, long diskBytes, int localFiles, long filesBuilt, long blocksRead) {}
+      long memoryBytes,
+      long diskBytes,
+      int localFiles,
+      int heldFiles,
+      long filesBuilt,
+      long blocksRead) {}
 
   /** Deletes every local copy. */
   @Override

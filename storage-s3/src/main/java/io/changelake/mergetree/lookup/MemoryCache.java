@@ -21,8 +21,14 @@ import java.util.function.ToLongFunction;
  * leave it. An entry larger than the whole budget is still kept, alone, for as long as it is its
  * owner's newest: a lookup needs it.
  *
- * <p>Thread-safe: bucket writers on several threads share one cache. A value is loaded outside the
- * lock, so a slow disk read by one bucket does not stall the others.
+ * <p>A block of a copy {@linkplain Spillable held} in memory only cannot simply be dropped: it is
+ * the block's only copy. When such a block is the one to go, eviction stops there, and the next
+ * {@link #spillWhileOver} writes its copy to local disk, after which its blocks go like any other.
+ * The cache may thus exceed its budget between a {@link #put} or {@link #get} and the next {@link
+ * #spillWhileOver}, by what a thread adds in between (a block, or the filter and index of a file).
+ *
+ * <p>Thread-safe: bucket writers on several threads share one cache. A value is loaded, and a copy
+ * spilled, outside the lock, so a slow disk read or write by one bucket does not stall the others.
  */
 final class MemoryCache {
 
@@ -35,13 +41,37 @@ final class MemoryCache {
   /** What the cache holds: a block of a lookup file, or its {@link #INDEX}. */
   record Key(long file, int block) {}
 
+  /**
+   * A lookup copy whose blocks are held in memory only, until the memory budget needs their room.
+   */
+  interface Spillable {
+    /**
+     * Whether the copy still lives in memory only. Read under the cache's lock, so it must not
+     * block: a volatile read.
+     */
+    boolean held();
+
+    /** Writes the copy to local disk, after which {@link #held} is false; a no-op if it is not. */
+    void spill() throws IOException;
+  }
+
   /** Reads a value from disk when the cache does not hold it. */
   @FunctionalInterface
   interface Loader<V> {
     V load() throws IOException;
   }
 
-  private record Entry(Object value, long weight) {}
+  /**
+   * A cached value and its weight, and the copy whose only in-memory block it may be (null for a
+   * value that is on disk as well).
+   */
+  private record Entry(Object value, long weight, Spillable copy) {
+
+    /** Whether dropping the entry would lose it: its copy has not been spilled. */
+    boolean held() {
+      return copy != null && copy.held();
+    }
+  }
 
   /** One owner's entries, least recently used first, and their weight. */
   private static final class Owned {
@@ -55,6 +85,15 @@ final class MemoryCache {
   private long hits;
   private long misses;
   private long evictions;
+
+  /** The copy eviction stopped at, to spill before the cache can fit again; null if none. */
+  private Spillable toSpill;
+
+  /** Whether eviction stopped at a held block: read without the lock by {@link #spillWhileOver}. */
+  private volatile boolean spillNeeded;
+
+  /** The owner of the entry whose addition left the cache over budget, whose entry is spared. */
+  private long spillOwner = -1;
 
   MemoryCache(long capacity) {
     this.capacity = capacity;
@@ -78,7 +117,7 @@ final class MemoryCache {
     V value = loader.load();
     long weight = weigher.applyAsLong(value) + ENTRY_OVERHEAD_BYTES;
     synchronized (this) {
-      add(owner, key, value, weight);
+      add(owner, key, value, weight, null);
     }
     return value;
   }
@@ -86,14 +125,38 @@ final class MemoryCache {
   /**
    * Caches {@code value} for {@code owner} as {@link #get} would after loading it, weighing it
    * {@code weight} plus entry overhead: for values known before anyone asks for them.
+   *
+   * @param copy the copy that holds {@code value} in memory only, which must be spilled before the
+   *     entry may be dropped; null if the value is on disk as well
    */
-  synchronized void put(long owner, Key key, Object value, long weight) {
-    add(owner, key, value, weight + ENTRY_OVERHEAD_BYTES);
+  synchronized void put(long owner, Key key, Object value, long weight, Spillable copy) {
+    add(owner, key, value, weight + ENTRY_OVERHEAD_BYTES, copy);
   }
 
-  private void add(long owner, Key key, Object value, long weight) {
+  /**
+   * Brings the cache back within its budget if eviction stopped at a held block: spills that
+   * block's copy, then goes on evicting, as often as needed. Call it holding no lock of a copy or
+   * of its lookups: a spill takes the copy's lock.
+   *
+   * @throws IOException if a copy cannot be written; its blocks then stay, over the budget
+   */
+  void spillWhileOver() throws IOException {
+    while (spillNeeded) {
+      Spillable copy;
+      synchronized (this) {
+        evictWhileOver(spillOwner);
+        copy = toSpill;
+        toSpill = null;
+      }
+      if (copy != null) {
+        copy.spill();
+      }
+    }
+  }
+
+  private void add(long owner, Key key, Object value, long weight, Spillable copy) {
     Owned owned = owners.computeIfAbsent(owner, o -> new Owned());
-    Entry previous = owned.entries.put(key, new Entry(value, weight));
+    Entry previous = owned.entries.put(key, new Entry(value, weight, copy));
     if (previous != null) {
       owned.used -= previous.weight;
       used -= previous.weight;
@@ -104,10 +167,15 @@ final class MemoryCache {
   }
 
   /**
-   * Evicts from the largest owner until the cache fits. The entry just added is spared: its owner
+   * Evicts from the largest owner until the cache fits, or until the entry to go is held in memory
+   * only: its copy is then left in {@link #toSpill}. The entry just added is spared: its owner
    * competes only while it holds more than that entry, and then its eldest entry is another.
+   *
+   * @param newOwner the owner of the entry just added, or -1 for none
    */
   private void evictWhileOver(long newOwner) {
+    spillNeeded = false;
+    toSpill = null;
     while (used > capacity) {
       Owned largest = null;
       long largestOwner = 0;
@@ -123,7 +191,14 @@ final class MemoryCache {
         return;
       }
       Iterator<Map.Entry<Key, Entry>> eldest = largest.entries.entrySet().iterator();
-      long weight = eldest.next().getValue().weight;
+      Entry victim = eldest.next().getValue();
+      if (victim.held()) {
+        toSpill = victim.copy;
+        spillNeeded = true;
+        spillOwner = newOwner;
+        return;
+      }
+      long weight = victim.weight;
       eldest.remove();
       largest.used -= weight;
       used -= weight;

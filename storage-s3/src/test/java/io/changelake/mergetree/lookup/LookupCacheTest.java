@@ -46,6 +46,46 @@ class LookupCacheTest {
     assertEquals(1, cache.hits());
   }
 
+  /**
+   * A block held in memory only is never dropped: eviction stops at it, and the next spill writes
+   * its copy (once), after which its blocks go like any other.
+   */
+  @Test
+  void aHeldBlockIsSpilledBeforeItIsDroppedAndOnlyOnce() throws IOException {
+    long entry = 1000 + MemoryCache.ENTRY_OVERHEAD_BYTES;
+    MemoryCache cache = new MemoryCache(4 * entry);
+    int[] spills = {0};
+    boolean[] held = {true};
+    MemoryCache.Spillable copy =
+        new MemoryCache.Spillable() {
+          @Override
+          public boolean held() {
+            return held[0];
+          }
+
+          @Override
+          public void spill() {
+            spills[0]++;
+            held[0] = false;
+          }
+        };
+    for (int b = 0; b < 3; b++) {
+      cache.put(1, new MemoryCache.Key(1, b), new byte[1000], 1000, copy);
+    }
+    cache.put(1, new MemoryCache.Key(2, 0), new byte[1000], 1000, null);
+    cache.put(1, new MemoryCache.Key(2, 1), new byte[1000], 1000, null);
+    assertEquals(5 * entry, cache.used(), "the held block to go stays until its copy is spilled");
+    assertEquals(0, cache.evictions());
+    assertEquals(0, spills[0]);
+
+    cache.spillWhileOver();
+    assertEquals(1, spills[0]);
+    assertEquals(4 * entry, cache.used());
+    assertEquals(1, cache.evictions());
+    cache.spillWhileOver();
+    assertEquals(1, spills[0], "nothing more to spill");
+  }
+
   @Test
   void bucketsSharingOneCacheAnswerAsWithTheirOwnAndKeepTheDiskNearTheBudget() throws IOException {
     LocalBucket first = new LocalBucket(dir.resolve("first"));
@@ -55,7 +95,8 @@ class LookupCacheTest {
         new Levels(LocalBucket.KEY, 2, second.writeRun(1, rows(0, 30_000), 3_000));
     List<KeyValue> expected = new ArrayList<>();
     long oneBucketDisk;
-    try (LookupLevels own = first.lookupLevels(firstLevels, 64L << 20, Long.MAX_VALUE)) {
+    // A budget below one copy: every copy is spilled, and its size counted.
+    try (LookupLevels own = first.lookupLevels(firstLevels, 16L << 10, Long.MAX_VALUE)) {
       for (long id = 0; id < 30_000; id += 11) {
         expected.add(own.lookup(new Object[] {id}, 1));
       }

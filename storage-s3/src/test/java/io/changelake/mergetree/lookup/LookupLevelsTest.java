@@ -25,6 +25,9 @@ class LookupLevelsTest {
   private static final long UNLIMITED = Long.MAX_VALUE;
   private static final long MEMORY = 64L << 20;
 
+  /** A memory budget below one copy of the tests' files: every copy is spilled to disk. */
+  private static final long SPILLING = 16L << 10;
+
   @TempDir Path dir;
 
   /** Keys {@code from, from + step, ...} below {@code to}, all with one sequence and kind. */
@@ -100,7 +103,7 @@ class LookupLevelsTest {
     DataFileMeta top = bucket.write(2, rows(0, 1_000, 1, 1, RowKind.INSERT));
     DataFileMeta newer = bucket.write(1, rows(0, 1_000, 2, 2, RowKind.UPDATE_AFTER));
     Levels levels = new Levels(LocalBucket.KEY, 3, List.of(top, newer));
-    try (LookupLevels lookup = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
+    try (LookupLevels lookup = bucket.lookupLevels(levels, SPILLING, UNLIMITED)) {
       assertEquals(2, lookup.lookup(new Object[] {10L}, 1).sequenceNumber());
       assertEquals(1, lookup.lookup(new Object[] {11L}, 1).sequenceNumber());
       assertEquals(2, lookup.stats().localFiles());
@@ -120,9 +123,12 @@ class LookupLevelsTest {
     }
   }
 
-  /** A copy handed over answers from the blocks it cached as it was written: no disk read. */
+  /**
+   * A copy handed over answers from the blocks it cached as it was written: no disk read. Within
+   * the memory budget it is held there and never written; leaving the levels frees it.
+   */
   @Test
-  void aHandedOverFileAnswersWithoutReadingTheDataFileOrItsCopy() throws IOException {
+  void aHandedOverFileWithinTheBudgetAnswersFromMemoryAndIsNeverWritten() throws IOException {
     LocalBucket bucket = new LocalBucket(dir);
     Levels levels = new Levels(LocalBucket.KEY, 3, List.of());
     try (LookupLevels lookup = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
@@ -137,7 +143,67 @@ class LookupLevelsTest {
       assertEquals(0, bucket.opened());
       assertEquals(0, lookup.stats().filesBuilt());
       assertEquals(0, lookup.stats().blocksRead());
+      assertEquals(1, lookup.stats().heldFiles());
+      assertEquals(0, lookup.stats().diskBytes());
+      assertEquals(List.of(), localCopies(bucket), "nothing is written");
+
+      levels.update(List.of(file), List.of());
+      lookup.remove(file);
+      assertEquals(0, lookup.stats().memoryBytes());
+      assertEquals(List.of(), localCopies(bucket));
     }
+  }
+
+  /**
+   * Copies held in memory are spilled to disk, oldest first, as new copies need the budget's room,
+   * and answer the same from their files; a copy larger than the budget spills as it is built.
+   */
+  @Test
+  void heldCopiesSpillWhenTheBudgetNeedsTheirRoomAndAnswerTheSameFromDisk() throws IOException {
+    LocalBucket bucket = new LocalBucket(dir);
+    Levels levels = new Levels(LocalBucket.KEY, 3, List.of());
+    // Each copy of 2,000 rows takes about 80 KiB raw: the budget holds two of them.
+    long budget = 200L << 10;
+    List<long[]> ranges = List.of(new long[] {0, 2_000}, new long[] {2_000, 4_000});
+    try (LookupLevels lookup = bucket.lookupLevels(levels, budget, UNLIMITED)) {
+      List<DataFileMeta> written = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        long[] range = ranges.get(i % 2);
+        try (LookupFileBuilder builder = lookup.newFile()) {
+          DataFileMeta file =
+              bucket.write(2 - i % 2, rows(range[0], range[1], 1, i, RowKind.INSERT), builder);
+          written.add(file);
+        }
+        assertTrue(lookup.stats().memoryBytes() <= budget, "memory " + lookup.stats());
+      }
+      // The two newest copies answer: every third file of each level is the newest, and the
+      // older ones stay in the levels as other keys' sources, spilled.
+      levels.update(List.of(), written.subList(4, 6));
+      LookupLevels.CacheStats spilled = lookup.stats();
+      assertEquals(6, spilled.localFiles());
+      assertTrue(spilled.heldFiles() < 6 && spilled.diskBytes() > 0, "spilled: " + spilled);
+      assertEquals(6 - spilled.heldFiles(), localCopies(bucket).size());
+      for (long id = 0; id < 4_000; id += 3) {
+        long sequence = id < 2_000 ? 4 : 5;
+        assertFound(
+            row(id, sequence, RowKind.INSERT, id * 10 + sequence),
+            lookup.lookup(new Object[] {id}, 1));
+      }
+      assertEquals(0, bucket.opened(), "every copy answered, held or spilled");
+
+      // A copy alone larger than the budget is spilled while it is built.
+      try (LookupFileBuilder builder = lookup.newFile()) {
+        DataFileMeta large = bucket.write(1, rows(10_000, 20_000, 1, 9, RowKind.INSERT), builder);
+        levels.update(List.of(), List.of(large));
+      }
+      for (long id = 10_000; id < 20_000; id += 7) {
+        assertFound(row(id, 9, RowKind.INSERT, id * 10 + 9), lookup.lookup(new Object[] {id}, 1));
+      }
+      assertTrue(lookup.stats().blocksRead() > 0, "blocks read back from the spilled copy");
+      assertTrue(lookup.stats().memoryBytes() <= budget, "memory " + lookup.stats());
+      assertEquals(0, bucket.opened());
+    }
+    assertEquals(List.of(), localCopies(bucket), "closing deletes the spilled copies");
   }
 
   @Test
@@ -179,7 +245,7 @@ class LookupLevelsTest {
     files.addAll(bucket.writeRun(2, rows(0, 20_000, 1, 1, RowKind.INSERT), 5_000));
     files.addAll(bucket.writeRun(1, rows(0, 20_000, 3, 2, RowKind.DELETE), 2_000));
     Levels levels = new Levels(LocalBucket.KEY, 3, files);
-    try (LookupLevels roomy = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
+    try (LookupLevels roomy = bucket.lookupLevels(levels, SPILLING, UNLIMITED)) {
       List<KeyValue> expected = new ArrayList<>();
       for (long id = -1; id <= 20_000; id += 7) {
         expected.add(roomy.lookup(new Object[] {id}, 1));
@@ -194,7 +260,7 @@ class LookupLevelsTest {
               LocalBucket.VALUE,
               bucket.opener(),
               dir.resolve("tiny"),
-              MEMORY,
+              SPILLING,
               tinyDisk)) {
         for (int pass = 0; pass < 2; pass++) {
           int i = 0;
@@ -248,13 +314,17 @@ class LookupLevelsTest {
     LocalBucket bucket = new LocalBucket(dir);
     List<DataFileMeta> files = bucket.writeRun(1, rows(0, 1_000, 1, 1, RowKind.INSERT), 100);
     LookupLevels lookup =
-        bucket.lookupLevels(new Levels(LocalBucket.KEY, 2, files), MEMORY, UNLIMITED);
+        bucket.lookupLevels(new Levels(LocalBucket.KEY, 2, files), SPILLING, UNLIMITED);
     for (long id = 0; id < 1_000; id += 50) {
       lookup.lookup(new Object[] {id}, 1);
     }
-    assertEquals(10, localCopies(bucket).size());
+    LookupLevels.CacheStats stats = lookup.stats();
+    assertEquals(10, stats.localFiles());
+    assertTrue(stats.heldFiles() < 10, "copies spilled: " + stats);
+    assertEquals(10 - stats.heldFiles(), localCopies(bucket).size());
     lookup.close();
     assertEquals(List.of(), localCopies(bucket));
+    assertEquals(0, lookup.stats().memoryBytes(), "held copies are freed too");
   }
 
   private static List<Path> localCopies(LocalBucket bucket) throws IOException {
