@@ -148,6 +148,7 @@ record RandomScript(long seed, String producer, String engine, List<String> line
     actions(
         r,
         retractionsAccepted,
+        lines.contains("OPTION ignore-delete=true"),
         waits ? 6 : 4,
         tinyBuffer ? 30 : 6,
         columns.size() > 2,
@@ -271,6 +272,7 @@ record RandomScript(long seed, String producer, String engine, List<String> line
   private static void actions(
       SplittableRandom r,
       boolean retractions,
+      boolean retractionsDropped,
       int maxCommits,
       int maxWrites,
       boolean extras,
@@ -292,6 +294,10 @@ record RandomScript(long seed, String producer, String engine, List<String> line
           kind = "UB";
         } else {
           kind = "D ";
+        }
+        if (c == 0 && w == 0 && retractionsDropped) {
+          // The write that reaches the merge: ignore-delete drops a retraction before it.
+          kind = "I ";
         }
         long key = 1001 + r.nextInt(keys);
         String store = r.nextInt(8) == 0 ? "-" : Integer.toString(10 * (1 + r.nextInt(3)));
