@@ -45,7 +45,7 @@ import java.util.List;
  *
  * <p>Heap beyond the cache's blocks is one open block, 64 KiB of key hashes (the rest wait in a
  * side file for the bloom filter, which {@link #finish} sizes by the final count) and the block
- * index, one key and 8 bytes per block (about 0.6 % of the blocks for keys of 16 bytes). Not
+ * index, one key and 12 bytes per block (about 0.7 % of the blocks for keys of 16 bytes). Not
  * thread-safe, but independent of lookups running on another thread, and the cache may spill the
  * copy from another thread: that takes the builder's lock, as finishing a block does.
  *
