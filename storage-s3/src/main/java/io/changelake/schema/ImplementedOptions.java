@@ -238,7 +238,8 @@ public final class ImplementedOptions {
           "zstd",
           value -> value.trim().toLowerCase(Locale.ROOT),
           oneOf(List.of("zstd", "none"), " (Paimon's lz4 and lzo are not implemented)"),
-          "compression of the lookup copies' blocks on local disk: zstd or none");
+          "compression of the lookup copies' blocks when the memory budget spills them to local disk:"
+              + " zstd or none");
 
   public static final TableOption<Duration> LOOKUP_CACHE_FILE_RETENTION =
       option(
