@@ -56,22 +56,35 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+  /**
+   * What the copies of one bucket's lookups share.
+   *
+   * @param owner the bucket's id in {@code cache}
+   * @param zstd decompresses the blocks; null when they are stored raw
+   * @param compress whether a spill compresses the blocks
+   */
+  record Shared(
+      long owner,
+      ZstdDecompressCtx zstd,
+      boolean compress,
+      BinaryRowCodec keyCodec,
+      BinaryRowCodec valueCodec,
+      BinaryRowOrder keyOrder,
+      LookupCache cache) {}
+
+  private final Shared shared;
   private final long owner;
   private final long id;
+  private final Path path;
 
-  /** Decompresses the blocks, shared by the files of one bucket's lookups; null when raw. */
+  /** The shared codecs and context, in fields of their own for the lookups. */
   private final ZstdDecompressCtx zstd;
 
-  private final Path path;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final BinaryRowOrder keyOrder;
-  private final LookupCache cache;
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
-
-  /** Whether a spill compresses the blocks. */
-  private final boolean compress;
 
   /** The raw blocks of a held copy, in order; null once written or closed. Guarded by this. */
   private List<byte[]> heldBlocks;
@@ -91,27 +104,16 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   private long blocksRead;
   private long lastUsedNanos = System.nanoTime();
 
-  private LookupFile(
-      long owner,
-      long id,
-      ZstdDecompressCtx zstd,
-      Path path,
-      BinaryRowCodec keyCodec,
-      BinaryRowCodec valueCodec,
-      BinaryRowOrder keyOrder,
-      LookupCache cache,
-      boolean compress,
-      long rowCount) {
-    this.owner = owner;
+  private LookupFile(Shared shared, long id, Path path, long rowCount) {
+    this.shared = shared;
+    this.owner = shared.owner();
     this.id = id;
-    this.zstd = zstd;
     this.path = path;
-    this.keyCodec = keyCodec;
-    this.valueCodec = valueCodec;
-    this.keyOrder = keyOrder;
-    this.cache = cache;
-    this.memory = cache.memory();
-    this.compress = compress;
+    this.zstd = shared.zstd();
+    this.keyCodec = shared.keyCodec();
+    this.valueCodec = shared.valueCodec();
+    this.keyOrder = shared.keyOrder();
+    this.memory = shared.cache().memory();
     this.rowCount = rowCount;
     this.indexKey = new MemoryCache.Key(id, MemoryCache.INDEX);
   }
@@ -119,24 +121,10 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   /**
    * The copy written at {@code path} ({@code size} bytes), already on the disk's books.
    *
-   * @param owner the bucket's id in {@code cache}
-   * @param id the copy's id in {@code cache}, under which its blocks are cached
-   * @param zstd decompresses the blocks, shared by the bucket's copies; null if they are raw
+   * @param id the copy's id in the cache, under which its blocks are cached
    */
-  static LookupFile written(
-      long owner,
-      long id,
-      ZstdDecompressCtx zstd,
-      Path path,
-      long size,
-      BinaryRowCodec keyCodec,
-      BinaryRowCodec valueCodec,
-      BinaryRowOrder keyOrder,
-      LookupCache cache)
-      throws IOException {
-    LookupFile file =
-        new LookupFile(
-            owner, id, zstd, path, keyCodec, valueCodec, keyOrder, cache, zstd != null, 0);
+  static LookupFile written(Shared shared, long id, Path path, long size) throws IOException {
+    LookupFile file = new LookupFile(shared, id, path, 0);
     file.channel = FileChannel.open(path, StandardOpenOption.READ);
     file.size = size;
     return file;
@@ -148,28 +136,14 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
    *
    * @param blocks the raw blocks, in order
    * @param index the filter and index, the index section laid out as the file stores it
-   * @param compress whether a spill compresses the blocks
    */
   static LookupFile held(
-      long owner,
-      long id,
-      ZstdDecompressCtx zstd,
-      Path path,
-      BinaryRowCodec keyCodec,
-      BinaryRowCodec valueCodec,
-      BinaryRowOrder keyOrder,
-      LookupCache cache,
-      boolean compress,
-      List<byte[]> blocks,
-      FileIndex index,
-      long rowCount) {
-    LookupFile file =
-        new LookupFile(
-            owner, id, zstd, path, keyCodec, valueCodec, keyOrder, cache, compress, rowCount);
+      Shared shared, long id, Path path, List<byte[]> blocks, FileIndex index, long rowCount) {
+    LookupFile file = new LookupFile(shared, id, path, rowCount);
     file.heldBlocks = blocks;
     file.heldIndex = index;
     file.holding = true;
-    file.memory.put(owner, file.indexKey, index, index.retainedBytes(), file);
+    file.memory.put(shared.owner(), file.indexKey, index, index.retainedBytes(), file);
     return file;
   }
 
@@ -197,7 +171,7 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     if (heldBlocks == null) {
       return;
     }
-    CopyOutput output = new CopyOutput(path, compress);
+    CopyOutput output = new CopyOutput(path, shared.compress());
     long written;
     try {
       for (byte[] block : heldBlocks) {
@@ -224,7 +198,7 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     holding = false;
     size = written;
     memory.put(owner, indexKey, onDisk, onDisk.retainedBytes(), null);
-    cache.addDisk(owner, written);
+    shared.cache().addDisk(owner, written);
   }
 
   /**

@@ -93,20 +93,17 @@ public final class LookupLevels implements Closeable {
   private final RowType keyType;
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
-  private final BinaryRowCodec valueCodec;
-  private final BinaryRowOrder keyOrder;
   private final DataFileOpener<?> opener;
   private final Path folder;
   private final LookupCache cache;
   private final long owner;
   private final long retentionNanos;
-  private final boolean compress;
 
   /**
-   * Decompresses the blocks of this bucket's copies when they are compressed (else null): one
-   * context for every block read, rather than one made and freed per 4 KiB block.
+   * What this bucket's copies share, among which the context that decompresses their blocks when
+   * they are compressed: one for every block read, rather than one made and freed per 4 KiB block.
    */
-  private final ZstdDecompressCtx zstd;
+  private final LookupFile.Shared shared;
 
   /** Local copies by data file name, least recently used first. */
   private final LinkedHashMap<String, LookupFile> localFiles = new LinkedHashMap<>(16, 0.75f, true);
@@ -170,15 +167,20 @@ public final class LookupLevels implements Closeable {
     this.keyType = keyType;
     this.valueType = valueType;
     this.keyCodec = new BinaryRowCodec(keyType);
-    this.valueCodec = new BinaryRowCodec(valueType);
-    this.keyOrder = new BinaryRowOrder(keyType);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
     this.cache = cache;
     this.owner = cache.newId();
     this.retentionNanos = retention == null ? Long.MAX_VALUE : retention.toNanos();
-    this.compress = compress;
-    this.zstd = compress ? new ZstdDecompressCtx() : null;
+    this.shared =
+        new LookupFile.Shared(
+            owner,
+            compress ? new ZstdDecompressCtx() : null,
+            compress,
+            keyCodec,
+            new BinaryRowCodec(valueType),
+            new BinaryRowOrder(keyType),
+            cache);
   }
 
   /**
@@ -219,7 +221,11 @@ public final class LookupLevels implements Closeable {
   public LookupFileBuilder newFile() throws IOException {
     long id = cache.newId();
     return new LookupFileBuilder(
-        folder.resolve("lookup-" + id + ".tmp"), keyType, valueType, compress, new Building(id));
+        folder.resolve("lookup-" + id + ".tmp"),
+        keyType,
+        valueType,
+        shared.compress(),
+        new Building(id));
   }
 
   /** A copy being built: its blocks go to the memory cache under the id it will be known by. */
@@ -244,9 +250,7 @@ public final class LookupLevels implements Closeable {
     public void register(DataFileMeta file, Path built, long size) throws IOException {
       drop(file.fileName());
       Path path = Files.move(built, localPath(file));
-      localFiles.put(
-          file.fileName(),
-          LookupFile.written(owner, id, zstd, path, size, keyCodec, valueCodec, keyOrder, cache));
+      localFiles.put(file.fileName(), LookupFile.written(shared, id, path, size));
       cache.addDisk(owner, size);
       settle();
     }
@@ -255,20 +259,7 @@ public final class LookupLevels implements Closeable {
     public MemoryCache.Spillable registerHeld(
         DataFileMeta file, List<byte[]> blocks, FileIndex index, long rowCount) throws IOException {
       drop(file.fileName());
-      LookupFile held =
-          LookupFile.held(
-              owner,
-              id,
-              zstd,
-              localPath(file),
-              keyCodec,
-              valueCodec,
-              keyOrder,
-              cache,
-              compress,
-              blocks,
-              index,
-              rowCount);
+      LookupFile held = LookupFile.held(shared, id, localPath(file), blocks, index, rowCount);
       localFiles.put(file.fileName(), held);
       settle();
       return held;
@@ -395,9 +386,9 @@ public final class LookupLevels implements Closeable {
   /** Deletes every local copy. */
   @Override
   public void close() throws IOException {
-    if (zstd != null) {
+    if (shared.zstd() != null) {
       // No lookup follows a close: the copies are deleted below, and the context is freed now.
-      zstd.close();
+      shared.zstd().close();
     }
     List<LookupFile> all = new ArrayList<>(localFiles.values());
     localFiles.clear();
