@@ -34,12 +34,20 @@ public class WorkerGaugesTest {
     // round 1's file, so compaction lifts them above it rather than merge them with it, and
     // their changelog comes from lookups of that file. (Three rounds of 100 keys each, as in
     // IdleWriterTest, merged every round and looked nothing up: the hit rate stayed 0.)
+    // A lookup cache smaller than one bucket's copies, so that they spill to local disk: within
+    // the budget they would stay in memory, and the disk gauge at 0.
     pipeline
         .apply(OrderRows.rounds(interval, KEYS, UPDATED, UPDATED))
         .apply(
             OrderRows.write(
                     warehouse,
-                    Map.of("bucket", Integer.toString(BUCKETS), "changelog-producer", "lookup"))
+                    Map.of(
+                        "bucket",
+                        Integer.toString(BUCKETS),
+                        "changelog-producer",
+                        "lookup",
+                        "lookup.cache-max-memory-size",
+                        "16 kb"))
                 .withCommitInterval(interval)
                 .withSequenceField("amount"));
     PipelineResult result = pipeline.run();
