@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Writes the file of one lookup copy in the layout {@link LookupFile} reads: its blocks, compressed
@@ -25,6 +26,12 @@ final class CopyOutput implements Closeable {
   private static final int SPILL_ZSTD_LEVEL = 1;
 
   private static final int STREAM_BUFFER_BYTES = 64 * 1024;
+
+  /**
+   * An index entry's bytes besides its key: the block's stored length and the key's length, the two
+   * ints before each key of the index section.
+   */
+  static final int INDEX_ENTRY_OVERHEAD = 4 + 4;
 
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -49,8 +56,28 @@ final class CopyOutput implements Closeable {
     this.zstd = compress ? new ZstdCompressCtx().setLevel(SPILL_ZSTD_LEVEL) : null;
   }
 
-  /** Appends the next block: {@code length} raw bytes of {@code raw}. */
-  void writeBlock(byte[] raw, int length) throws IOException {
+  /**
+   * A file at {@code path} holding {@code blocks} already, in order: how a copy held in memory
+   * starts writing. If a block cannot be written, the file is closed and deleted.
+   */
+  static CopyOutput withBlocks(Path path, boolean compress, List<byte[]> blocks)
+      throws IOException {
+    CopyOutput output = new CopyOutput(path, compress);
+    try {
+      for (byte[] block : blocks) {
+        output.writeBlock(block);
+      }
+    } catch (IOException | RuntimeException e) {
+      output.close();
+      Files.deleteIfExists(path);
+      throw e;
+    }
+    return output;
+  }
+
+  /** Appends the next block, its raw bytes. */
+  void writeBlock(byte[] raw) throws IOException {
+    int length = raw.length;
     int stored;
     if (zstd != null) {
       int bound = (int) Zstd.compressBound(length) + 4;
@@ -71,28 +98,22 @@ final class CopyOutput implements Closeable {
     position += stored;
   }
 
-  /** Blocks written so far. */
-  int blocks() {
-    return blocks;
-  }
-
   /**
    * Completes the file after its last block and closes it.
    *
-   * @param index the index section after its block count: per block an int (its stored length,
-   *     filled in here), an int key length and the block's last key; {@code keyStarts} gives where
-   *     each key starts
+   * @param index the index section after its block count, whole: per block an int (its stored
+   *     length, filled in here), an int key length and the block's last key; {@code keyStarts}
+   *     gives where each key starts
    * @return the file's size
    */
-  long finish(byte[] index, int indexLength, int[] keyStarts, BloomFilter bloom, long rowCount)
-      throws IOException {
+  long finish(byte[] index, int[] keyStarts, BloomFilter bloom, long rowCount) throws IOException {
     long indexOffset = position;
     for (int b = 0; b < blocks; b++) {
-      INTS.set(index, keyStarts[b] - 8, storedLengths[b]);
+      INTS.set(index, keyStarts[b] - INDEX_ENTRY_OVERHEAD, storedLengths[b]);
     }
     out.writeInt(blocks);
-    out.write(index, 0, indexLength);
-    long bloomOffset = indexOffset + 4 + indexLength;
+    out.write(index);
+    long bloomOffset = indexOffset + 4 + index.length;
     bloom.writeTo(out);
     out.writeLong(indexOffset);
     out.writeLong(bloomOffset);

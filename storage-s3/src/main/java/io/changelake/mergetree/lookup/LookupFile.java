@@ -171,16 +171,12 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     if (heldBlocks == null) {
       return;
     }
-    CopyOutput output = new CopyOutput(path, shared.compress());
+    CopyOutput output = CopyOutput.withBlocks(path, shared.compress(), heldBlocks);
     long written;
     try {
-      for (byte[] block : heldBlocks) {
-        output.writeBlock(block, block.length);
-      }
-      byte[] index = heldIndex.lastKeys();
       written =
           output.finish(
-              index, index.length, heldIndex.lastKeyStarts(), heldIndex.bloom(), rowCount);
+              heldIndex.lastKeys(), heldIndex.lastKeyStarts(), heldIndex.bloom(), rowCount);
       channel = FileChannel.open(path, StandardOpenOption.READ);
     } catch (IOException | RuntimeException e) {
       output.close();

@@ -69,9 +69,6 @@ public final class LookupFileBuilder implements Closeable {
   /** A record's bytes besides its key and value: two lengths, the sequence number, the kind. */
   private static final int RECORD_OVERHEAD = 4 + 4 + 8 + 1;
 
-  /** An index entry's bytes besides its key: the block's stored length and the key's length. */
-  private static final int INDEX_ENTRY_OVERHEAD = 4 + 4;
-
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle LONGS =
@@ -265,7 +262,7 @@ public final class LookupFileBuilder implements Closeable {
         owner.cacheBlock(blocks, raw, spillHandle);
       } else {
         owner.cacheBlock(blocks, raw, null);
-        output.writeBlock(raw, raw.length);
+        output.writeBlock(raw);
       }
     }
     blocks++;
@@ -275,7 +272,7 @@ public final class LookupFileBuilder implements Closeable {
 
   /** Appends the open block's entry to the index: a stored length to fill in, its last key. */
   private void indexBlock() {
-    int needed = indexLength + INDEX_ENTRY_OVERHEAD + lastKeyLength;
+    int needed = indexLength + CopyOutput.INDEX_ENTRY_OVERHEAD + lastKeyLength;
     if (needed > index.length) {
       index = Arrays.copyOf(index, Math.max(needed, 2 * index.length));
     }
@@ -283,7 +280,7 @@ public final class LookupFileBuilder implements Closeable {
       keyStarts = Arrays.copyOf(keyStarts, 2 * blocks);
     }
     INTS.set(index, indexLength + 4, lastKeyLength);
-    keyStarts[blocks] = indexLength + INDEX_ENTRY_OVERHEAD;
+    keyStarts[blocks] = indexLength + CopyOutput.INDEX_ENTRY_OVERHEAD;
     System.arraycopy(block, lastKeyStart, index, keyStarts[blocks], lastKeyLength);
     indexLength = needed;
   }
@@ -297,16 +294,7 @@ public final class LookupFileBuilder implements Closeable {
         if (held == null || done) {
           return;
         }
-        CopyOutput started = new CopyOutput(path, compress);
-        try {
-          for (byte[] raw : held) {
-            started.writeBlock(raw, raw.length);
-          }
-        } catch (IOException | RuntimeException e) {
-          started.close();
-          throw e;
-        }
-        output = started;
+        output = CopyOutput.withBlocks(path, compress, held);
         held = null;
         holding = false;
         return;
@@ -347,6 +335,7 @@ public final class LookupFileBuilder implements Closeable {
       }
     }
     Files.delete(hashesPath);
+    byte[] section = Arrays.copyOf(index, indexLength);
     int[] starts = Arrays.copyOf(keyStarts, blocks);
     synchronized (this) {
       if (held != null) {
@@ -354,12 +343,11 @@ public final class LookupFileBuilder implements Closeable {
         for (int b = 0; b < blocks; b++) {
           rawOffsets[b + 1] = rawOffsets[b] + held.get(b).length;
         }
-        FileIndex heldIndex =
-            new FileIndex(rawOffsets, Arrays.copyOf(index, indexLength), starts, bloom);
+        FileIndex heldIndex = new FileIndex(rawOffsets, section, starts, bloom);
         handedTo = owner.registerHeld(file, held, heldIndex, rowCount);
         held = null;
       } else {
-        long size = output.finish(index, indexLength, starts, bloom, rowCount);
+        long size = output.finish(section, starts, bloom, rowCount);
         owner.register(file, path, size);
       }
       done = true;
