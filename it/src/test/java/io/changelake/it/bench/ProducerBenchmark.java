@@ -7,11 +7,15 @@ import io.changelake.bench.UpsertWorkload;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -22,14 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
  * changelake next to Apache Paimon 1.3.1 on the same upsert workload, producer by producer, in one
  * JVM: prints write, changelog-read and batch-read rates and ours/Paimon ratios, per second and per
  * CPU-second of the JVM (steadier on a shared machine: see {@link ProcessCpu}), then each table
- * read as a batch and as a changelog by both engines, warm, and the write repeated by both, warm.
- * It measures and prints; it asserts nothing about time.
+ * read as a batch and as a changelog by both engines, warm, and the write repeated by both, warm;
+ * then each engine's write and reads cold, each the first work of a JVM of its own ({@link
+ * ColdStart}). It measures and prints; it asserts nothing about time.
  *
  * <p>Not part of the test run (its name ends in Benchmark). Run it with
  *
  * <pre>
  * mvn -B -pl it -am test -Dtest=ProducerBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
- *     [-Dbench.rows=2000000 -Dbench.keys=500000 -Dbench.commitEvery=100000 -Dbench.producers=none,lookup]
+ *     [-Dbench.rows=2000000 -Dbench.keys=500000 -Dbench.commitEvery=100000 -Dbench.producers=none,lookup \
+ *      -Dbench.coldStarts=5]
  * </pre>
  */
 class ProducerBenchmark {
@@ -59,13 +65,13 @@ class ProducerBenchmark {
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     List<String> warm = new ArrayList<>();
     List<String> warmWrites = new ArrayList<>();
+    List<String> coldWrites = new ArrayList<>();
     List<String> cold = new ArrayList<>();
     for (String producer : producers) {
       Path paimonWarehouse = folder.resolve("paimon-" + producer);
-      TablePath table = new TablePath("bench", "orders_" + producer.replace('-', '_'));
+      TablePath table = table(producer);
       UpsertBenchmark.Result paimon =
-          PaimonUpsertRun.run(
-              producer, workload, paimonWarehouse.resolve(table.root().replaceAll("/$", "")));
+          PaimonUpsertRun.run(producer, workload, paimonTable(paimonWarehouse, table));
       UpsertBenchmark.Result ours =
           UpsertBenchmark.run(producer, workload, folder.resolve("changelake-" + producer));
       print("Paimon 1.3.1", paimon);
@@ -92,8 +98,9 @@ class ProducerBenchmark {
       warm.add(warmReads(producer, paimonWarehouse, table, "Paimon's", WarmRead.CHANGELOG));
       warm.add(warmReads(producer, oursWarehouse, table, "changelake's", WarmRead.CHANGELOG));
       warmWrites.add(warmWrites(producer, workload, folder.resolve("warm-" + producer), table));
+      coldWrites.add(coldWrites(producer, workload, folder.resolve("cold-" + producer)));
       for (WarmRead read : WarmRead.values()) {
-        cold.add(coldReads(producer, paimonWarehouse, oursWarehouse, table, read));
+        cold.add(coldReads(producer, workload, paimonWarehouse, oursWarehouse, read));
       }
     }
     printTable(
@@ -110,8 +117,15 @@ class ProducerBenchmark {
             + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |",
         warmWrites);
     printTable(
+        "Cold writes, the workload written into a new table by each engine, the first work of a JVM of its own, "
+            + COLD_STARTS
+            + " JVMs per engine alternately, medians:",
+        "| producer | changelake rows/s | Paimon 1.3.1 rows/s | ours/Paimon"
+            + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |",
+        coldWrites);
+    printTable(
         "Cold reads, each engine its own table, each read the first of a JVM of its own, "
-            + COLD_READS
+            + COLD_STARTS
             + " JVMs per engine alternately, medians:",
         "| producer | read | changelake s | Paimon 1.3.1 s | ours/Paimon"
             + " | changelake CPU-s | Paimon 1.3.1 CPU-s | ours/Paimon per CPU-second |",
@@ -127,28 +141,84 @@ class ProducerBenchmark {
     rows.forEach(System.out::println);
   }
 
-  private static final int COLD_READS = Integer.getInteger("bench.coldReads", 5);
+  /** The table a producer's workload is written into, by both engines. */
+  static TablePath table(String producer) {
+    return new TablePath("bench", "orders_" + producer.replace('-', '_'));
+  }
+
+  /** The folder of Paimon's table in {@code warehouse} (Paimon takes the table's own folder). */
+  static Path paimonTable(Path warehouse, TablePath table) {
+    return warehouse.resolve(table.root().replaceAll("/$", ""));
+  }
+
+  private static final int COLD_STARTS = Integer.getInteger("bench.coldStarts", 5);
 
   /**
-   * Each engine's first read of its own table in a new JVM ({@link ColdRead}), {@link #COLD_READS}
-   * times each, alternately: the median of several cold starts, where the read "once" above is one
-   * sample after the writes of the same JVM.
+   * Each engine's write of the workload into a new table, in a new JVM ({@link ColdStart}), {@link
+   * #COLD_STARTS} times each, alternately: the median of several cold starts, where the write
+   * "once" above is one sample after whatever the same JVM ran before (the other producers' writes
+   * and reads, and Paimon's write, whose garbage may still be collected during ours).
+   */
+  private static String coldWrites(String producer, UpsertWorkload workload, Path folder)
+      throws Exception {
+    List<ColdStart.Sample> ours = new ArrayList<>();
+    List<ColdStart.Sample> theirs = new ArrayList<>();
+    for (int i = 0; i < COLD_STARTS; i++) {
+      Path paimon = folder.resolve("paimon-" + i);
+      Path changelake = folder.resolve("changelake-" + i);
+      theirs.add(
+          ColdStart.inNewJvm(
+              ColdStart.Engine.PAIMON, ColdStart.Work.WRITE, paimon, producer, workload));
+      ours.add(
+          ColdStart.inNewJvm(
+              ColdStart.Engine.CHANGELAKE, ColdStart.Work.WRITE, changelake, producer, workload));
+      deleteTree(paimon);
+      deleteTree(changelake);
+    }
+    double oursRate = workload.rows() / median(ours, ColdStart.Sample::seconds);
+    double theirRate = workload.rows() / median(theirs, ColdStart.Sample::seconds);
+    double oursCpu = workload.rows() / median(ours, ColdStart.Sample::cpuSeconds);
+    double theirCpu = workload.rows() / median(theirs, ColdStart.Sample::cpuSeconds);
+    return String.format(
+        "| %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |",
+        producer, oursRate, theirRate, oursRate / theirRate, oursCpu, theirCpu, oursCpu / theirCpu);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  /**
+   * Each engine's first read of its own table in a new JVM ({@link ColdStart}), {@link
+   * #COLD_STARTS} times each, alternately: the median of several cold starts, where the read "once"
+   * above is one sample after the writes of the same JVM.
    */
   private static String coldReads(
-      String producer, Path paimonWarehouse, Path oursWarehouse, TablePath table, WarmRead read)
+      String producer,
+      UpsertWorkload workload,
+      Path paimonWarehouse,
+      Path oursWarehouse,
+      WarmRead read)
       throws Exception {
-    List<ColdRead.Sample> ours = new ArrayList<>();
-    List<ColdRead.Sample> theirs = new ArrayList<>();
-    for (int i = 0; i < COLD_READS; i++) {
-      theirs.add(ColdRead.inNewJvm(ColdRead.Engine.PAIMON, read, paimonWarehouse, table));
-      ours.add(ColdRead.inNewJvm(ColdRead.Engine.CHANGELAKE, read, oursWarehouse, table));
+    List<ColdStart.Sample> ours = new ArrayList<>();
+    List<ColdStart.Sample> theirs = new ArrayList<>();
+    ColdStart.Work work = ColdStart.Work.of(read);
+    for (int i = 0; i < COLD_STARTS; i++) {
+      theirs.add(
+          ColdStart.inNewJvm(ColdStart.Engine.PAIMON, work, paimonWarehouse, producer, workload));
+      ours.add(
+          ColdStart.inNewJvm(ColdStart.Engine.CHANGELAKE, work, oursWarehouse, producer, workload));
     }
     // Rates, not times: the two tables may hold different row counts (a batch read of Paimon's
     // lookup table skips its level 0).
-    double oursSeconds = median(ours, ColdRead.Sample::seconds);
-    double theirSeconds = median(theirs, ColdRead.Sample::seconds);
-    double oursCpu = median(ours, ColdRead.Sample::cpuSeconds);
-    double theirCpu = median(theirs, ColdRead.Sample::cpuSeconds);
+    double oursSeconds = median(ours, ColdStart.Sample::seconds);
+    double theirSeconds = median(theirs, ColdStart.Sample::seconds);
+    double oursCpu = median(ours, ColdStart.Sample::cpuSeconds);
+    double theirCpu = median(theirs, ColdStart.Sample::cpuSeconds);
     long oursRows = ours.get(0).rows();
     long theirRows = theirs.get(0).rows();
     return String.format(
@@ -164,7 +234,7 @@ class ProducerBenchmark {
   }
 
   private static double median(
-      List<ColdRead.Sample> samples, ToDoubleFunction<ColdRead.Sample> value) {
+      List<ColdStart.Sample> samples, ToDoubleFunction<ColdStart.Sample> value) {
     return Median.of(samples.stream().mapToDouble(value).toArray());
   }
 
@@ -185,9 +255,7 @@ class ProducerBenchmark {
     for (int i = 0; i < WARM_WRITES; i++) {
       UpsertBenchmark.Timing paimon =
           PaimonUpsertRun.write(
-              producer,
-              workload,
-              folder.resolve("paimon-" + i).resolve(table.root().replaceAll("/$", "")));
+              producer, workload, paimonTable(folder.resolve("paimon-" + i), table));
       UpsertBenchmark.Timing changelake =
           UpsertBenchmark.write(producer, workload, folder.resolve("changelake-" + i));
       if (i >= WARM_WRITES / 2) {
