@@ -38,13 +38,25 @@ final class ColdStart {
 
   /** What the new JVM does: read an existing table, or write the workload into a new one. */
   enum Work {
-    BATCH_READ,
-    CHANGELOG_READ,
-    WRITE;
+    BATCH_READ(ProducerBenchmark.WarmRead.BATCH),
+    CHANGELOG_READ(ProducerBenchmark.WarmRead.CHANGELOG),
+    WRITE(null);
+
+    /** The read, or null for the write. */
+    private final ProducerBenchmark.WarmRead read;
+
+    Work(ProducerBenchmark.WarmRead read) {
+      this.read = read;
+    }
 
     /** The cold start of a read. */
     static Work of(ProducerBenchmark.WarmRead read) {
-      return read == ProducerBenchmark.WarmRead.BATCH ? BATCH_READ : CHANGELOG_READ;
+      for (Work work : values()) {
+        if (work.read == read) {
+          return work;
+        }
+      }
+      throw new IllegalArgumentException("no cold start reads " + read);
     }
   }
 
@@ -83,10 +95,7 @@ final class ColdStart {
               : PaimonUpsertRun.write(producer, workload, paimonTable);
       sample = new Sample(workload.rows(), timing.seconds(), timing.cpuSeconds());
     } else {
-      ProducerBenchmark.WarmRead read =
-          work == Work.BATCH_READ
-              ? ProducerBenchmark.WarmRead.BATCH
-              : ProducerBenchmark.WarmRead.CHANGELOG;
+      ProducerBenchmark.WarmRead read = work.read;
       UpsertBenchmark.Counted counted;
       if (engine == Engine.CHANGELAKE) {
         try (LocalObjectStore store = new LocalObjectStore(warehouse)) {

@@ -7,15 +7,11 @@ import io.changelake.bench.UpsertWorkload;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -113,15 +109,13 @@ class ProducerBenchmark {
         "Warm writes, the workload written into a new table by both engines "
             + WARM_WRITES
             + " times alternately, best over the last half:",
-        "| producer | changelake rows/s | Paimon 1.3.1 rows/s | ours/Paimon"
-            + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |",
+        WRITES_HEADER,
         warmWrites);
     printTable(
         "Cold writes, the workload written into a new table by each engine, the first work of a JVM of its own, "
             + COLD_STARTS
             + " JVMs per engine alternately, medians:",
-        "| producer | changelake rows/s | Paimon 1.3.1 rows/s | ours/Paimon"
-            + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |",
+        WRITES_HEADER,
         coldWrites);
     printTable(
         "Cold reads, each engine its own table, each read the first of a JVM of its own, "
@@ -130,6 +124,20 @@ class ProducerBenchmark {
         "| producer | read | changelake s | Paimon 1.3.1 s | ours/Paimon"
             + " | changelake CPU-s | Paimon 1.3.1 CPU-s | ours/Paimon per CPU-second |",
         cold);
+  }
+
+  private static final String WRITES_HEADER =
+      "| producer | changelake rows/s | Paimon 1.3.1 rows/s | ours/Paimon"
+          + " | changelake rows/CPU-s | Paimon 1.3.1 rows/CPU-s | ours/Paimon per CPU-second |";
+
+  /**
+   * A row of a writes table ({@link #WRITES_HEADER}): each engine's rate per second and per CPU.
+   */
+  private static String writesRow(
+      String producer, double ours, double theirs, double oursCpu, double theirsCpu) {
+    return String.format(
+        "| %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |",
+        producer, ours, theirs, ours / theirs, oursCpu, theirsCpu, oursCpu / theirsCpu);
   }
 
   /** Prints a Markdown table after a blank line and its title. */
@@ -164,32 +172,27 @@ class ProducerBenchmark {
     List<ColdStart.Sample> ours = new ArrayList<>();
     List<ColdStart.Sample> theirs = new ArrayList<>();
     for (int i = 0; i < COLD_STARTS; i++) {
-      Path paimon = folder.resolve("paimon-" + i);
-      Path changelake = folder.resolve("changelake-" + i);
       theirs.add(
           ColdStart.inNewJvm(
-              ColdStart.Engine.PAIMON, ColdStart.Work.WRITE, paimon, producer, workload));
+              ColdStart.Engine.PAIMON,
+              ColdStart.Work.WRITE,
+              folder.resolve("paimon-" + i),
+              producer,
+              workload));
       ours.add(
           ColdStart.inNewJvm(
-              ColdStart.Engine.CHANGELAKE, ColdStart.Work.WRITE, changelake, producer, workload));
-      deleteTree(paimon);
-      deleteTree(changelake);
+              ColdStart.Engine.CHANGELAKE,
+              ColdStart.Work.WRITE,
+              folder.resolve("changelake-" + i),
+              producer,
+              workload));
     }
-    double oursRate = workload.rows() / median(ours, ColdStart.Sample::seconds);
-    double theirRate = workload.rows() / median(theirs, ColdStart.Sample::seconds);
-    double oursCpu = workload.rows() / median(ours, ColdStart.Sample::cpuSeconds);
-    double theirCpu = workload.rows() / median(theirs, ColdStart.Sample::cpuSeconds);
-    return String.format(
-        "| %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |",
-        producer, oursRate, theirRate, oursRate / theirRate, oursCpu, theirCpu, oursCpu / theirCpu);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
+    return writesRow(
+        producer,
+        workload.rows() / median(ours, ColdStart.Sample::seconds),
+        workload.rows() / median(theirs, ColdStart.Sample::seconds),
+        workload.rows() / median(ours, ColdStart.Sample::cpuSeconds),
+        workload.rows() / median(theirs, ColdStart.Sample::cpuSeconds));
   }
 
   /**
@@ -265,9 +268,7 @@ class ProducerBenchmark {
         theirsCpu = Math.max(theirsCpu, rate(workload.rows(), paimon.cpuSeconds()));
       }
     }
-    return String.format(
-        "| %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx |",
-        producer, ours, theirs, ours / theirs, oursCpu, theirsCpu, oursCpu / theirsCpu);
+    return writesRow(producer, ours, theirs, oursCpu, theirsCpu);
   }
 
   private static final int WARM_READS = 6;
