@@ -359,9 +359,11 @@ final class CompactRewriter {
       StepSink sink)
       throws IOException {
     KeyVersions versions = new KeyVersions(keyOrder);
+    // One sink for every key: a method reference made per key would be an object per key.
+    ChangelogRule.Sink toChangelog = changelog::write;
     while (versions.fill(reader, runLevels)) {
       checkNotCancelled(sink);
-      KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, changelog);
+      KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
       if (out != null && result != null && (result.kind().isAdd() || !dropDeletes)) {
         out.write(result);
       }
@@ -412,16 +414,16 @@ final class CompactRewriter {
   }
 
   private KeyValue mergeWithChangelog(
-      KeyVersions versions, ChangelogMode mode, int outputLevel, RollingFileWriter changelog)
+      KeyVersions versions, ChangelogMode mode, int outputLevel, ChangelogRule.Sink changelog)
       throws IOException {
     switch (mode) {
       case LOOKUP:
-        return lookupRule.merge(versions, outputLevel, maxLevel, changelog::write);
+        return lookupRule.merge(versions, outputLevel, maxLevel, changelog);
       case FULL_COMPACTION:
         KeyValue top = versions.atLevel(maxLevel);
         KeyValue merged = keyMerge.reduce(versions);
         if (top == null || versions.size() > 1) {
-          changelogRule.emit(top, merged, changelog::write);
+          changelogRule.emit(top, merged, changelog);
         }
         return merged;
       default:

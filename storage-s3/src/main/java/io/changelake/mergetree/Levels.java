@@ -150,12 +150,23 @@ public final class Levels {
 
   /** The decoded smallest key of a file. */
   public Object[] minKey(DataFileMeta f) {
-    return minKeys.computeIfAbsent(f.fileName(), n -> keyCodec.decode(f.minKey().bytes()));
+    return decodedKey(minKeys, f, true);
   }
 
   /** The decoded largest key of a file. */
   public Object[] maxKey(DataFileMeta f) {
-    return maxKeys.computeIfAbsent(f.fileName(), n -> keyCodec.decode(f.maxKey().bytes()));
+    return decodedKey(maxKeys, f, false);
+  }
+
+  private Object[] decodedKey(Map<String, Object[]> decoded, DataFileMeta f, boolean smallest) {
+    // Not computeIfAbsent: every lookup asks for keys of each level's file, and its capturing
+    // lambda would be a new object each time.
+    Object[] key = decoded.get(f.fileName());
+    if (key == null) {
+      key = keyCodec.decode((smallest ? f.minKey() : f.maxKey()).bytes());
+      decoded.put(f.fileName(), key);
+    }
+    return key;
   }
 
   /** The file of a level above 0 whose key range holds {@code key}, or null. */

@@ -110,7 +110,7 @@ public final class BucketAssigner {
    */
   public RowBucket assign(Object[] row) throws IOException {
     check(row);
-    remember(project(row, partitionIndexes));
+    rememberPartitionOf(row);
     Object[] bucketKey = project(row, bucketKeyIndexes);
     return new RowBucket(
         lastPartitionRow,
@@ -118,6 +118,13 @@ public final class BucketAssigner {
         bucketFunction != null
             ? bucketFunction.bucket(bucketKey)
             : dynamicBuckets.assign(lastPartitionRow, keyCodec.hash(bucketKey)));
+  }
+
+  /** {@link #remember}s the row's partition; an unpartitioned table's once. */
+  private void rememberPartitionOf(Object[] row) {
+    if (partitionIndexes.length > 0 || lastPartitionRow == null) {
+      remember(project(row, partitionIndexes));
+    }
   }
 
   /**
@@ -161,7 +168,7 @@ public final class BucketAssigner {
   /** The partition of a row, serialized, after checking that the row fits the table. */
   SerializedRow partitionOf(Object[] row) {
     check(row);
-    remember(project(row, partitionIndexes));
+    rememberPartitionOf(row);
     return lastPartitionRow;
   }
 

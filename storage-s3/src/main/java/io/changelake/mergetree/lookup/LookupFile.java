@@ -67,7 +67,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
       long owner,
       ZstdDecompressCtx zstd,
       boolean compress,
-      BinaryRowCodec keyCodec,
       BinaryRowCodec valueCodec,
       BinaryRowOrder keyOrder,
       LookupCache cache) {}
@@ -80,7 +79,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   /** The shared codecs and context, in fields of their own for the lookups. */
   private final ZstdDecompressCtx zstd;
 
-  private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
   private final BinaryRowOrder keyOrder;
   private final MemoryCache memory;
@@ -110,7 +108,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     this.id = id;
     this.path = path;
     this.zstd = shared.zstd();
-    this.keyCodec = shared.keyCodec();
     this.valueCodec = shared.valueCodec();
     this.keyOrder = shared.keyOrder();
     this.memory = shared.cache().memory();
@@ -200,38 +197,41 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   /**
    * The stored key-value of a key, or null.
    *
-   * @param key the key's BinaryRow
+   * @param key the key, whose array the key-value found shares
+   * @param binaryKey the key's BinaryRow
    * @param hash the key's hash, as {@link BinaryRowCodec#hash} gives it
    */
-  synchronized KeyValue get(byte[] key, int hash) throws IOException {
+  synchronized KeyValue get(Object[] key, byte[] binaryKey, int hash) throws IOException {
     lastUsedNanos = System.nanoTime();
     // A held copy's entries are pinned in the cache; its own references answer only if they
-    // were not, and never lose the blocks.
-    List<byte[]> held = heldBlocks;
-    FileIndex heldIndexNow = heldIndex;
-    FileIndex index =
-        memory.get(
-            owner,
-            indexKey,
-            held == null ? this::readIndex : () -> heldIndexNow,
-            FileIndex::retainedBytes);
+    // were not, and never lose the blocks. Loaded and cached here, not by a loader the cache
+    // calls: a lookup allocates no closure.
+    FileIndex index = (FileIndex) memory.cached(owner, indexKey);
+    if (index == null) {
+      index = heldBlocks == null ? readIndex() : heldIndex;
+      memory.put(owner, indexKey, index, index.retainedBytes(), null);
+    }
     if (!index.bloom().mightContain(hash)) {
       return null;
     }
-    int b = index.blockFor(key, keyOrder);
+    int b = index.blockFor(binaryKey, keyOrder);
     if (b < 0) {
       return null;
     }
-    byte[] block =
-        memory.get(
-            owner,
-            new MemoryCache.Key(id, b),
-            held == null ? () -> readBlock(index, b) : () -> held.get(b),
-            bytes -> bytes.length);
-    return find(block, key);
+    MemoryCache.Key blockKey = new MemoryCache.Key(id, b);
+    byte[] block = (byte[]) memory.cached(owner, blockKey);
+    if (block == null) {
+      block = heldBlocks == null ? readBlock(index, b) : heldBlocks.get(b);
+      memory.put(owner, blockKey, block, block.length, null);
+    }
+    return find(block, key, binaryKey);
   }
 
-  private KeyValue find(byte[] block, byte[] key) {
+  /**
+   * The key-value of a key in a block, or null. The key is not decoded from the block: its bytes
+   * equal the key's, so the key-value takes the caller's key.
+   */
+  private KeyValue find(byte[] block, Object[] key, byte[] binaryKey) {
     int count = (int) INTS.get(block, block.length - 4);
     int offsets = block.length - 4 - 4 * count;
     int lo = 0;
@@ -239,7 +239,7 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       int record = (int) INTS.get(block, offsets + 4 * mid);
-      int c = keyOrder.compare(block, record + 4, key, 0);
+      int c = keyOrder.compare(block, record + 4, binaryKey, 0);
       if (c < 0) {
         lo = mid + 1;
       } else if (c > 0) {
@@ -249,7 +249,7 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
         int value = valueLength + 4;
         int tail = value + (int) INTS.get(block, valueLength);
         return new KeyValue(
-            keyCodec.decodeRow(block, record + 4),
+            key,
             (long) LONGS.get(block, tail),
             RowKind.fromByteValue(block[tail + 8]),
             valueCodec.decodeRow(block, value));

@@ -177,7 +177,6 @@ public final class LookupLevels implements Closeable {
             owner,
             compress ? new ZstdDecompressCtx() : null,
             compress,
-            keyCodec,
             new BinaryRowCodec(valueType),
             new BinaryRowOrder(keyType),
             cache);
@@ -186,7 +185,8 @@ public final class LookupLevels implements Closeable {
   /**
    * The current version of {@code key} in the levels from {@code startLevel} to the top: the record
    * of the first level whose file holds the key, with its sequence number and kind as stored (a
-   * retraction included), or null if no level holds it.
+   * retraction included), or null if no level holds it. The record found has {@code key} as its
+   * key: the stored key equals it.
    *
    * @param startLevel 1 or more: level-0 files overlap and are never looked up
    */
@@ -204,7 +204,7 @@ public final class LookupLevels implements Closeable {
     for (int level = startLevel; found == null && level <= levels.maxLevel(); level++) {
       DataFileMeta file = levels.fileFor(level, key);
       if (file != null) {
-        found = localFile(file).get(binaryKey, hash);
+        found = localFile(file).get(key, binaryKey, hash);
       }
     }
     // A block read may have left the cache over its budget at a held copy: no lock is held here.
@@ -281,16 +281,18 @@ public final class LookupLevels implements Closeable {
    * copy unused for longer than the retention.
    */
   private void settle() throws IOException {
-    Iterator<Map.Entry<String, LookupFile>> eldest = localFiles.entrySet().iterator();
-    // The newest copy is never visited: a lookup needs it.
-    int unvisited = localFiles.size();
-    while (unvisited > 1 && cache.overDiskShare(owner)) {
-      LookupFile candidate = eldest.next().getValue();
-      unvisited--;
-      // A held copy takes no disk: deleting it would only cost a rebuild.
-      if (candidate.size() > 0) {
-        eldest.remove();
-        release(candidate, true);
+    if (cache.overDiskShare(owner)) {
+      Iterator<Map.Entry<String, LookupFile>> eldest = localFiles.entrySet().iterator();
+      // The newest copy is never visited: a lookup needs it.
+      int unvisited = localFiles.size();
+      while (unvisited > 1 && cache.overDiskShare(owner)) {
+        LookupFile candidate = eldest.next().getValue();
+        unvisited--;
+        // A held copy takes no disk: deleting it would only cost a rebuild.
+        if (candidate.size() > 0) {
+          eldest.remove();
+          release(candidate, true);
+        }
       }
     }
     long now = System.nanoTime();

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.ToLongFunction;
 
 /**
  * The heap the lookup caches of one {@link LookupCache} may use together: per bucket (owner) an LRU
@@ -24,11 +23,12 @@ import java.util.function.ToLongFunction;
  * <p>A block of a copy {@linkplain Spillable held} in memory only cannot simply be dropped: it is
  * the block's only copy. When such a block is the one to go, eviction stops there, and the next
  * {@link #spillWhileOver} writes its copy to local disk, after which its blocks go like any other.
- * The cache may thus exceed its budget between a {@link #put} or {@link #get} and the next {@link
- * #spillWhileOver}, by what a thread adds in between (a block, or the filter and index of a file).
+ * The cache may thus exceed its budget between a {@link #put} and the next {@link #spillWhileOver},
+ * by what a thread adds in between (a block, or the filter and index of a file).
  *
- * <p>Thread-safe: bucket writers on several threads share one cache. A value is loaded, and a copy
- * spilled, outside the lock, so a slow disk read or write by one bucket does not stall the others.
+ * <p>Thread-safe: bucket writers on several threads share one cache. A value is loaded (between a
+ * {@link #cached} miss and its {@link #put}), and a copy spilled, outside the lock, so a slow disk
+ * read or write by one bucket does not stall the others.
  */
 final class MemoryCache {
 
@@ -53,12 +53,6 @@ final class MemoryCache {
 
     /** Writes the copy to local disk, after which {@link #held} is false; a no-op if it is not. */
     void spill() throws IOException;
-  }
-
-  /** Reads a value from disk when the cache does not hold it. */
-  @FunctionalInterface
-  interface Loader<V> {
-    V load() throws IOException;
   }
 
   /**
@@ -100,31 +94,23 @@ final class MemoryCache {
   }
 
   /**
-   * The cached value of {@code key} for {@code owner}, loaded and weighed (plus entry overhead) if
-   * absent.
+   * The cached value of {@code key} for {@code owner}, or null: a miss, after which the caller
+   * loads the value and {@link #put}s it. Counted as a hit or a miss.
    */
-  @SuppressWarnings("unchecked")
-  <V> V get(long owner, Key key, Loader<V> loader, ToLongFunction<V> weigher) throws IOException {
-    synchronized (this) {
-      Owned owned = owners.get(owner);
-      Entry entry = owned == null ? null : owned.entries.get(key);
-      if (entry != null) {
-        hits++;
-        return (V) entry.value;
-      }
+  synchronized Object cached(long owner, Key key) {
+    Owned owned = owners.get(owner);
+    Entry entry = owned == null ? null : owned.entries.get(key);
+    if (entry == null) {
       misses++;
+      return null;
     }
-    V value = loader.load();
-    long weight = weigher.applyAsLong(value) + ENTRY_OVERHEAD_BYTES;
-    synchronized (this) {
-      add(owner, key, value, weight, null);
-    }
-    return value;
+    hits++;
+    return entry.value;
   }
 
   /**
-   * Caches {@code value} for {@code owner} as {@link #get} would after loading it, weighing it
-   * {@code weight} plus entry overhead: for values known before anyone asks for them.
+   * Caches {@code value} for {@code owner}, weighing it {@code weight} plus entry overhead: a value
+   * loaded after a {@link #cached} miss, or one known before anyone asks for it.
    *
    * @param copy the copy that holds {@code value} in memory only, which must be spilled before the
    *     entry may be dropped; null if the value is on disk as well
