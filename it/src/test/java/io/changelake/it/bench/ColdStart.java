@@ -7,6 +7,7 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,24 +150,42 @@ final class ColdStart {
     command.add(Long.toString(workload.keys()));
     command.add(Long.toString(workload.commitEvery()));
     command.add(Long.toString(workload.seed()));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    int exit = child.waitFor();
-    if (exit == 0) {
-      // The sample is the last line of three numbers: a log line of a thread still running may
-      // follow it.
-      String[] lines = output.strip().split("\n");
-      for (int i = lines.length - 1; i >= 0; i--) {
-        if (SAMPLE.matcher(lines[i].strip()).matches()) {
-          String[] fields = lines[i].strip().split(" ");
-          return new Sample(
-              Long.parseLong(fields[0]),
-              Double.parseDouble(fields[1]),
-              Double.parseDouble(fields[2]));
+    // The child's log (Paimon's threads log to stderr) goes to a file of its own: on one pipe with
+    // the sample, a background thread's line could land in the middle of the sample's.
+    Path log = Files.createTempFile("cold-start", ".log");
+    try {
+      Process child =
+          new ProcessBuilder(command)
+              .redirectError(ProcessBuilder.Redirect.to(log.toFile()))
+              .start();
+      String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int exit = child.waitFor();
+      if (exit == 0) {
+        // The sample is the last line of three numbers on stdout.
+        String[] lines = output.strip().split("\n");
+        for (int i = lines.length - 1; i >= 0; i--) {
+          if (SAMPLE.matcher(lines[i].strip()).matches()) {
+            String[] fields = lines[i].strip().split(" ");
+            return new Sample(
+                Long.parseLong(fields[0]),
+                Double.parseDouble(fields[1]),
+                Double.parseDouble(fields[2]));
+          }
         }
       }
+      throw new IOException(
+          "cold "
+              + work
+              + " by "
+              + engine
+              + " failed (exit "
+              + exit
+              + "): "
+              + output
+              + Files.readString(log, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(log);
     }
-    throw new IOException("cold " + work + " by " + engine + " failed: " + output);
   }
 
   private static final Pattern SAMPLE = Pattern.compile("\\d+ \\d+\\.\\d+ \\d+\\.\\d+");
