@@ -23,7 +23,6 @@ import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -87,7 +86,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final String path;
 
   /** The file's bytes, open for the reader's life: small files are fetched whole at the footer. */
-  private final SeekableInputStream file;
+  private final ObjectInputFile.Stream file;
 
   private final ParquetFooter footer;
   private final PageDecompression decompression;
@@ -165,7 +164,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   private KeyValueFileReader(
       String path,
-      SeekableInputStream file,
+      ObjectInputFile.Stream file,
       ParquetFooter footer,
       PageDecompression decompression,
       RowType keyType,
@@ -287,7 +286,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       ObjectStore store, String path, RowType keyType, ColumnMapping mapping, int[] valueProjection)
       throws IOException {
     ObjectInputFile input = inputFile(store, path);
-    SeekableInputStream file = input.newStream();
+    ObjectInputFile.Stream file = input.newStream();
     try {
       ParquetFooter footer = ParquetFooter.read(file, input.getLength(), input.toString());
       return new KeyValueFileReader(

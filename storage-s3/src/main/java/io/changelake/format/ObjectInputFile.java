@@ -45,8 +45,8 @@ final class ObjectInputFile implements InputFile {
   }
 
   @Override
-  public SeekableInputStream newStream() {
-    return new ReadAheadStream();
+  public Stream newStream() {
+    return new Stream();
   }
 
   @Override
@@ -54,7 +54,8 @@ final class ObjectInputFile implements InputFile {
     return offset == 0 ? store.root() + path : store.root() + path + " from byte " + offset;
   }
 
-  private final class ReadAheadStream extends SeekableInputStream {
+  /** A stream over the file, with the read-ahead buffer; see {@link ObjectInputFile}. */
+  final class Stream extends SeekableInputStream {
     private long position;
     private byte[] buffer = new byte[0];
     private long bufferStart;
@@ -114,6 +115,23 @@ final class ObjectInputFile implements InputFile {
       position += len;
     }
 
+    /**
+     * The next {@code len} bytes from the position, which moves past them: a run of column chunks.
+     * A range at least as large as the read-ahead comes in the array the store read it into, where
+     * {@link #readFully(byte[])} would copy it once more into the caller's; a shorter one comes
+     * from the buffer.
+     */
+    byte[] readBytes(int len) throws IOException {
+      if (len >= readAhead && position + len <= length) {
+        byte[] bytes = store.readRange(path, offset + position, len);
+        position += len;
+        return bytes;
+      }
+      byte[] bytes = new byte[len];
+      readFully(bytes, 0, len);
+      return bytes;
+    }
+
     @Override
     public int read(ByteBuffer buf) throws IOException {
       if (!buf.hasRemaining()) {
@@ -131,16 +149,7 @@ final class ObjectInputFile implements InputFile {
 
     @Override
     public void readFully(ByteBuffer buf) throws IOException {
-      int len = buf.remaining();
-      if (len >= readAhead && position + len <= length) {
-        // Column chunks: one copy, from the store's array into Parquet's buffer.
-        buf.put(store.readRange(path, offset + position, len));
-        position += len;
-        return;
-      }
-      byte[] bytes = new byte[len];
-      readFully(bytes, 0, len);
-      buf.put(bytes);
+      buf.put(readBytes(buf.remaining()));
     }
 
     /** Makes the buffer hold {@code len} (less than the read-ahead) bytes from the position. */

@@ -26,7 +26,6 @@ import org.apache.parquet.format.DictionaryPageHeader;
 import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * The pages of some columns of one row group, as {@link DecodedColumnChunk} and Parquet's column
@@ -48,7 +47,7 @@ final class RowGroupPages implements PageReadStore {
    * @param file the file's name, for messages
    */
   RowGroupPages(
-      SeekableInputStream in,
+      ObjectInputFile.Stream in,
       ParquetFooter.RowGroup group,
       ColumnDescriptor[] requested,
       PageDecompression decompression,
@@ -70,9 +69,8 @@ final class RowGroupPages implements PageReadStore {
         last++;
         end += byOffset.get(last).chunk().size();
       }
-      byte[] bytes = new byte[Math.toIntExact(end - start)];
       in.seek(start);
-      in.readFully(bytes);
+      byte[] bytes = in.readBytes(Math.toIntExact(end - start));
       for (Located located : byOffset.subList(i, last + 1)) {
         String[] path = located.column().getPath();
         ParquetFooter.Chunk chunk = located.chunk();

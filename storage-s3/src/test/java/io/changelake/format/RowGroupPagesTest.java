@@ -71,7 +71,7 @@ class RowGroupPagesTest {
         ParquetFileReader parquet = ParquetFiles.open(file)) {
       ObjectInputFile input =
           new ObjectInputFile(store, "f.parquet", Files.size(file), KeyValueFileReader.READ_AHEAD);
-      try (SeekableInputStream in = input.newStream()) {
+      try (ObjectInputFile.Stream in = input.newStream()) {
         ParquetFooter footer = ParquetFooter.read(in, input.getLength(), "f.parquet");
         assertEquals(SCHEMA, footer.schema());
         assertEquals(parquet.getFooter().getFileMetaData().getCreatedBy(), footer.createdBy());
