@@ -107,11 +107,11 @@ final class ObjectInputFile implements InputFile {
             path + " ends at " + length + ", before " + len + " bytes from " + position);
       }
       if (len >= readAhead) {
-        System.arraycopy(store.readRange(path, offset + position, len), 0, bytes, start, len);
-      } else {
-        fill(len);
-        System.arraycopy(buffer, (int) (position - bufferStart), bytes, start, len);
+        System.arraycopy(readBytes(len), 0, bytes, start, len);
+        return;
       }
+      fill(len);
+      System.arraycopy(buffer, (int) (position - bufferStart), bytes, start, len);
       position += len;
     }
 
@@ -122,13 +122,14 @@ final class ObjectInputFile implements InputFile {
      * from the buffer.
      */
     byte[] readBytes(int len) throws IOException {
-      if (len >= readAhead && position + len <= length) {
-        byte[] bytes = store.readRange(path, offset + position, len);
-        position += len;
+      if (len < readAhead || position + len > length) {
+        // From the buffer, or past the end: readFully copies it, or says where the file ends.
+        byte[] bytes = new byte[len];
+        readFully(bytes, 0, len);
         return bytes;
       }
-      byte[] bytes = new byte[len];
-      readFully(bytes, 0, len);
+      byte[] bytes = store.readRange(path, offset + position, len);
+      position += len;
       return bytes;
     }
 

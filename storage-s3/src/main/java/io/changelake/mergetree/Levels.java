@@ -150,17 +150,18 @@ public final class Levels {
 
   /** The decoded smallest key of a file. */
   public Object[] minKey(DataFileMeta f) {
-    return decodedKey(minKeys, f, true);
+    return decodedKey(f, true);
   }
 
   /** The decoded largest key of a file. */
   public Object[] maxKey(DataFileMeta f) {
-    return decodedKey(maxKeys, f, false);
+    return decodedKey(f, false);
   }
 
-  private Object[] decodedKey(Map<String, Object[]> decoded, DataFileMeta f, boolean smallest) {
+  private Object[] decodedKey(DataFileMeta f, boolean smallest) {
     // Not computeIfAbsent: every lookup asks for keys of each level's file, and its capturing
     // lambda would be a new object each time.
+    Map<String, Object[]> decoded = smallest ? minKeys : maxKeys;
     Object[] key = decoded.get(f.fileName());
     if (key == null) {
       key = keyCodec.decode((smallest ? f.minKey() : f.maxKey()).bytes());
