@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
@@ -34,7 +35,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * in any other encoding is read by Parquet's reader instead ({@link AssembledColumn}).
  */
 // PLAIN_DICTIONARY and BIT_PACKED are deprecated for writing, and still read; BytesInput's
-// toByteArray is deprecated for its copy, which is wanted: a page's binary values point into it.
+// toByteArray and toByteBuffer are deprecated for the copy one makes and the array the other may
+// share, which pageBytes chooses between on purpose.
 @SuppressWarnings("deprecation")
 final class DecodedColumnChunk implements ColumnValues {
 
@@ -130,8 +132,7 @@ final class DecodedColumnChunk implements ColumnValues {
     Encoding encoding = page.getEncoding();
     if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.PLAIN) {
       if (isNumber(type)) {
-        ByteBuffer bytes =
-            ByteBuffer.wrap(page.getBytes().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer bytes = pageBytes(page.getBytes()).slice().order(ByteOrder.LITTLE_ENDIAN);
         Object values = newArray(type, page.getDictionarySize());
         copyNumbers(bytes, values, page.getDictionarySize());
         return values;
@@ -301,13 +302,16 @@ final class DecodedColumnChunk implements ColumnValues {
       throw new IllegalStateException("column " + descriptor + " has no page left for its rows");
     }
     int count = page.getValueCount();
-    byte[] data;
-    int offset = 0;
+    ByteBuffer bytes;
+    int offset;
     Encoding encoding;
     if (page instanceof DataPageV1 v1) {
-      data = v1.getBytes().toByteArray();
+      bytes = pageBytes(v1.getBytes());
+      offset = bytes.arrayOffset() + bytes.position();
       if (maxDefinition > 0) {
-        offset = readV1Definitions(v1, data, count);
+        offset =
+            readV1Definitions(
+                v1, bytes.array(), offset, bytes.arrayOffset() + bytes.limit(), count);
       }
       encoding = v1.getValueEncoding();
     } else {
@@ -316,9 +320,12 @@ final class DecodedColumnChunk implements ColumnValues {
         byte[] levels = v2.getDefinitionLevels().toByteArray();
         RleHybridDecoder.decode(levels, 0, levels.length, levelBitWidth, definitions(count), count);
       }
-      data = v2.getData().toByteArray();
+      bytes = pageBytes(v2.getData());
+      offset = bytes.arrayOffset() + bytes.position();
       encoding = v2.getDataEncoding();
     }
+    byte[] data = bytes.array();
+    int end = bytes.arrayOffset() + bytes.limit();
     int present = count;
     if (maxDefinition > 0) {
       present = 0;
@@ -337,12 +344,12 @@ final class DecodedColumnChunk implements ColumnValues {
             "column " + descriptor + " has dictionary ids but no dictionary");
       }
       int bitWidth = data[offset] & 0xff;
-      RleHybridDecoder.decode(data, offset + 1, data.length, bitWidth, ids(present), present);
+      RleHybridDecoder.decode(data, offset + 1, end, bitWidth, ids(present), present);
       if (codec != null && codec.sharesValues()) {
         shareDictionary();
       }
     } else if (encoding == Encoding.PLAIN) {
-      plain(data, offset, present);
+      plain(data, offset, end, present);
     } else if (encoding == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN) {
       // Booleans of v2 pages: a length, then runs of bit width 1.
       int length = littleEndianInt(data, offset);
@@ -365,23 +372,45 @@ final class DecodedColumnChunk implements ColumnValues {
   }
 
   /**
-   * Decodes a v1 page's definition levels into {@link #definitions}; returns where values start.
+   * Decodes a v1 page's definition levels, which start at {@code start} of {@code data} (the page
+   * ends at {@code end}), into {@link #definitions}; returns where values start.
    */
-  private int readV1Definitions(DataPageV1 page, byte[] data, int count) throws IOException {
+  private int readV1Definitions(DataPageV1 page, byte[] data, int start, int end, int count)
+      throws IOException {
     int[] levels = definitions(count);
     if (page.getDlEncoding() == Encoding.RLE) {
-      int length = littleEndianInt(data, 0);
-      RleHybridDecoder.decode(data, 4, 4 + length, levelBitWidth, levels, count);
-      return 4 + length;
+      int length = littleEndianInt(data, start);
+      RleHybridDecoder.decode(data, start + 4, start + 4 + length, levelBitWidth, levels, count);
+      return start + 4 + length;
     }
     ValuesReader reader =
         page.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
-    ByteBufferInputStream in = ByteBufferInputStream.wrap(ByteBuffer.wrap(data));
+    ByteBufferInputStream in =
+        ByteBufferInputStream.wrap(ByteBuffer.wrap(data, start, end - start).slice());
     reader.initFromPage(count, in);
     for (int i = 0; i < count; i++) {
       levels[i] = reader.readInteger();
     }
-    return (int) in.position();
+    return start + (int) in.position();
+  }
+
+  /**
+   * A page's bytes in a heap buffer, from its position to its limit. The page's own array where it
+   * has one (a decompressed page, or a stretch of the chunk's bytes), for a column whose values are
+   * copied out of the page as it is decoded; a copy for a column of binary values, which point into
+   * the bytes and outlive the page, while the array under an uncompressed page may be a read buffer
+   * the next read refills.
+   */
+  private ByteBuffer pageBytes(BytesInput page) throws IOException {
+    if (type != PrimitiveTypeName.BINARY
+        && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+        && type != PrimitiveTypeName.INT96) {
+      ByteBuffer bytes = page.toByteBuffer();
+      if (bytes.hasArray()) {
+        return bytes;
+      }
+    }
+    return ByteBuffer.wrap(page.toByteArray());
   }
 
   /** {@link #values}, holding at least {@code count} values. */
@@ -416,9 +445,9 @@ final class DecodedColumnChunk implements ColumnValues {
     return ids;
   }
 
-  private void plain(byte[] data, int offset, int count) {
+  private void plain(byte[] data, int offset, int end, int count) {
     ByteBuffer bytes =
-        ByteBuffer.wrap(data, offset, data.length - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer.wrap(data, offset, end - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
     if (isNumber(type)) {
       copyNumbers(bytes, buffer(count), count);
       return;
