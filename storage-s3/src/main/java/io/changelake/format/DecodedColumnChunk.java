@@ -103,6 +103,18 @@ final class DecodedColumnChunk implements ColumnValues {
   }
 
   /**
+   * Whether this class, reading {@code column}, keeps nothing that points into a page once it has
+   * decoded it: values of every type but binary ones are copied out of the page. Parquet's own
+   * column reader gives no such promise.
+   */
+  static boolean keepsNoPage(ColumnDescriptor column) {
+    PrimitiveTypeName type = column.getPrimitiveType().getPrimitiveTypeName();
+    return type != PrimitiveTypeName.BINARY
+        && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+        && type != PrimitiveTypeName.INT96;
+  }
+
+  /**
    * @param codec the column's codec, or null for a system column read by {@link #readLong} or
    *     {@link #readInt}
    */
@@ -402,9 +414,7 @@ final class DecodedColumnChunk implements ColumnValues {
    * the next read refills.
    */
   private ByteBuffer pageBytes(BytesInput page) throws IOException {
-    if (type != PrimitiveTypeName.BINARY
-        && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-        && type != PrimitiveTypeName.INT96) {
+    if (keepsNoPage(descriptor)) {
       ByteBuffer bytes = page.toByteBuffer();
       if (bytes.hasArray()) {
         return bytes;

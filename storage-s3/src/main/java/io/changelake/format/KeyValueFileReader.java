@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -372,7 +373,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private ColumnValues openColumn(int i) throws IOException {
     ColumnDescriptor column = descriptors[i];
     if (DecodedColumnChunk.decodes(group.encodings(column), column)) {
-      return new DecodedColumnChunk(column, group.getPageReader(column), columnCodecs[i]);
+      PageReader pages =
+          DecodedColumnChunk.keepsNoPage(column)
+              ? group.getTransientPageReader(column)
+              : group.getPageReader(column);
+      return new DecodedColumnChunk(column, pages, columnCodecs[i]);
     }
     if (assembled == null) {
       assembled = new ColumnReadStoreImpl(group, NO_RECORD_ASSEMBLY, requested, createdBy);

@@ -53,7 +53,20 @@ final class PageDecompression implements CompressionCodecFactory {
 
   @Override
   public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-    return codec == CompressionCodecName.ZSTD ? new ZstdPages() : parquet().getDecompressor(codec);
+    return getDecompressor(codec, false);
+  }
+
+  /**
+   * A decompressor of {@code codec} pages.
+   *
+   * @param reuseOutput whether a zstd page may be decompressed into the array of the page before
+   *     it: for a reader done with each page before it asks for the next, which spares an array
+   *     allocated and zeroed per page
+   */
+  BytesInputDecompressor getDecompressor(CompressionCodecName codec, boolean reuseOutput) {
+    return codec == CompressionCodecName.ZSTD
+        ? new ZstdPages(reuseOutput)
+        : parquet().getDecompressor(codec);
   }
 
   @Override
@@ -76,7 +89,15 @@ final class PageDecompression implements CompressionCodecFactory {
 
   /** Zstd pages on the heap in one call; pages in direct buffers by Parquet's decompressor. */
   private final class ZstdPages implements BytesInputDecompressor {
+    private final boolean reuseOutput;
     private BytesInputDecompressor general;
+
+    /** The array of the last page, when {@link #reuseOutput}. */
+    private byte[] output = new byte[0];
+
+    ZstdPages(boolean reuseOutput) {
+      this.reuseOutput = reuseOutput;
+    }
 
     private BytesInputDecompressor general() {
       if (general == null) {
@@ -94,7 +115,10 @@ final class PageDecompression implements CompressionCodecFactory {
       if (!compressed.hasArray()) {
         return general().decompress(bytes, uncompressedSize);
       }
-      byte[] page = new byte[uncompressedSize];
+      byte[] page = output.length >= uncompressedSize ? output : new byte[uncompressedSize];
+      if (reuseOutput) {
+        output = page;
+      }
       int size;
       try {
         size =
@@ -113,7 +137,7 @@ final class PageDecompression implements CompressionCodecFactory {
         throw new IOException(
             "a zstd page decompresses to " + size + " bytes, its header says " + uncompressedSize);
       }
-      return BytesInput.from(page);
+      return BytesInput.from(page, 0, uncompressedSize);
     }
 
     @Override

@@ -96,6 +96,17 @@ final class RowGroupPages implements PageReadStore {
     return fetched(column);
   }
 
+  /**
+   * The pages of {@code column} for a reader done with each data page before it asks for the next,
+   * keeping nothing that points into it: a data page may then be decompressed into the array of the
+   * one before. Dictionary pages always get an array of their own.
+   */
+  PageReader getTransientPageReader(ColumnDescriptor column) {
+    ChunkPages pages = fetched(column);
+    pages.reuseOutput = true;
+    return pages;
+  }
+
   /** The encodings the footer lists for the chunk of a fetched column. */
   Set<Encoding> encodings(ColumnDescriptor column) {
     return fetched(column).chunk.encodings();
@@ -125,6 +136,12 @@ final class RowGroupPages implements PageReadStore {
     private long valuesRead;
     private DictionaryPage dictionary;
     private BytesInputDecompressor decompressor;
+
+    /** Whether data pages may share one output array ({@link #getTransientPageReader}). */
+    private boolean reuseOutput;
+
+    /** The decompressor of data pages when {@link #reuseOutput}; null until one needs it. */
+    private BytesInputDecompressor transientDecompressor;
 
     /**
      * The header of the chunk's first page when {@link #readDictionaryPage} found no dictionary
@@ -176,7 +193,7 @@ final class RowGroupPages implements PageReadStore {
           DataPageHeader page = header.getData_page_header();
           valuesRead += page.getNum_values();
           return new DataPageV1(
-              body(header),
+              body(header, true),
               page.getNum_values(),
               header.getUncompressed_page_size(),
               null,
@@ -203,7 +220,7 @@ final class RowGroupPages implements PageReadStore {
       DictionaryPageHeader page = header.getDictionary_page_header();
       dictionary =
           new DictionaryPage(
-              body(header),
+              body(header, false),
               header.getUncompressed_page_size(),
               page.getNum_values(),
               Encoding.valueOf(page.getEncoding().name()));
@@ -222,7 +239,7 @@ final class RowGroupPages implements PageReadStore {
       position += header.getCompressed_page_size();
       // is_compressed is true when the field is absent, as the format specifies.
       if (!page.isSetIs_compressed() || page.isIs_compressed()) {
-        data = decompress(data, header.getUncompressed_page_size() - levels);
+        data = decompress(data, header.getUncompressed_page_size() - levels, true);
       }
       return DataPageV2.uncompressed(
           page.getNum_rows(),
@@ -256,22 +273,36 @@ final class RowGroupPages implements PageReadStore {
       }
     }
 
-    /** The page body after {@code header}, decompressed; moves past it. */
-    private BytesInput body(PageHeader header) {
+    /**
+     * The page body after {@code header}, decompressed; moves past it.
+     *
+     * @param dataPage whether it is a data page, which may be decompressed into the array of the
+     *     data page before ({@link #reuseOutput})
+     */
+    private BytesInput body(PageHeader header, boolean dataPage) {
       BytesInput compressed = BytesInput.from(bytes, position, header.getCompressed_page_size());
       position += header.getCompressed_page_size();
-      return decompress(compressed, header.getUncompressed_page_size());
+      return decompress(compressed, header.getUncompressed_page_size(), dataPage);
     }
 
-    private BytesInput decompress(BytesInput compressed, int uncompressedSize) {
+    private BytesInput decompress(BytesInput compressed, int uncompressedSize, boolean dataPage) {
       if (chunk.codec() == CompressionCodecName.UNCOMPRESSED) {
         return compressed;
       }
-      if (decompressor == null) {
-        decompressor = decompression.getDecompressor(chunk.codec());
+      BytesInputDecompressor pages;
+      if (dataPage && reuseOutput) {
+        if (transientDecompressor == null) {
+          transientDecompressor = decompression.getDecompressor(chunk.codec(), true);
+        }
+        pages = transientDecompressor;
+      } else {
+        if (decompressor == null) {
+          decompressor = decompression.getDecompressor(chunk.codec());
+        }
+        pages = decompressor;
       }
       try {
-        return decompressor.decompress(compressed, uncompressedSize);
+        return pages.decompress(compressed, uncompressedSize);
       } catch (IOException e) {
         throw new UncheckedIOException(name + " has a page that does not decompress", e);
       }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.store.LocalObjectStore;
+import io.changelake.types.DataType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -101,6 +102,63 @@ class RowGroupPagesTest {
         }
       }
     }
+  }
+
+  /**
+   * A column whose values are copied out of each page ({@link DecodedColumnChunk#keepsNoPage}) is
+   * read over pages that share one decompressed array: every value still is Parquet's, page after
+   * page, row group after row group.
+   */
+  @ParameterizedTest(name = "{0}, dictionary {1}, {2}")
+  @CsvSource({
+    "PARQUET_1_0, true, ZSTD",
+    "PARQUET_1_0, false, ZSTD",
+    "PARQUET_2_0, false, ZSTD",
+    "PARQUET_2_0, true, SNAPPY",
+    "PARQUET_1_0, false, UNCOMPRESSED"
+  })
+  void columnsReadOverPagesSharingAnArrayReadAsParquetsOwnReaderDoes(
+      WriterVersion version, boolean dictionary, CompressionCodecName codec) throws IOException {
+    Path file = dir.resolve("f.parquet");
+    write(file, version, dictionary, codec, 12_000);
+    ColumnCodec asStored = ColumnCodec.of(DataType.bigint());
+    int columnsRead = 0;
+    try (LocalObjectStore store = new LocalObjectStore(dir);
+        ParquetFileReader parquet = ParquetFiles.open(file)) {
+      ObjectInputFile input =
+          new ObjectInputFile(store, "f.parquet", Files.size(file), KeyValueFileReader.READ_AHEAD);
+      try (ObjectInputFile.Stream in = input.newStream()) {
+        ParquetFooter footer = ParquetFooter.read(in, input.getLength(), "f.parquet");
+        ColumnDescriptor[] columns = SCHEMA.getColumns().toArray(ColumnDescriptor[]::new);
+        PageDecompression decompression = new PageDecompression(new PlainParquetConfiguration());
+        try {
+          for (int g = 0; g < footer.rowGroups().size(); g++) {
+            ParquetFooter.RowGroup group = footer.rowGroups().get(g);
+            PageReadStore theirs = parquet.readNextRowGroup();
+            RowGroupPages ours = new RowGroupPages(in, group, columns, decompression, "f");
+            for (ColumnDescriptor column : columns) {
+              if (!DecodedColumnChunk.keepsNoPage(column)
+                  || !DecodedColumnChunk.decodes(ours.encodings(column), column)) {
+                continue;
+              }
+              columnsRead++;
+              DecodedColumnChunk decoded =
+                  new DecodedColumnChunk(column, ours.getTransientPageReader(column), asStored);
+              List<String> values = new ArrayList<>();
+              for (long r = 0; r < ours.getRowCount(); r++) {
+                Object value = decoded.read();
+                values.add(
+                    "0/" + (value == null ? 0 : column.getMaxDefinitionLevel()) + "/" + value);
+              }
+              assertEquals(values(theirs, column), values, column + " of row group " + g);
+            }
+          }
+        } finally {
+          decompression.release();
+        }
+      }
+    }
+    assertTrue(columnsRead > 4, "several row groups of id, few, d and b read");
   }
 
   @Test
