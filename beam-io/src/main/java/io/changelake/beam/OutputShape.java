@@ -160,8 +160,17 @@ final class OutputShape implements Serializable {
   }
 
   /**
-   * The emitted Row of one record of snapshot {@code snapshotId}, whose values follow the schema
-   * last {@link #follow followed}.
+   * The positions, in the schema last {@link #follow followed}, of the table columns emitted, in
+   * order: the columns a reader reads ({@link io.changelake.table.ChangelogScan#withColumns}), and
+   * no others.
+   */
+  int[] columnsRead() {
+    return positions.clone();
+  }
+
+  /**
+   * The emitted Row of one record of snapshot {@code snapshotId}, whose value holds the {@link
+   * #columnsRead} of the schema last {@link #follow followed}, in order.
    *
    * @throws IllegalStateException naming the column, if a column emitted NOT NULL holds a null (the
    *     table made it nullable since the pipeline was built)
@@ -170,7 +179,7 @@ final class OutputShape implements Serializable {
     Object[] row = record.value();
     Row.Builder out = Row.withSchema(schema);
     for (int i = 0; i < positions.length; i++) {
-      Object value = row[positions[i]];
+      Object value = row[i];
       if (value == null && !schema.getField(i).getType().getNullable()) {
         throw new IllegalStateException(
             "column '"

@@ -40,7 +40,8 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
 
   private void use(Table table) {
     shape.follow(table.schema(), source.toString());
-    scan = table.newChangelogScan();
+    // The emitted columns alone are fetched and decoded.
+    scan = table.newChangelogScan().withColumns(shape.columnsRead());
   }
 
   /**

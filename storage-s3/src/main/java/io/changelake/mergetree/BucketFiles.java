@@ -161,7 +161,15 @@ public final class BucketFiles {
    * schema the file was written with.
    */
   public KeyValueFileReader open(DataFileMeta file) throws IOException {
+    return open(file, null);
+  }
+
+  /**
+   * Opens one of this bucket's files to read the current schema's columns at {@code columns}, in
+   * that order, or every column if it is null; the other columns are not fetched.
+   */
+  public KeyValueFileReader open(DataFileMeta file, int[] columns) throws IOException {
     return KeyValueFileReader.open(
-        store, folder + file.fileName(), keyType, schemas.mapping(file), null);
+        store, folder + file.fileName(), keyType, schemas.mapping(file), columns);
   }
 }

@@ -75,12 +75,51 @@ public final class ChangelogScan {
   private final SnapshotLog snapshots;
   private final SnapshotLog changelogs;
 
+  /** The table columns a record's value holds, in order; null for every column. */
+  private final int[] columns;
+
   ChangelogScan(Table table) {
+    this(table, null);
+  }
+
+  private ChangelogScan(Table table, int[] columns) {
     this.table = table;
     this.tableRead = table.newRead();
     this.scan = table.newScan();
     this.snapshots = table.snapshots();
     this.changelogs = SnapshotLog.changelogs(table.store(), table.path());
+    this.columns = columns;
+  }
+
+  /**
+   * This scan, reading only some columns: each record's {@link KeyValue#value()} holds the table
+   * columns at {@code positions} (in the schema of the table this scan was made from), in that
+   * order, and its {@link KeyValue#key()} the key as always. A changelog file's other columns are
+   * neither fetched from the store nor decoded, nor a data file's in a full read ({@link
+   * ChangelogTask.Content#STATE}) when it is read raw or its newest version wins ({@link
+   * TableRead#read(BucketSplit, int[])}); other merge engines merge whole rows, then cut them.
+   *
+   * @throws IllegalArgumentException if a position is outside the table's columns or repeated
+   */
+  public ChangelogScan withColumns(int... positions) {
+    int size = table.schema().rowType().size();
+    boolean[] seen = new boolean[size];
+    for (int position : positions) {
+      if (position < 0 || position >= size || seen[position]) {
+        throw new IllegalArgumentException(
+            "column position "
+                + position
+                + " is outside the "
+                + size
+                + " columns of "
+                + table.location()
+                + " or given twice: give each position from 0 to "
+                + (size - 1)
+                + " at most once");
+      }
+      seen[position] = true;
+    }
+    return new ChangelogScan(table, positions.clone());
   }
 
   /**
@@ -265,7 +304,8 @@ public final class ChangelogScan {
     if (task.content() == ChangelogTask.Content.STATE) {
       TableRead.MergedRows rows =
           tableRead.read(
-              new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()));
+              new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()),
+              columns);
       Iterator<KeyValue> inserts =
           new Iterator<>() {
             @Override
@@ -288,7 +328,7 @@ public final class ChangelogScan {
     BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
     List<RunReader<BatchedFile>> runs = new ArrayList<>();
     for (List<DataFileMeta> run : tableRead.consecutiveRuns(task.files())) {
-      runs.add(new RunReader<>(run, f -> new BatchedFile(bucketFiles.open(f))));
+      runs.add(new RunReader<>(run, f -> new BatchedFile(bucketFiles.open(f, columns))));
     }
     Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
     Iterator<KeyValue> records =

@@ -124,11 +124,21 @@ public final class TableRead {
    * holds.
    */
   public MergedRows read(BucketSplit split) throws IOException {
+    return read(split, null);
+  }
+
+  /**
+   * {@link #read(BucketSplit)}, each row holding the table columns at {@code columns} alone, in
+   * that order, or every column if it is null. A raw read, and the merge of a table whose newest
+   * version wins, fetch and decode those columns alone (and the key); the merge of any other engine
+   * takes whole rows, which it needs, and cuts the merged rows down.
+   */
+  public MergedRows read(BucketSplit split, int[] columns) throws IOException {
     if (readsRaw(split.files())) {
       BucketFiles bucketFiles = bucketFiles(split.partition(), split.bucket());
-      return MergedRows.raw(inKeyOrder(split.files()), bucketFiles::open);
+      return MergedRows.raw(inKeyOrder(split.files()), f -> bucketFiles.open(f, columns));
     }
-    return merged(split);
+    return merged(split, columns);
   }
 
   /**
@@ -137,18 +147,24 @@ public final class TableRead {
    * merge engine, key by key.
    */
   MergedRows merged(BucketSplit split) {
+    return merged(split, null);
+  }
+
+  private MergedRows merged(BucketSplit split, int[] columns) {
     BucketFiles bucketFiles = bucketFiles(split.partition(), split.bucket());
     List<SortedRun> runs = sortedRuns(split.files());
     boolean asInserts = rawConvertible(split.files()) && retractionsCounted(split.files());
     if (newestVersionWins) {
+      // The winning version's values are taken as they are: only the columns read are read.
       List<RunCursor> cursors = new ArrayList<>();
       for (SortedRun run : runs) {
-        cursors.add(new RunCursor(run.files(), bucketFiles::open));
+        cursors.add(new RunCursor(run.files(), f -> bucketFiles.open(f, columns)));
       }
       return MergedRows.merged(
           cursors,
           () -> new NewestVersionMerge(cursors, keyOrder, table.options().ignoreDelete()),
-          asInserts);
+          asInserts,
+          null);
     }
     List<RunReader<KeyValueFileReader>> readers = new ArrayList<>();
     int[] levels = new int[runs.size()];
@@ -169,7 +185,8 @@ public final class TableRead {
                 levels,
                 new KeyVersions(keyOrder),
                 keyMerge),
-        asInserts);
+        asInserts,
+        columns);
   }
 
   /**
@@ -351,6 +368,10 @@ public final class TableRead {
     private final Iterator<KeyValue> merged;
 
     private final boolean asInserts;
+
+    /** The columns a merged row is cut down to, in order; null to keep it whole. */
+    private final int[] cut;
+
     private KeyValue next;
 
     /** A raw read's files in key order, each opened when reached; null for a merged read. */
@@ -363,27 +384,33 @@ public final class TableRead {
         List<? extends Closeable> runs,
         Iterator<KeyValue> merged,
         boolean asInserts,
+        int[] cut,
         FileByFile<KeyValueFileReader> rawFiles) {
       this.runs = runs;
       this.merged = merged;
       this.asInserts = asInserts;
+      this.cut = cut;
       this.rawFiles = rawFiles;
     }
 
     /**
-     * The rows {@code merge} gives from {@code runs}. Building the merge reads each run's first
-     * version: if it fails, the runs are closed.
+     * The rows {@code merge} gives from {@code runs}, each cut down to the columns {@code cut}
+     * (whole if it is null). Building the merge reads each run's first version: if it fails, the
+     * runs are closed.
      */
     static MergedRows merged(
-        List<? extends Closeable> runs, Supplier<Iterator<KeyValue>> merge, boolean asInserts) {
-      return new MergedRows(runs, built(runs, merge), asInserts, null);
+        List<? extends Closeable> runs,
+        Supplier<Iterator<KeyValue>> merge,
+        boolean asInserts,
+        int[] cut) {
+      return new MergedRows(runs, built(runs, merge), asInserts, cut, null);
     }
 
     /** The rows of files that together hold each key once, read file after file. */
     static MergedRows raw(
         List<DataFileMeta> inKeyOrder, DataFileOpener<KeyValueFileReader> opener) {
       FileByFile<KeyValueFileReader> files = new FileByFile<>(inKeyOrder, opener);
-      return new MergedRows(List.of(files), null, true, files);
+      return new MergedRows(List.of(files), null, true, null, files);
     }
 
     /** Whether the rows are read raw, without the merge. */
@@ -419,11 +446,11 @@ public final class TableRead {
       while (next == null && merged.hasNext()) {
         KeyValue result = merged.next();
         if (result != null && result.kind().isAdd()) {
+          RowKind kind = asInserts ? RowKind.INSERT : result.kind();
           next =
-              asInserts && result.kind() != RowKind.INSERT
-                  ? new KeyValue(
-                      result.key(), result.sequenceNumber(), RowKind.INSERT, result.value())
-                  : result;
+              kind == result.kind() && cut == null
+                  ? result
+                  : new KeyValue(result.key(), result.sequenceNumber(), kind, cut(result.value()));
         }
       }
       return next != null;
@@ -441,6 +468,18 @@ public final class TableRead {
         return rawValues.next();
       }
       return nextKeyValue().value();
+    }
+
+    /** The {@link #cut} columns of a merged row. */
+    private Object[] cut(Object[] row) {
+      if (cut == null) {
+        return row;
+      }
+      Object[] values = new Object[cut.length];
+      for (int i = 0; i < cut.length; i++) {
+        values[i] = row[cut[i]];
+      }
+      return values;
     }
 
     /** The next row as a record: key, newest sequence number, an add kind (+I or +U). */
