@@ -102,24 +102,7 @@ public final class ChangelogScan {
    * @throws IllegalArgumentException if a position is outside the table's columns or repeated
    */
   public ChangelogScan withColumns(int... positions) {
-    int size = table.schema().rowType().size();
-    boolean[] seen = new boolean[size];
-    for (int position : positions) {
-      if (position < 0 || position >= size || seen[position]) {
-        throw new IllegalArgumentException(
-            "column position "
-                + position
-                + " is outside the "
-                + size
-                + " columns of "
-                + table.location()
-                + " or given twice: give each position from 0 to "
-                + (size - 1)
-                + " at most once");
-      }
-      seen[position] = true;
-    }
-    return new ChangelogScan(table, positions.clone());
+    return new ChangelogScan(table, TableRead.checkedColumns(table, positions));
   }
 
   /**

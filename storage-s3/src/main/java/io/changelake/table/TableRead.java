@@ -132,8 +132,13 @@ public final class TableRead {
    * that order, or every column if it is null. A raw read, and the merge of a table whose newest
    * version wins, fetch and decode those columns alone (and the key); the merge of any other engine
    * takes whole rows, which it needs, and cuts the merged rows down.
+   *
+   * @throws IllegalArgumentException if a position is outside the table's columns or repeated
    */
   public MergedRows read(BucketSplit split, int[] columns) throws IOException {
+    if (columns != null) {
+      checkedColumns(table, columns);
+    }
     if (readsRaw(split.files())) {
       BucketFiles bucketFiles = bucketFiles(split.partition(), split.bucket());
       return MergedRows.raw(inKeyOrder(split.files()), f -> bucketFiles.open(f, columns));
@@ -308,6 +313,32 @@ public final class TableRead {
 
   private static boolean withoutRetractions(DataFileMeta file) {
     return file.deleteRowCount() == null || file.deleteRowCount() == 0;
+  }
+
+  /**
+   * A copy of {@code positions}, checked to be distinct positions of {@code table}'s columns.
+   *
+   * @throws IllegalArgumentException naming the position that is outside them or repeated
+   */
+  static int[] checkedColumns(Table table, int[] positions) {
+    int size = table.schema().rowType().size();
+    boolean[] seen = new boolean[size];
+    for (int position : positions) {
+      if (position < 0 || position >= size || seen[position]) {
+        throw new IllegalArgumentException(
+            "column position "
+                + position
+                + " is outside the "
+                + size
+                + " columns of "
+                + table.location()
+                + " or given twice: give each position from 0 to "
+                + (size - 1)
+                + " at most once");
+      }
+      seen[position] = true;
+    }
+    return positions.clone();
   }
 
   /** The files of one bucket, to open. */
