@@ -410,8 +410,9 @@ final class DecodedColumnChunk implements ColumnValues {
    * A page's bytes in a heap buffer, from its position to its limit. The page's own array where it
    * has one (a decompressed page, or a stretch of the chunk's bytes), for a column whose values are
    * copied out of the page as it is decoded; a copy for a column of binary values, which point into
-   * the bytes and outlive the page, while the array under an uncompressed page may be a read buffer
-   * the next read refills.
+   * the bytes until each is read: the array under a page is the page reader's, which promises
+   * nothing about what it does with it later ({@link RowGroupPages#getTransientPageReader} reuses
+   * it).
    */
   private ByteBuffer pageBytes(BytesInput page) throws IOException {
     if (keepsNoPage(descriptor)) {

@@ -57,18 +57,29 @@ class ChangelogScanTest {
   @ValueSource(strings = {"lookup", "full-compaction", "input"})
   void changelogOfAPaimonWrittenTableIsExactlyPaimonsOwnStreamingRead(String producer)
       throws Exception {
-    TableSchema schema =
-        Orders.schema(Map.of("bucket", "2", "changelog-producer", producer, "lookup-wait", "true"));
-    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
-    try (PaimonStreams.Writer writer =
-        new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
-      PaimonStreams.writeRandomChanges(writer, producer.hashCode(), 6);
-    }
+    TableSchema schema = schemaOf(producer);
+    FileStoreTable paimon = paimonWritten(producer);
     List<Change> expected = PaimonStreams.changelog(paimon, schema, 1);
     assertFalse(expected.isEmpty());
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       assertEquals(expected, changelog(Table.open(store, PATH), 1));
     }
+  }
+
+  private static TableSchema schemaOf(String producer) {
+    return Orders.schema(
+        Map.of("bucket", "2", "changelog-producer", producer, "lookup-wait", "true"));
+  }
+
+  /** A table of {@link #schemaOf} that Paimon wrote random changes into, in six commits. */
+  private FileStoreTable paimonWritten(String producer) throws Exception {
+    TableSchema schema = schemaOf(producer);
+    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
+    try (PaimonStreams.Writer writer =
+        new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
+      PaimonStreams.writeRandomChanges(writer, producer.hashCode(), 6);
+    }
+    return paimon;
   }
 
   /**
@@ -80,13 +91,7 @@ class ChangelogScanTest {
   @ValueSource(strings = {"lookup", "full-compaction", "input", "none"})
   void aScanOfSomeColumnsGivesEveryChangeWithThoseColumnsInTheirOrder(String producer)
       throws Exception {
-    TableSchema schema =
-        Orders.schema(Map.of("bucket", "2", "changelog-producer", producer, "lookup-wait", "true"));
-    FileStoreTable paimon = PaimonTables.create(warehouse.resolve(PATH.root()), schema);
-    try (PaimonStreams.Writer writer =
-        new PaimonStreams.Writer(paimon, schema, warehouse.resolve("io"))) {
-      PaimonStreams.writeRandomChanges(writer, producer.hashCode(), 6);
-    }
+    paimonWritten(producer);
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       Table table = Table.open(store, PATH);
       List<Change> every = changelog(table, 1);
