@@ -196,7 +196,8 @@ package io.changelake.beam;
  *       an error naming the ids that exist</td></tr>
  *   <tr><td>{@code asOfTimestamp(ms)}</td><td>latest</td><td>the newest snapshot committed at or
  *       before the time</td></tr>
- *   <tr><td>{@code withColumns(...)}</td><td>all</td><td>the columns emitted, in order</td></tr>
+ *   <tr><td>{@code withColumns(...)}</td><td>all</td><td>the columns emitted, in order, and
+ *       the only ones read: the others are neither fetched nor decoded</td></tr>
  *   <tr><td>{@code withPartitionFilter(fn)}</td><td>all</td><td>a predicate over a Row of the
  *       partition columns; rejected partitions are never opened</td></tr>
  * </table>

@@ -201,7 +201,11 @@ public abstract class ReadChangelog extends PTransform<PBegin, PCollection<Row>>
     return toBuilder().setPollInterval(interval).build();
   }
 
-  /** Emits only these table columns, in this order (metadata fields follow). */
+  /**
+   * Emits only these table columns, in this order (metadata fields follow); the other columns of a
+   * changelog file are neither fetched nor decoded (with {@link #withNormalize()}, every column is
+   * read: its state needs them).
+   */
   public ReadChangelog withColumns(String... names) {
     return toBuilder().setColumns(List.of(names)).build();
   }

@@ -94,7 +94,11 @@ public abstract class ReadRows extends PTransform<PBegin, PCollection<Row>> {
     return toBuilder().setTagName(name).setSnapshotId(null).setAsOfMillis(null).build();
   }
 
-  /** Emits only these columns, in this order. */
+  /**
+   * Emits only these columns, in this order. The others are neither fetched nor decoded where the
+   * rows need no merge or the newest version of a key wins (a deduplicate table without {@code
+   * sequence.field}); other merge engines merge whole rows, then cut them down.
+   */
   public ReadRows withColumns(String... names) {
     return toBuilder().setColumns(List.of(names)).build();
   }
