@@ -503,14 +503,7 @@ public final class TableRead {
 
     /** The {@link #cut} columns of a merged row. */
     private Object[] cut(Object[] row) {
-      if (cut == null) {
-        return row;
-      }
-      Object[] values = new Object[cut.length];
-      for (int i = 0; i < cut.length; i++) {
-        values[i] = row[cut[i]];
-      }
-      return values;
+      return cut == null ? row : BucketAssigner.project(row, cut);
     }
 
     /** The next row as a record: key, newest sequence number, an add kind (+I or +U). */

@@ -2,9 +2,8 @@ package io.changelake.table;
 
 import io.changelake.bench.Median;
 import io.changelake.schema.TableSchema;
-import io.changelake.store.ForwardingObjectStore;
 import io.changelake.store.LocalObjectStore;
-import io.changelake.store.ObjectStore;
+import io.changelake.store.RecordingObjectStore;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,9 +41,8 @@ class ProjectedChangelogReadBenchmark {
   @Test
   void printsTheCostOfAReadOfTwoColumnsNextToAReadOfEvery() throws Exception {
     int rows = Integer.getInteger("changelake.benchmark.rows", 500_000);
-    AtomicLong fetched = new AtomicLong();
     try (LocalObjectStore local = new LocalObjectStore(warehouse)) {
-      ObjectStore store = counting(local, fetched);
+      RecordingObjectStore store = new RecordingObjectStore(local);
       Table table = Table.create(store, PATH, schema());
       write(table, rows);
       int[] two = {table.schema().rowType().indexOf("n3"), table.schema().rowType().indexOf("s7")};
@@ -55,12 +52,12 @@ class ProjectedChangelogReadBenchmark {
         long everyBytes = 0;
         long twoBytes = 0;
         for (int i = 0; i < READS; i++) {
-          fetched.set(0);
+          long before = store.bytesRead();
           everySeconds[i] = timedRead(table.newChangelogScan(), table, rows, state);
-          everyBytes = fetched.get();
-          fetched.set(0);
+          everyBytes = store.bytesRead() - before;
+          before = store.bytesRead();
           twoSeconds[i] = timedRead(table.newChangelogScan().withColumns(two), table, rows, state);
-          twoBytes = fetched.get();
+          twoBytes = store.bytesRead() - before;
         }
         // The first half warms the JIT; the medians are of the second.
         double every = Median.of(Arrays.copyOfRange(everySeconds, READS / 2, READS));
@@ -143,24 +140,5 @@ class ProjectedChangelogReadBenchmark {
         commit.commit(c, writer.prepareCommit(c));
       }
     }
-  }
-
-  /** {@code store}, adding the bytes every read returns to {@code fetched}. */
-  private static ObjectStore counting(ObjectStore store, AtomicLong fetched) {
-    return new ForwardingObjectStore(store) {
-      @Override
-      public byte[] read(String path) throws IOException {
-        byte[] bytes = super.read(path);
-        fetched.addAndGet(bytes.length);
-        return bytes;
-      }
-
-      @Override
-      public byte[] readRange(String path, long offset, int length) throws IOException {
-        byte[] bytes = super.readRange(path, offset, length);
-        fetched.addAndGet(bytes.length);
-        return bytes;
-      }
-    };
   }
 }

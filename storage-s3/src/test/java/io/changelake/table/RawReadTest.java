@@ -256,13 +256,8 @@ class RawReadTest {
     try (rows) {
       while (rows.hasNext()) {
         KeyValue kv = rows.nextKeyValue();
-        Object[] values = kv.value();
-        if (columns != null) {
-          values = new Object[columns.length];
-          for (int i = 0; i < columns.length; i++) {
-            values[i] = kv.value()[columns[i]];
-          }
-        }
+        Object[] values =
+            columns == null ? kv.value() : BucketAssigner.project(kv.value(), columns);
         texts.add(kv.kind().shortString() + Arrays.toString(values));
       }
     }
