@@ -96,8 +96,9 @@ final class AuditCommand implements Callable<Integer> {
       Table table = location.open(store);
       TableSchema schema = table.schema();
       RowType columns = schema.rowType();
-      int sumIndex = sumColumn == null ? -1 : column(columns, sumColumn, "--sum");
-      int groupIndex = groupColumn == null ? -1 : column(columns, groupColumn, "--group-by");
+      int sumIndex = sumColumn == null ? -1 : ColumnName.position(columns, sumColumn, "--sum");
+      int groupIndex =
+          groupColumn == null ? -1 : ColumnName.position(columns, groupColumn, "--group-by");
       if (sumIndex >= 0 && !NUMERIC.contains(schema.rowType().type(sumIndex).root())) {
         throw new IllegalArgumentException(
             "--sum "
@@ -142,7 +143,7 @@ final class AuditCommand implements Callable<Integer> {
         }
       }
       ChangelogWalk.walk(
-          table,
+          table.newChangelogScan(),
           from + 1,
           last,
           new ChangelogScan.ChangeVisitor() {
@@ -177,15 +178,6 @@ final class AuditCommand implements Callable<Integer> {
               + " ./changelake advise");
       return 1;
     }
-  }
-
-  private static int column(RowType rowType, String name, String option) {
-    int index = rowType.indexOf(name);
-    if (index < 0) {
-      throw new IllegalArgumentException(
-          option + " " + name + ": the table has no such column; columns are " + rowType.names());
-    }
-    return index;
   }
 
   /** Compares each key's replayed versions with its row in the table; returns how many differ. */

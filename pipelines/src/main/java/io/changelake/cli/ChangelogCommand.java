@@ -5,7 +5,9 @@ import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowType;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +22,9 @@ import picocli.CommandLine.Option;
           + " runner does: '-- snapshot N (KIND)', then one line per change, '+I[...]',"
           + " '-U[...]', '+U[...]' or '-D[...]'.",
       "Which snapshots carry changes depends on the changelog producer: under none, the rows each"
-          + " APPEND snapshot wrote, with no before-images; otherwise the changelog files."
+          + " APPEND snapshot wrote, with no before-images; otherwise the changelog files.",
+      "--columns prints some columns, in the order given; the others are neither fetched nor"
+          + " decoded, which is what makes a wide table's changelog quick to look through."
     })
 final class ChangelogCommand implements Callable<Integer> {
 
@@ -39,6 +43,13 @@ final class ChangelogCommand implements Callable<Integer> {
       description = "The last snapshot whose changes are printed (default: the latest).")
   Long to;
 
+  @Option(
+      names = "--columns",
+      split = ",",
+      paramLabel = "COLUMN",
+      description = "The columns printed, in this order (default: every column).")
+  List<String> columns;
+
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
@@ -55,8 +66,12 @@ final class ChangelogCommand implements Callable<Integer> {
                 + ": give the range"
                 + " oldest first, starting at 1 or later");
       }
+      ChangelogScan scan = table.newChangelogScan();
+      if (columns != null) {
+        scan = scan.withColumns(positions(table.schema().rowType()));
+      }
       ChangelogWalk.walk(
-          table,
+          scan,
           from,
           last,
           new ChangelogScan.ChangeVisitor() {
@@ -72,5 +87,19 @@ final class ChangelogCommand implements Callable<Integer> {
           });
     }
     return 0;
+  }
+
+  private int[] positions(RowType rowType) {
+    int[] positions = new int[columns.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = ColumnName.position(rowType, columns.get(i), "--columns");
+      for (int j = 0; j < i; j++) {
+        if (positions[j] == positions[i]) {
+          throw new IllegalArgumentException(
+              "--columns names " + columns.get(i) + " twice: name each column once");
+        }
+      }
+    }
+    return positions;
   }
 }

@@ -54,31 +54,29 @@ final class ChangelogWalk {
   }
 
   /**
-   * Walks snapshots {@code first} to {@code last}, both included; nothing when {@code first >
-   * last}.
+   * Walks snapshots {@code first} to {@code last} of the table {@code scan} reads (with the columns
+   * it reads), both included; nothing when {@code first > last}.
    *
    * @throws io.changelake.table.SnapshotNotFoundException if a snapshot of the range has expired or
    *     is not committed yet
    */
-  static void walk(Table table, long first, long last, ChangelogScan.ChangeVisitor visitor)
+  static void walk(ChangelogScan scan, long first, long last, ChangelogScan.ChangeVisitor visitor)
       throws IOException {
     Progress progress = new Progress("reading snapshot", last - first + 1);
-    table
-        .newChangelogScan()
-        .walk(
-            first,
-            last,
-            new ChangelogScan.ChangeVisitor() {
-              @Override
-              public void snapshot(Snapshot snapshot) throws IOException {
-                progress.at(snapshot.id() - first + 1);
-                visitor.snapshot(snapshot);
-              }
+    scan.walk(
+        first,
+        last,
+        new ChangelogScan.ChangeVisitor() {
+          @Override
+          public void snapshot(Snapshot snapshot) throws IOException {
+            progress.at(snapshot.id() - first + 1);
+            visitor.snapshot(snapshot);
+          }
 
-              @Override
-              public void change(KeyValue change) throws IOException {
-                visitor.change(change);
-              }
-            });
+          @Override
+          public void change(KeyValue change) throws IOException {
+            visitor.change(change);
+          }
+        });
   }
 }

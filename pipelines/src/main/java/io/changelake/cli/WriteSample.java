@@ -57,7 +57,7 @@ record WriteSample(
   /** Measures snapshots {@code first} to {@code last} of the table. */
   static WriteSample measure(Table table, long first, long last) throws IOException {
     Tally tally = new Tally(new PrimaryKey(table.schema()));
-    ChangelogWalk.walk(table, first, last, tally);
+    ChangelogWalk.walk(table.newChangelogScan(), first, last, tally);
     List<Long> gaps = new ArrayList<>();
     for (int i = 1; i < tally.commitTimes.size(); i++) {
       gaps.add(tally.commitTimes.get(i) - tally.commitTimes.get(i - 1));

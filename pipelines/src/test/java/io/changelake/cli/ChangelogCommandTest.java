@@ -57,6 +57,57 @@ class ChangelogCommandTest {
   }
 
   @Test
+  void someColumnsPrintInTheOrderGivenWithEveryChange() throws Exception {
+    try (TestWarehouse warehouse = new TestWarehouse(dir)) {
+      warehouse.story("orders", "lookup");
+
+      CommandRun all = changelog(warehouse, "--from-snapshot", "1");
+      CommandRun some =
+          changelog(warehouse, "--from-snapshot", "1", "--columns", "amount,order_id");
+
+      assertEquals(0, some.exitCode(), some.err());
+      StringBuilder expected = new StringBuilder();
+      for (String line : all.out().split("\n")) {
+        if (line.startsWith("--")) {
+          expected.append(line);
+        } else {
+          // +I[1001, 10, 100] -> +I[100, 1001]
+          String[] values = line.substring(3, line.length() - 1).split(", ");
+          expected.append(line, 0, 3).append(values[2]).append(", ").append(values[0]).append(']');
+        }
+        expected.append('\n');
+      }
+      assertEquals(expected.toString(), some.out());
+      assertTrue(some.out().contains("-U[100, 1001]\n+U[80, 1001]\n"), some.out());
+    }
+  }
+
+  @Test
+  void anUnknownOrRepeatedColumnFailsNamingTheColumns() throws Exception {
+    try (TestWarehouse warehouse = new TestWarehouse(dir)) {
+      warehouse.story("orders", "none");
+
+      CommandRun unknown = changelog(warehouse, "--from-snapshot", "1", "--columns", "price");
+      CommandRun twice =
+          changelog(warehouse, "--from-snapshot", "1", "--columns", "amount,order_id,amount");
+
+      assertEquals(2, unknown.exitCode());
+      assertTrue(
+          unknown
+              .err()
+              .contains(
+                  "error: --columns price: the table has no such column; columns are"
+                      + " [order_id, store_id, amount]"),
+          unknown.err());
+      assertEquals(2, twice.exitCode());
+      assertTrue(
+          twice.err().contains("error: --columns names amount twice: name each column once"),
+          twice.err());
+      assertEquals("", unknown.out() + twice.out());
+    }
+  }
+
+  @Test
   void aRangeBeyondTheLatestSnapshotFailsNamingIt() throws Exception {
     try (TestWarehouse warehouse = new TestWarehouse(dir)) {
       warehouse.story("orders", "none");
