@@ -148,7 +148,8 @@ final class AggregateChanges extends PTransform<PCollection<Row>, WriteResult> {
       } else {
         sum = sign * value.longValue();
       }
-      out.output(Row.withSchema(deltas).addValues(change.getValue(groupColumn), sum, sign).build());
+      // The group's value comes from a built row, the sum and sign are the deltas' own types.
+      out.output(Row.withSchema(deltas).attachValues(change.getValue(groupColumn), sum, sign));
     }
   }
 

@@ -2,6 +2,7 @@ package io.changelake.templates;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,8 @@ final class DatabaseEvents implements ParseChangeEvents.EventRows {
       for (int i = 0; i < fields.length; i++) {
         values[fields[i]] = row.getValue(i);
       }
-      rows.add(Row.withSchema(union).addValues(values).build());
+      // The values were checked when the table's own row was built: attached, not checked again.
+      rows.add(Row.withSchema(union).attachValues(Arrays.asList(values)));
     }
     return rows;
   }
