@@ -6,8 +6,8 @@ import io.changelake.format.BinaryRowOrder;
  * What a lookup file keeps in memory while it is in use: its bloom filter and its sparse block
  * index, the last key of every block as BinaryRow bytes (about the size of one key per block).
  *
- * @param blockOffsets where each block starts in the file, and one past the last block's end (for a
- *     copy held in memory, where it would start raw: unused, as no block is read from disk)
+ * @param blockOffsets where each block starts in the file, and one past the last block's end; null
+ *     for a copy held in memory, whose blocks are never read from disk
  * @param lastKeys the index section as the file stores it, which holds the blocks' last keys
  * @param lastKeyStarts where each block's last key starts in {@code lastKeys}
  * @param bloom the filter of every key in the file
@@ -44,7 +44,7 @@ record FileIndex(long[] blockOffsets, byte[] lastKeys, int[] lastKeyStarts, Bloo
 
   long retainedBytes() {
     return OVERHEAD_BYTES
-        + 8L * blockOffsets.length
+        + (blockOffsets == null ? 0 : 8L * blockOffsets.length)
         + lastKeys.length
         + 4L * lastKeyStarts.length
         + bloom.retainedBytes();

@@ -339,11 +339,7 @@ public final class LookupFileBuilder implements Closeable {
     int[] starts = Arrays.copyOf(keyStarts, blocks);
     synchronized (this) {
       if (held != null) {
-        long[] rawOffsets = new long[blocks + 1];
-        for (int b = 0; b < blocks; b++) {
-          rawOffsets[b + 1] = rawOffsets[b] + held.get(b).length;
-        }
-        FileIndex heldIndex = new FileIndex(rawOffsets, section, starts, bloom);
+        FileIndex heldIndex = new FileIndex(null, section, starts, bloom);
         handedTo = owner.registerHeld(file, held, heldIndex, rowCount);
         held = null;
       } else {
