@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changelake.beam.DynamicColumns;
+import io.changelake.beam.RowAssembly;
 import io.changelake.templates.TableColumns.Column;
 import io.changelake.types.DataType;
 import io.changelake.types.TypeWidening;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -53,12 +55,20 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TableColumns columns;
-  private final Schema schema;
+
+  /**
+   * The change rows: a row of plain columns (numbers, booleans, strings) takes the values as
+   * parsed, each already of its field's type, its key checked not null; other rows go through
+   * Beam's builder, which converts decimals, dates, times and bytes to what a Row stores and bounds
+   * them.
+   */
+  private final RowAssembly changeRows;
+
   private final ColumnType.Unit timeUnit;
 
   DebeziumEvents(TableColumns columns, ColumnType.Unit timeUnit) {
     this.columns = columns;
-    this.schema = columns.changeSchema();
+    this.changeRows = new RowAssembly(columns.changeSchema());
     this.timeUnit = timeUnit;
   }
 
@@ -83,7 +93,7 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
 
   @Override
   public Schema schema() {
-    return schema;
+    return changeRows.schema();
   }
 
   /**
@@ -255,7 +265,7 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
         throw new BadEvent(
             "op '" + change.get("op").textValue() + "' needs a \"" + image + "\" object");
       }
-      Row.Builder row = Row.withSchema(schema);
+      List<Object> row = new ArrayList<>(changeRows.schema().getFieldCount());
       Map<String, Row> dynamic = new LinkedHashMap<>();
       for (Column c : columns.columns()) {
         JsonNode value = values.get(c.name());
@@ -263,14 +273,14 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
           if (c.key()) {
             throw new BadEvent("missing primary key '" + c.name() + "' in " + image);
           }
-          row.addValue(null);
+          row.add(null);
           continue;
         }
         ColumnType type = columns.isEvolving() ? sourceType(c.name(), value, c.type()) : c.type();
         if (!widensStrictly(c.type(), type)) {
           // The same type, a narrower one, or another kind: read as the column's type, as
           // without --schemaEvolution; a value that does not fit it is a wrong type.
-          row.addValue(valueOf(c.name(), image, c.type(), value));
+          row.add(valueOf(c.name(), image, c.type(), value));
         } else if (columns.typeFixed(c)) {
           throw new BadEvent(
               (c.key() ? "key column '" : "column '")
@@ -284,7 +294,7 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
                       : ": the aggregate reads it, so its type cannot change"));
         } else {
           dynamic.put(c.name(), dynamicValue(c.name(), image, type, value));
-          row.addValue(null);
+          row.add(null);
         }
       }
       if (columns.isEvolving()) {
@@ -301,11 +311,12 @@ final class DebeziumEvents implements ParseChangeEvents.EventRows {
           dynamic.put(name, dynamicValue(name, image, type, field.getValue()));
         }
       }
-      row.addValue(EventPosition.ofImage(position, image.equals("after"))).addValue(kind);
+      row.add(EventPosition.ofImage(position, image.equals("after")));
+      row.add(kind);
       if (columns.isEvolving()) {
-        row.addValue(dynamic.isEmpty() ? null : dynamic);
+        row.add(dynamic.isEmpty() ? null : dynamic);
       }
-      return row.build();
+      return changeRows.of(row);
     }
 
     private Row dynamicValue(String field, String image, ColumnType type, JsonNode value)
