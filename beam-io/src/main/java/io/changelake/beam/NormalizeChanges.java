@@ -1,6 +1,7 @@
 package io.changelake.beam;
 
 import io.changelake.types.RowKind;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
@@ -92,11 +93,13 @@ final class NormalizeChanges extends PTransform<PCollection<Row>, PCollection<Ro
     @ProcessElement
     public void processElement(@Element Row row, OutputReceiver<KV<byte[], Row>> out)
         throws CoderException {
-      Row.Builder key = Row.withSchema(keySchema);
+      List<Object> values = new ArrayList<>(keySchema.getFieldCount());
       for (Schema.Field f : keySchema.getFields()) {
-        key.addValue(row.getValue(f.getName()));
+        values.add(row.getValue(f.getName()));
       }
-      out.output(KV.of(CoderUtils.encodeToByteArray(keyCoder, key.build()), row));
+      // The values come from a built Row of the same field types: attached, not checked again.
+      Row key = Row.withSchema(keySchema).attachValues(values);
+      out.output(KV.of(CoderUtils.encodeToByteArray(keyCoder, key), row));
     }
   }
 
