@@ -33,7 +33,8 @@ final class OutputShape implements Serializable {
   private final String kindField;
   private final String snapshotField;
   private final String sequenceField;
-  private final Schema schema;
+
+  /** The emitted Rows, of the schema fixed at construction. */
   private final RowAssembly rows;
 
   private transient int[] positions;
@@ -71,8 +72,7 @@ final class OutputShape implements Serializable {
     addMetadataField(builder, tableType, kindField, FieldType.STRING);
     addMetadataField(builder, tableType, snapshotField, FieldType.INT64);
     addMetadataField(builder, tableType, sequenceField, FieldType.INT64);
-    this.schema = builder.build();
-    this.rows = new RowAssembly(schema);
+    this.rows = new RowAssembly(builder.build());
   }
 
   private static void addMetadataField(
@@ -92,7 +92,7 @@ final class OutputShape implements Serializable {
 
   /** The schema of the emitted Rows. */
   Schema schema() {
-    return schema;
+    return rows.schema();
   }
 
   List<String> columns() {
@@ -124,7 +124,7 @@ final class OutputShape implements Serializable {
                 + current.names()
                 + "): rebuild the pipeline, which reads the new columns");
       }
-      FieldType was = schema.getField(i).getType().withNullable(true);
+      FieldType was = schema().getField(i).getType().withNullable(true);
       FieldType now = BeamSchemaMapping.fieldType(current.type(found[i])).withNullable(true);
       if (!was.equals(now)) {
         throw new IllegalStateException(
@@ -180,10 +180,10 @@ final class OutputShape implements Serializable {
    */
   Row toRow(KeyValue record, long snapshotId) {
     Object[] row = record.value();
-    Object[] values = new Object[schema.getFieldCount()];
+    Object[] values = new Object[schema().getFieldCount()];
     for (int i = 0; i < positions.length; i++) {
       Object value = row[i];
-      if (value == null && !schema.getField(i).getType().getNullable()) {
+      if (value == null && !schema().getField(i).getType().getNullable()) {
         throw new IllegalStateException(
             "column '"
                 + columns.get(i)
