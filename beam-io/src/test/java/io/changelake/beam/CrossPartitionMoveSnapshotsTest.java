@@ -16,6 +16,7 @@ import io.changelake.table.Rows;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
@@ -252,7 +253,8 @@ class CrossPartitionMoveSnapshotsTest {
                 }
 
                 @Override
-                public void change(KeyValue change) {
+                public void change(ChangeRow row) {
+                  KeyValue change = row.toKeyValue();
                   changes.get(current).add(change);
                 }
               });

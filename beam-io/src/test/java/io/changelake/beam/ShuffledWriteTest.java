@@ -8,6 +8,7 @@ import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.io.IOException;
@@ -417,7 +418,8 @@ public class ShuffledWriteTest {
                   public void snapshot(Snapshot snapshot) {}
 
                   @Override
-                  public void change(KeyValue change) {
+                  public void change(ChangeRow row) {
+                    KeyValue change = row.toKeyValue();
                     Object[] v = change.value();
                     RowKind kind = change.kind();
                     changelog.add(kind.shortString() + Arrays.toString(v));

@@ -14,8 +14,8 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
 import io.changelake.table.TableWriter;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
@@ -147,7 +147,7 @@ public final class UpsertBenchmark {
               public void snapshot(Snapshot snapshot) {}
 
               @Override
-              public void change(KeyValue change) {
+              public void change(ChangeRow change) {
                 rows[0]++;
               }
             });

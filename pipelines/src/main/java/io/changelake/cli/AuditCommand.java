@@ -5,6 +5,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -151,7 +152,8 @@ final class AuditCommand implements Callable<Integer> {
             public void snapshot(Snapshot snapshot) {}
 
             @Override
-            public void change(KeyValue change) {
+            public void change(ChangeRow row) {
+              KeyValue change = row.toKeyValue();
               replay.apply(change.kind(), change.value());
             }
           });

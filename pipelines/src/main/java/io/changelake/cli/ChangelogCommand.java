@@ -4,6 +4,7 @@ import io.changelake.store.ObjectStore;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.PrintStream;
@@ -81,7 +82,8 @@ final class ChangelogCommand implements Callable<Integer> {
             }
 
             @Override
-            public void change(KeyValue change) {
+            public void change(ChangeRow row) {
+              KeyValue change = row.toKeyValue();
               out.println(RowText.of(change.kind(), change.value()));
             }
           });

@@ -3,7 +3,7 @@ package io.changelake.cli;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import java.io.IOException;
 import java.util.OptionalLong;
 
@@ -74,7 +74,7 @@ final class ChangelogWalk {
           }
 
           @Override
-          public void change(KeyValue change) throws IOException {
+          public void change(ChangeRow change) throws IOException {
             visitor.change(change);
           }
         });

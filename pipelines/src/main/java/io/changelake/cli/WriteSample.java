@@ -3,6 +3,7 @@ package io.changelake.cli;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.io.IOException;
@@ -93,7 +94,8 @@ record WriteSample(
     }
 
     @Override
-    public void change(KeyValue change) {
+    public void change(ChangeRow row) {
+      KeyValue change = row.toKeyValue();
       if (change.kind() == RowKind.UPDATE_BEFORE) {
         beforeImages++;
         return;

@@ -14,6 +14,7 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
 import io.changelake.table.TableWriter;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
@@ -185,7 +186,8 @@ public final class ConformanceRun {
               }
 
               @Override
-              public void change(KeyValue kv) {
+              public void change(ChangeRow row) {
+                KeyValue kv = row.toKeyValue();
                 report.change(kv.kind(), kv.value());
               }
             });

@@ -11,8 +11,8 @@ import io.changelake.table.Table;
 import io.changelake.table.TableNotFoundException;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableWriter;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
@@ -236,13 +236,13 @@ final class AggregateCatchUp extends DoFn<KV<String, Long>, String> {
               public void snapshot(Snapshot snapshot) {}
 
               @Override
-              public void change(KeyValue change) {
-                Object[] row = change.value();
-                Number amount = (Number) row[value];
+              public void change(ChangeRow change) {
+                Number amount = (Number) change.get(value);
                 if (amount == null) {
                   return;
                 }
-                if (row[group] == null) {
+                Object groupValue = change.get(group);
+                if (groupValue == null) {
                   nullGroups.inc();
                   deadLetters.output(
                       DeadLetterFiles.line(
@@ -251,14 +251,16 @@ final class AggregateCatchUp extends DoFn<KV<String, Long>, String> {
                               + " is null: the aggregate "
                               + aggregateTable
                               + " has no row for it",
-                          change.kind().shortString() + " " + Arrays.toString(row)));
+                          change.kind().shortString()
+                              + " "
+                              + Arrays.toString(change.toKeyValue().value())));
                   return;
                 }
                 long sign = AggregateChanges.sign(change.kind().shortString());
                 Object[] sum =
                     sums.computeIfAbsent(
-                        groupKey(row[group]),
-                        k -> new Object[] {row[group], doubles ? (Object) 0.0 : (Object) 0L, 0L});
+                        groupKey(groupValue),
+                        k -> new Object[] {groupValue, doubles ? (Object) 0.0 : (Object) 0L, 0L});
                 if (doubles) {
                   sum[1] = (Double) sum[1] + sign * amount.doubleValue();
                 } else {

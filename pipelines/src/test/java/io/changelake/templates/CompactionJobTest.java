@@ -13,6 +13,7 @@ import io.changelake.table.Snapshot;
 import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableWriter;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
@@ -126,7 +127,8 @@ class CompactionJobTest {
                 public void snapshot(Snapshot snapshot) {}
 
                 @Override
-                public void change(KeyValue change) {
+                public void change(ChangeRow changeRow) {
+                  KeyValue change = changeRow.toKeyValue();
                   Object[] row = change.value();
                   if (change.kind() == RowKind.INSERT || change.kind() == RowKind.UPDATE_AFTER) {
                     replay.put((Long) row[0], Arrays.toString(row));

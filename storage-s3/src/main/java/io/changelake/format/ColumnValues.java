@@ -40,6 +40,23 @@ interface ColumnValues {
     }
   }
 
+  /**
+   * The values of the next {@code count} rows of an INT64 column whose codec keeps them as stored
+   * (BIGINT), unboxed, into {@code into} from 0, and into {@code nulls} whether each row is null
+   * (its slot in {@code into} then unspecified). {@code nulls} may be null for a required column.
+   */
+  default void readLongs(long[] into, boolean[] nulls, int count) {
+    if (nulls == null) {
+      readLongs(into, count);
+      return;
+    }
+    for (int r = 0; r < count; r++) {
+      Object value = read();
+      nulls[r] = value == null;
+      into[r] = value == null ? 0 : (Long) value;
+    }
+  }
+
   /** {@link #readInt} for the next {@code count} rows, into {@code into} from 0. */
   default void readInts(int[] into, int count) {
     for (int r = 0; r < count; r++) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.parquet.bytes.ByteBufferInputStream;
@@ -25,7 +26,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 /**
  * One column chunk of a row group, decoded a whole page at a time into primitive arrays, then
  * handed out row by row, or for a bulk read a page's stretch of rows in one loop ({@link
- * #readInto}, {@link #readLongs}): the column-batch reader of {@link KeyValueFileReader}.
+ * #readInto}, {@link #readLongs(long[], boolean[], int)}): the column-batch reader of {@link
+ * KeyValueFileReader}.
  *
  * <p>Parquet's own column reader decodes a value per call through several layers (level readers,
  * value readers, dictionary lookups, converters); here a page's definition levels and dictionary
@@ -255,6 +257,32 @@ final class DecodedColumnChunk implements ColumnValues {
   @Override
   public void readLongs(long[] into, int count) {
     readNumbers(into, count);
+  }
+
+  @Override
+  public void readLongs(long[] into, boolean[] nulls, int count) {
+    if (nulls == null || maxDefinition == 0) {
+      readNumbers(into, count);
+      if (nulls != null) {
+        Arrays.fill(nulls, 0, count, false);
+      }
+      return;
+    }
+    int done = 0;
+    while (done < count) {
+      pageWithRows();
+      int n = Math.min(count - done, rowsInPage - row);
+      long[] entries = (long[]) (dictionaryPage ? dictionary : values);
+      for (int i = 0; i < n; i++) {
+        boolean isNull = definitions[row++] != maxDefinition;
+        nulls[done + i] = isNull;
+        if (!isNull) {
+          int v = valueIndex++;
+          into[done + i] = entries[dictionaryPage ? ids[v] : v];
+        }
+      }
+      done += n;
+    }
   }
 
   @Override

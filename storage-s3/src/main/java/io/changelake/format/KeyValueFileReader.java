@@ -28,6 +28,7 @@ import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 
 /**
@@ -496,6 +497,70 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       values[r] = null;
       keys[r] = null;
     }
+    endBulk(count);
+    systemRowsRead = rowsAdvanced;
+    return count;
+  }
+
+  /**
+   * A batch for {@link #nextBatch}: BIGINT columns read as stored are held as longs, the others as
+   * objects. Sized to the file, up to {@link BatchedRows#BATCH} rows.
+   */
+  public KeyValueBatch newBatch() {
+    boolean[] heldAsLongs = new boolean[valueReader.length];
+    boolean[] nullable = new boolean[valueReader.length];
+    for (int i = 0; i < valueReader.length; i++) {
+      int reader = valueReader[i];
+      heldAsLongs[i] =
+          reader >= 0
+              && valueConversions[i] == null
+              && descriptors[reader].getPrimitiveType().getPrimitiveTypeName()
+                  == PrimitiveTypeName.INT64
+              && columnCodecs[reader].keepsPhysical();
+      nullable[i] = heldAsLongs[i] && descriptors[reader].getMaxDefinitionLevel() > 0;
+    }
+    int capacity = (int) Math.max(1, Math.min(BatchedRows.BATCH, rowCount()));
+    return new KeyValueBatch(capacity, heldAsLongs, nullable, keyInValue, keyReader.length);
+  }
+
+  /**
+   * Reads the next rows into {@code batch}, made by {@link #newBatch} of this reader: each column
+   * over all the rows in one go, as {@link #nextKeyValues}, with nothing allocated per row. Reads
+   * up to the batch's capacity, fewer at the end of a row group. No row is current afterwards.
+   *
+   * @return the number of rows read, also {@link KeyValueBatch#size()}; 0 when the file is
+   *     exhausted
+   */
+  public int nextBatch(KeyValueBatch batch) {
+    int count = rowsAhead(batch.sequences.length);
+    batch.size = count;
+    if (count == 0) {
+      return 0;
+    }
+    for (int i = 0; i < valueReader.length; i++) {
+      if (batch.heldAsLongs[i]) {
+        readers[valueReader[i]].readLongs(batch.longs[i], batch.nulls[i], count);
+      } else if (valueReader[i] >= 0) {
+        readers[valueReader[i]].readInto(batch.objects, i, count);
+        if (valueConversions[i] != null) {
+          for (int r = 0; r < count; r++) {
+            batch.objects[r][i] = TypeWidening.convert(batch.objects[r][i], valueConversions[i]);
+          }
+        }
+      } else {
+        for (int r = 0; r < count; r++) {
+          batch.objects[r][i] = null;
+        }
+      }
+    }
+    if (keyInValue == null) {
+      for (int k = 0; k < keyReader.length; k++) {
+        readers[k].readInto(batch.keys, k, count);
+      }
+    }
+    passSystemColumns(rowsAdvanced);
+    readers[sequenceReader].readLongs(batch.sequences, count);
+    readers[sequenceReader + 1].readInts(batch.kinds, count);
     endBulk(count);
     systemRowsRead = rowsAdvanced;
     return count;

@@ -2,6 +2,7 @@ package io.changelake.table;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.FileKind;
+import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.mergetree.BucketFiles;
@@ -10,6 +11,7 @@ import io.changelake.mergetree.SortMergeReader;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectNotFoundException;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
@@ -253,8 +255,12 @@ public final class ChangelogScan {
     /** A snapshot begins; its changes follow. */
     void snapshot(Snapshot snapshot) throws IOException;
 
-    /** One change of the current snapshot. */
-    void change(KeyValue change) throws IOException;
+    /**
+     * One change of the current snapshot: a view that is valid until this method returns (take
+     * {@link ChangeRow#toKeyValue} to keep it). Changes read from a run of changelog files come
+     * straight from the files' decoded columns, with nothing built per row.
+     */
+    void change(ChangeRow change) throws IOException;
   }
 
   /**
@@ -270,9 +276,36 @@ public final class ChangelogScan {
       List<ChangelogTask> tasks = changes(id);
       visitor.snapshot(read(id));
       for (ChangelogTask task : tasks) {
+        if (task.content() == ChangelogTask.Content.CHANGES) {
+          List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
+          if (runs.size() == 1) {
+            walkRun(task, runs.get(0), visitor);
+            continue;
+          }
+        }
         try (ChangelogReader changes = read(task)) {
           while (changes.hasNext()) {
             visitor.change(changes.next());
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The changes of a task whose files follow one another in key order, file after file as {@link
+   * #read} gives them, in column batches ({@link KeyValueFileReader#nextBatch}): each change a view
+   * of its batch.
+   */
+  private void walkRun(ChangelogTask task, List<DataFileMeta> run, ChangeVisitor visitor)
+      throws IOException {
+    BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
+    for (DataFileMeta file : run) {
+      try (KeyValueFileReader reader = bucketFiles.open(file, columns)) {
+        KeyValueBatch batch = reader.newBatch();
+        while (reader.nextBatch(batch) > 0) {
+          for (int r = 0; r < batch.size(); r++) {
+            visitor.change(batch.row(r));
           }
         }
       }

@@ -13,4 +13,32 @@ package io.changelake.types;
  * @param kind what the record does to its key
  * @param value the whole row, in table-column order
  */
-public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[] value) {}
+public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[] value)
+    implements ChangeRow {
+
+  @Override
+  public int columnCount() {
+    return value.length;
+  }
+
+  @Override
+  public boolean isNullAt(int column) {
+    return value[column] == null;
+  }
+
+  @Override
+  public long getLong(int column) {
+    return (Long) value[column];
+  }
+
+  @Override
+  public Object get(int column) {
+    return value[column];
+  }
+
+  /** This key-value itself. */
+  @Override
+  public KeyValue toKeyValue() {
+    return this;
+  }
+}

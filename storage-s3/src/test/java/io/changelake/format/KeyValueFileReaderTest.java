@@ -8,6 +8,7 @@ import io.changelake.store.LocalObjectStore;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectStore;
 import io.changelake.store.RecordingObjectStore;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -254,6 +255,55 @@ class KeyValueFileReaderTest {
   }
 
   @Test
+  void columnBatchesHoldTheKeyValuesAcrossRowGroupsPagesAndEveryType() throws IOException {
+    ObjectStore ours = manyRowGroups("batches");
+    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
+    String theirFile = paimon.file().getFileName().toString();
+    for (int[] projection : new int[][] {null, {21, 3}}) {
+      List<KeyValue> expected = projection == null ? rows : projected(rows, projection);
+      for (ObjectStore store : List.of(ours, theirs)) {
+        String file = store == ours ? "data.parquet" : theirFile;
+        try (KeyValueFileReader reader =
+            KeyValueFileReader.open(
+                store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, projection)) {
+          KeyValueFiles.assertSameKeyValues(expected, batchKeyValues(reader));
+        }
+      }
+    }
+  }
+
+  @Test
+  void aBatchRowReadsABigintUnboxedAndRefusesOtherColumnsAsLongs() throws IOException {
+    ObjectStore store = manyRowGroups("views");
+    int bigint = AllTypes.VALUE_TYPE.indexOf("c_big");
+    int text = AllTypes.VALUE_TYPE.indexOf("c_string");
+    boolean sawNull = false;
+    try (KeyValueFileReader reader =
+        KeyValueFileReader.open(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+      KeyValueBatch batch = reader.newBatch();
+      int r = 0;
+      while (reader.nextBatch(batch) > 0) {
+        for (int i = 0; i < batch.size(); i++, r++) {
+          ChangeRow row = batch.row(i);
+          Object expected = rows.get(r).value()[bigint];
+          assertEquals(expected == null, row.isNullAt(bigint));
+          if (expected == null) {
+            sawNull = true;
+            assertThrows(NullPointerException.class, () -> row.getLong(bigint));
+          } else {
+            assertEquals(expected, row.getLong(bigint));
+          }
+          if (!row.isNullAt(text)) {
+            assertThrows(ClassCastException.class, () -> row.getLong(text));
+          }
+        }
+      }
+      assertEquals(rows.size(), r);
+    }
+    assertTrue(sawNull);
+  }
+
+  @Test
   void keyValuesReadInBulkFromAnOlderSchemaAreConvertedAsRowByRow() throws IOException {
     RowType keyType = new RowType(List.of(new DataField(0, "id", DataType.bigint().notNull())));
     RowType written =
@@ -290,6 +340,10 @@ class KeyValueFileReaderTest {
     }
     assertEquals(2L, rowByRow.get(2).value()[1]);
     KeyValueFiles.assertSameKeyValues(rowByRow, inBulk);
+    try (KeyValueFileReader batches =
+        KeyValueFileReader.open(store, "old.parquet", keyType, mapping, null)) {
+      KeyValueFiles.assertSameKeyValues(rowByRow, batchKeyValues(batches));
+    }
   }
 
   @Test
@@ -407,6 +461,18 @@ class KeyValueFileReaderTest {
       int n;
       while ((n = reader.nextKeyValues(batch)) > 0) {
         read.addAll(Arrays.asList(batch).subList(0, n));
+      }
+    }
+    return read;
+  }
+
+  /** The rows read by {@link KeyValueFileReader#nextBatch}, each taken from its batch. */
+  private static List<KeyValue> batchKeyValues(KeyValueFileReader reader) {
+    List<KeyValue> read = new ArrayList<>();
+    KeyValueBatch batch = reader.newBatch();
+    while (reader.nextBatch(batch) > 0) {
+      for (int r = 0; r < batch.size(); r++) {
+        read.add(batch.row(r).toKeyValue());
       }
     }
     return read;

@@ -9,6 +9,7 @@ import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.PaimonStreams.Change;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
@@ -114,6 +115,77 @@ class ChangelogScanTest {
       assertThrows(
           IllegalArgumentException.class, () -> table.newChangelogScan().withColumns(1, 1));
     }
+  }
+
+  /**
+   * A walk hands each change as a view ({@link ChangeRow}): changes read from a run of changelog
+   * files come from their column batches, the others as key-values. Either way the walk gives the
+   * changes {@link ChangelogScan#read} gives task by task, of every column or some; a BIGINT column
+   * reads unboxed as the value it boxes; and a change taken as a key-value keeps its key and values
+   * after the walk moved on.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"lookup", "full-compaction", "input", "none"})
+  void aWalkGivesTheChangesTheTasksReadWithBigintColumnsUnboxed(String producer) throws Exception {
+    paimonWritten(producer);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.open(store, PATH);
+      List<Change> every = changelog(table, 1);
+      assertFalse(every.isEmpty());
+      assertEquals(every, walked(table.newChangelogScan(), table));
+      assertEquals(
+          cut(every, new int[] {2, 0}), walked(table.newChangelogScan().withColumns(2, 0), table));
+      List<KeyValue> kept = new ArrayList<>();
+      walk(table.newChangelogScan(), table, (snapshotId, change) -> kept.add(change.toKeyValue()));
+      for (int i = 0; i < every.size(); i++) {
+        assertEquals(every.get(i).row(), Arrays.asList(kept.get(i).value()));
+        assertEquals(List.of(kept.get(i).value()[0]), Arrays.asList(kept.get(i).key()));
+      }
+    }
+  }
+
+  /** Every change of a walk from snapshot 1, its values read through the view. */
+  private static List<Change> walked(ChangelogScan scan, Table table) throws Exception {
+    List<Change> changes = new ArrayList<>();
+    walk(
+        scan,
+        table,
+        (snapshotId, change) -> {
+          List<Object> values = new ArrayList<>();
+          for (int c = 0; c < change.columnCount(); c++) {
+            Object value = change.get(c);
+            // Every column of the orders table is a BIGINT.
+            assertEquals(value == null, change.isNullAt(c));
+            if (value != null) {
+              assertEquals(value, change.getLong(c));
+            }
+            values.add(value);
+          }
+          changes.add(new Change(snapshotId, change.kind(), values));
+        });
+    return changes;
+  }
+
+  private interface ChangeSink {
+    void accept(long snapshotId, ChangeRow change);
+  }
+
+  private static void walk(ChangelogScan scan, Table table, ChangeSink sink) throws Exception {
+    long[] current = {0};
+    scan.walk(
+        1,
+        table.snapshots().latestId().orElseThrow(),
+        new ChangelogScan.ChangeVisitor() {
+          @Override
+          public void snapshot(Snapshot snapshot) {
+            current[0] = snapshot.id();
+          }
+
+          @Override
+          public void change(ChangeRow change) {
+            sink.accept(current[0], change);
+          }
+        });
   }
 
   /** The changes with each value cut down to {@code columns}. */

@@ -20,6 +20,7 @@ import io.changelake.table.Table;
 import io.changelake.table.TablePath;
 import io.changelake.table.TableRead;
 import io.changelake.table.TableWriter;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -741,7 +742,8 @@ class FlinkInteropIT {
               public void snapshot(Snapshot snapshot) {}
 
               @Override
-              public void change(KeyValue change) {
+              public void change(ChangeRow row) {
+                KeyValue change = row.toKeyValue();
                 add(changes, shape, change.kind().shortString(), change.value());
               }
             });

@@ -1,0 +1,41 @@
+package io.changelake.types;
+
+/**
+ * One change to a key, read column by column: what a changelog read hands a visitor without
+ * building a {@link KeyValue} for it. A {@link KeyValue} is one; a row of a file read in column
+ * batches ({@link io.changelake.format.KeyValueBatch}) is another, a view over the batch's decoded
+ * columns, valid only until the reader moves on. A visitor that counts, filters on a column or sums
+ * a BIGINT column reads it through {@link #getLong} and nothing is boxed or allocated per row; one
+ * that keeps the change takes {@link #toKeyValue}.
+ *
+ * <p>Columns are the positions of the values read: the table's columns, or a projection's in its
+ * order.
+ */
+public interface ChangeRow {
+
+  /** What the change does to its key. */
+  RowKind kind();
+
+  /** The change's sequence number. */
+  long sequenceNumber();
+
+  /** The number of columns. */
+  int columnCount();
+
+  /** Whether column {@code column} is null. */
+  boolean isNullAt(int column);
+
+  /**
+   * The value of a BIGINT column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not BIGINT
+   * @throws NullPointerException if the column is null
+   */
+  long getLong(int column);
+
+  /** The value of a column as {@link KeyValue#value()} holds it: boxed, converted, or null. */
+  Object get(int column);
+
+  /** The change as a key-value of its own, which stays valid when the reader moves on. */
+  KeyValue toKeyValue();
+}
