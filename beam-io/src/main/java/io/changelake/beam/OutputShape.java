@@ -1,8 +1,8 @@
 package io.changelake.beam;
 
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -178,11 +178,10 @@ final class OutputShape implements Serializable {
    * @throws IllegalStateException naming the column, if a column emitted NOT NULL holds a null (the
    *     table made it nullable since the pipeline was built)
    */
-  Row toRow(KeyValue record, long snapshotId) {
-    Object[] row = record.value();
+  Row toRow(ChangeRow record, long snapshotId) {
     Object[] values = new Object[schema().getFieldCount()];
     for (int i = 0; i < positions.length; i++) {
-      Object value = row[i];
+      Object value = record.get(i);
       if (value == null && !schema().getField(i).getType().getNullable()) {
         throw new IllegalStateException(
             "column '"

@@ -3,7 +3,6 @@ package io.changelake.beam;
 import io.changelake.table.ChangelogScan;
 import io.changelake.table.ChangelogTask;
 import io.changelake.table.Table;
-import io.changelake.types.KeyValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -61,12 +60,13 @@ final class ReadTaskFn extends DoFn<ChangelogTask, Row> {
   public void processElement(@Element ChangelogTask task, OutputReceiver<Row> out)
       throws IOException {
     followSchema(task);
-    try (ChangelogScan.ChangelogReader reader = scan.read(task)) {
-      while (reader.hasNext()) {
-        KeyValue record = reader.next();
-        ReadMetrics.rows(record.kind()).inc();
-        out.output(shape.toRow(record, task.snapshotId()));
-      }
+    try {
+      scan.read(
+          task,
+          change -> {
+            ReadMetrics.rows(change.kind()).inc();
+            out.output(shape.toRow(change, task.snapshotId()));
+          });
     } catch (IOException | UncheckedIOException e) {
       throw new IOException(
           "cannot read snapshot "

@@ -250,17 +250,20 @@ public final class ChangelogScan {
     return tasks;
   }
 
-  /** Receives the changes of a range of snapshots, in changelog order. */
-  public interface ChangeVisitor {
-    /** A snapshot begins; its changes follow. */
-    void snapshot(Snapshot snapshot) throws IOException;
-
+  /** Receives changes one by one, in changelog order. */
+  public interface ChangeSink {
     /**
-     * One change of the current snapshot: a view that is valid until this method returns (take
-     * {@link ChangeRow#toKeyValue} to keep it). Changes read from a run of changelog files come
-     * straight from the files' decoded columns, with nothing built per row.
+     * One change: a view that is valid until this method returns (take {@link ChangeRow#toKeyValue}
+     * to keep it). Changes read from a run of changelog files come straight from the files' decoded
+     * columns, with nothing built per row.
      */
     void change(ChangeRow change) throws IOException;
+  }
+
+  /** Receives the changes of a range of snapshots, in changelog order. */
+  public interface ChangeVisitor extends ChangeSink {
+    /** A snapshot begins; its changes follow. */
+    void snapshot(Snapshot snapshot) throws IOException;
   }
 
   /**
@@ -276,28 +279,35 @@ public final class ChangelogScan {
       List<ChangelogTask> tasks = changes(id);
       visitor.snapshot(read(id));
       for (ChangelogTask task : tasks) {
-        if (task.content() == ChangelogTask.Content.CHANGES) {
-          List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
-          if (runs.size() == 1) {
-            walkRun(task, runs.get(0), visitor);
-            continue;
-          }
-        }
-        try (ChangelogReader changes = read(task)) {
-          while (changes.hasNext()) {
-            visitor.change(changes.next());
-          }
-        }
+        read(task, visitor);
       }
     }
   }
 
   /**
-   * The changes of a task whose files follow one another in key order, file after file as {@link
-   * #read} gives them, in column batches ({@link KeyValueFileReader#nextBatch}): each change a view
-   * of its batch.
+   * Hands the records of a task to {@code sink}, in the order {@link #read(ChangelogTask)} gives
+   * them. A task whose files follow one another in key order (a snapshot's changelog of a bucket,
+   * as a rule) is read file after file in column batches ({@link KeyValueFileReader#nextBatch}),
+   * each record a view of its batch; others (files merged by key, the rows of a full read) as
+   * key-values.
    */
-  private void walkRun(ChangelogTask task, List<DataFileMeta> run, ChangeVisitor visitor)
+  public void read(ChangelogTask task, ChangeSink sink) throws IOException {
+    if (task.content() == ChangelogTask.Content.CHANGES) {
+      List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
+      if (runs.size() == 1) {
+        readRun(task, runs.get(0), sink);
+        return;
+      }
+    }
+    try (ChangelogReader records = read(task)) {
+      while (records.hasNext()) {
+        sink.change(records.next());
+      }
+    }
+  }
+
+  /** The records of a task's one run of files, file after file, in column batches. */
+  private void readRun(ChangelogTask task, List<DataFileMeta> run, ChangeSink sink)
       throws IOException {
     BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
     for (DataFileMeta file : run) {
@@ -305,7 +315,7 @@ public final class ChangelogScan {
         KeyValueBatch batch = reader.newBatch();
         while (reader.nextBatch(batch) > 0) {
           for (int r = 0; r < batch.size(); r++) {
-            visitor.change(batch.row(r));
+            sink.change(batch.row(r));
           }
         }
       }
