@@ -64,8 +64,10 @@ final class DecodedColumnChunk implements ColumnValues {
 
   /**
    * The dictionary's Java values, converted once, shared by every row that holds them: no boxing
-   * and no conversion (a string decoded, a decimal built) per row. Null until a page needs it, and
-   * for columns whose values cannot be shared ({@link ColumnCodec#sharesValues}).
+   * and no conversion (a string decoded, a decimal built) per row. Built by {@link
+   * #sharedDictionary} when a row is first read as an object, so that a column read unboxed ({@link
+   * #readLongs(long[], boolean[], int)}) never boxes its dictionary; null for columns whose values
+   * cannot be shared ({@link ColumnCodec#sharesValues}).
    */
   private Object[] dictionaryValues;
 
@@ -165,9 +167,8 @@ final class DecodedColumnChunk implements ColumnValues {
     if (!dictionaryPage) {
       return codec.fromPhysical(physical(values, v));
     }
-    return dictionaryValues != null
-        ? dictionaryValues[ids[v]]
-        : codec.fromPhysical(physical(dictionary, ids[v]));
+    Object[] shared = sharedDictionary();
+    return shared != null ? shared[ids[v]] : codec.fromPhysical(physical(dictionary, ids[v]));
   }
 
   /**
@@ -180,6 +181,7 @@ final class DecodedColumnChunk implements ColumnValues {
     while (done < count) {
       pageWithRows();
       int n = Math.min(count - done, rowsInPage - row);
+      Object[] shared = sharedDictionary();
       if (definitions == null && !dictionaryPage && type == PrimitiveTypeName.INT64) {
         long[] longs = (long[]) values;
         boolean asStored = codec.keepsPhysical();
@@ -189,13 +191,13 @@ final class DecodedColumnChunk implements ColumnValues {
         }
         valueIndex += n;
         row += n;
-      } else if (dictionaryPage && dictionaryValues != null) {
+      } else if (shared != null) {
         for (int i = 0; i < n; i++) {
           int r = row++;
           rows[done + i][column] =
               definitions != null && definitions[r] != maxDefinition
                   ? null
-                  : dictionaryValues[ids[valueIndex++]];
+                  : shared[ids[valueIndex++]];
         }
       } else {
         for (int i = 0; i < n; i++) {
@@ -226,9 +228,8 @@ final class DecodedColumnChunk implements ColumnValues {
 
   @Override
   public Object lastShared() {
-    return dictionaryPage && dictionaryValues != null
-        ? dictionaryValues[ids[valueIndex - 1]]
-        : null;
+    Object[] shared = sharedDictionary();
+    return shared != null ? shared[ids[valueIndex - 1]] : null;
   }
 
   /** Moves past the current row: no value is boxed, converted or looked up. */
@@ -385,9 +386,6 @@ final class DecodedColumnChunk implements ColumnValues {
       }
       int bitWidth = data[offset] & 0xff;
       RleHybridDecoder.decode(data, offset + 1, end, bitWidth, ids(present), present);
-      if (codec != null && codec.sharesValues()) {
-        shareDictionary();
-      }
     } else if (encoding == Encoding.PLAIN) {
       plain(data, offset, end, present);
     } else if (encoding == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN) {
@@ -554,14 +552,21 @@ final class DecodedColumnChunk implements ColumnValues {
     }
   }
 
-  private void shareDictionary() {
-    if (dictionaryValues != null) {
-      return;
+  /**
+   * The dictionary's values as rows share them ({@link #dictionaryValues}), when the current page
+   * reads through the dictionary and the column's values can be shared; else null.
+   */
+  private Object[] sharedDictionary() {
+    if (!dictionaryPage || codec == null || !codec.sharesValues()) {
+      return null;
     }
-    dictionaryValues = new Object[dictionarySize];
-    for (int i = 0; i < dictionarySize; i++) {
-      dictionaryValues[i] = codec.fromPhysical(physical(dictionary, i));
+    if (dictionaryValues == null) {
+      dictionaryValues = new Object[dictionarySize];
+      for (int i = 0; i < dictionarySize; i++) {
+        dictionaryValues[i] = codec.fromPhysical(physical(dictionary, i));
+      }
     }
+    return dictionaryValues;
   }
 
   /** The dictionary's values as an array of the column's physical type. */
