@@ -487,9 +487,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         }
       }
     }
-    passSystemColumns(rowsAdvanced);
-    readers[sequenceReader].readLongs(sequenceBatch, count);
-    readers[sequenceReader + 1].readInts(kindBatch, count);
+    readSystemColumnsInBulk(sequenceBatch, kindBatch, count);
     for (int r = 0; r < count; r++) {
       rows[r] =
           new KeyValue(
@@ -540,27 +538,15 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     for (int i = 0; i < valueReader.length; i++) {
       if (batch.heldAsLongs[i]) {
         readers[valueReader[i]].readLongs(batch.longs[i], batch.nulls[i], count);
-      } else if (valueReader[i] >= 0) {
-        readers[valueReader[i]].readInto(batch.objects, i, count);
-        if (valueConversions[i] != null) {
-          for (int r = 0; r < count; r++) {
-            batch.objects[r][i] = TypeWidening.convert(batch.objects[r][i], valueConversions[i]);
-          }
-        }
-      } else {
-        for (int r = 0; r < count; r++) {
-          batch.objects[r][i] = null;
-        }
       }
     }
+    readColumns(batch.objects, count, batch.heldAsLongs);
     if (keyInValue == null) {
       for (int k = 0; k < keyReader.length; k++) {
         readers[k].readInto(batch.keys, k, count);
       }
     }
-    passSystemColumns(rowsAdvanced);
-    readers[sequenceReader].readLongs(batch.sequences, count);
-    readers[sequenceReader + 1].readInts(batch.kinds, count);
+    readSystemColumnsInBulk(batch.sequences, batch.kinds, count);
     endBulk(count);
     systemRowsRead = rowsAdvanced;
     return count;
@@ -599,16 +585,42 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     for (int r = 0; r < count; r++) {
       rows[r] = new Object[valueReader.length];
     }
+    readColumns(rows, count, null);
+  }
+
+  /**
+   * Reads the table columns of {@code count} rows into {@code rows}, converted to the current
+   * schema's types (a column the file lacks is null), but for those {@code heldElsewhere} marks
+   * (null for none).
+   */
+  private void readColumns(Object[][] rows, int count, boolean[] heldElsewhere) {
     for (int i = 0; i < valueReader.length; i++) {
-      if (valueReader[i] >= 0) {
-        readers[valueReader[i]].readInto(rows, i, count);
-        if (valueConversions[i] != null) {
-          for (int r = 0; r < count; r++) {
-            rows[r][i] = TypeWidening.convert(rows[r][i], valueConversions[i]);
-          }
+      if (heldElsewhere != null && heldElsewhere[i]) {
+        continue;
+      }
+      if (valueReader[i] < 0) {
+        for (int r = 0; r < count; r++) {
+          rows[r][i] = null;
+        }
+        continue;
+      }
+      readers[valueReader[i]].readInto(rows, i, count);
+      if (valueConversions[i] != null) {
+        for (int r = 0; r < count; r++) {
+          rows[r][i] = TypeWidening.convert(rows[r][i], valueConversions[i]);
         }
       }
     }
+  }
+
+  /**
+   * Reads the sequence numbers and kinds of the {@code count} rows from the current one on, in
+   * bulk, passing over the rows before them nobody asked the two of.
+   */
+  private void readSystemColumnsInBulk(long[] sequences, int[] kinds, int count) {
+    passSystemColumns(rowsAdvanced);
+    readers[sequenceReader].readLongs(sequences, count);
+    readers[sequenceReader + 1].readInts(kinds, count);
   }
 
   /** Moves past {@code count} rows read in bulk: none is current. */
