@@ -1,5 +1,7 @@
 package io.changelake.format;
 
+import java.lang.reflect.Array;
+
 /**
  * The values of one column of a row group, row after row: each call reads the current row's value
  * and moves to the next row.
@@ -41,19 +43,22 @@ interface ColumnValues {
   }
 
   /**
-   * The values of the next {@code count} rows of an INT64 column whose codec keeps them as stored
-   * (BIGINT), unboxed, into {@code into} from 0, and into {@code nulls} whether each row is null
-   * (its slot in {@code into} then unspecified). {@code nulls} may be null for a required column.
+   * The values of the next {@code count} rows of a column whose codec keeps them as stored (BIGINT,
+   * INT, DOUBLE, FLOAT, BOOLEAN), unboxed, into {@code into} from 0, an array of the column's
+   * physical type ({@code long[]}, {@code int[]}, {@code double[]}, {@code float[]} or {@code
+   * boolean[]}), and into {@code nulls} whether each row is null (its slot in {@code into} then
+   * unspecified). {@code nulls} may be null for a required column.
    */
-  default void readLongs(long[] into, boolean[] nulls, int count) {
-    if (nulls == null) {
-      readLongs(into, count);
-      return;
-    }
+  default void readPrimitives(Object into, boolean[] nulls, int count) {
     for (int r = 0; r < count; r++) {
       Object value = read();
-      nulls[r] = value == null;
-      into[r] = value == null ? 0 : (Long) value;
+      if (nulls != null) {
+        nulls[r] = value == null;
+      }
+      if (value != null) {
+        // The value is the primitive's box, as the codec keeps it: set unwraps it.
+        Array.set(into, r, value);
+      }
     }
   }
 

@@ -26,8 +26,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 /**
  * One column chunk of a row group, decoded a whole page at a time into primitive arrays, then
  * handed out row by row, or for a bulk read a page's stretch of rows in one loop ({@link
- * #readInto}, {@link #readLongs(long[], boolean[], int)}): the column-batch reader of {@link
- * KeyValueFileReader}.
+ * #readInto}, {@link #readPrimitives}): the column-batch reader of {@link KeyValueFileReader}.
  *
  * <p>Parquet's own column reader decodes a value per call through several layers (level readers,
  * value readers, dictionary lookups, converters); here a page's definition levels and dictionary
@@ -66,8 +65,8 @@ final class DecodedColumnChunk implements ColumnValues {
    * The dictionary's Java values, converted once, shared by every row that holds them: no boxing
    * and no conversion (a string decoded, a decimal built) per row. Built by {@link
    * #sharedDictionary} when a row is first read as an object, so that a column read unboxed ({@link
-   * #readLongs(long[], boolean[], int)}) never boxes its dictionary; null for columns whose values
-   * cannot be shared ({@link ColumnCodec#sharesValues}).
+   * #readPrimitives}) never boxes its dictionary; null for columns whose values cannot be shared
+   * ({@link ColumnCodec#sharesValues}).
    */
   private Object[] dictionaryValues;
 
@@ -261,28 +260,56 @@ final class DecodedColumnChunk implements ColumnValues {
   }
 
   @Override
-  public void readLongs(long[] into, boolean[] nulls, int count) {
-    if (nulls == null || maxDefinition == 0) {
-      readNumbers(into, count);
-      if (nulls != null) {
-        Arrays.fill(nulls, 0, count, false);
-      }
-      return;
-    }
+  public void readPrimitives(Object into, boolean[] nulls, int count) {
     int done = 0;
     while (done < count) {
       pageWithRows();
       int n = Math.min(count - done, rowsInPage - row);
-      long[] entries = (long[]) (dictionaryPage ? dictionary : values);
-      for (int i = 0; i < n; i++) {
-        boolean isNull = definitions[row++] != maxDefinition;
-        nulls[done + i] = isNull;
-        if (!isNull) {
-          int v = valueIndex++;
-          into[done + i] = entries[dictionaryPage ? ids[v] : v];
+      if (definitions == null && !dictionaryPage) {
+        System.arraycopy(values, valueIndex, into, done, n);
+        valueIndex += n;
+        row += n;
+        if (nulls != null) {
+          Arrays.fill(nulls, done, done + n, false);
+        }
+      } else {
+        Object source = dictionaryPage ? dictionary : values;
+        for (int i = 0; i < n; i++) {
+          boolean isNull = definitions != null && definitions[row] != maxDefinition;
+          row++;
+          if (nulls != null) {
+            nulls[done + i] = isNull;
+          }
+          if (!isNull) {
+            int v = valueIndex++;
+            copy(source, dictionaryPage ? ids[v] : v, into, done + i);
+          }
         }
       }
       done += n;
+    }
+  }
+
+  /** Copies value {@code index} of an array of the column's physical type into {@code into}. */
+  private void copy(Object from, int index, Object into, int at) {
+    switch (type) {
+      case INT64:
+        ((long[]) into)[at] = ((long[]) from)[index];
+        break;
+      case INT32:
+        ((int[]) into)[at] = ((int[]) from)[index];
+        break;
+      case DOUBLE:
+        ((double[]) into)[at] = ((double[]) from)[index];
+        break;
+      case FLOAT:
+        ((float[]) into)[at] = ((float[]) from)[index];
+        break;
+      case BOOLEAN:
+        ((boolean[]) into)[at] = ((boolean[]) from)[index];
+        break;
+      default:
+        throw new IllegalStateException("column " + descriptor + " holds no primitive values");
     }
   }
 

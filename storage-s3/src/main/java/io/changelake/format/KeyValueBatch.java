@@ -3,14 +3,15 @@ package io.changelake.format;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Rows of one data or changelog file read at once, column by column, into arrays this batch keeps
  * from one read to the next ({@link KeyValueFileReader#nextBatch}): the sequence numbers and kinds
- * as primitives, each BIGINT column as a {@code long[]} with its nulls beside it, and every other
- * column as the values {@link KeyValue#value()} would hold (a dictionary's values shared, not built
- * per row). Reading a batch allocates nothing per row; {@link #row} views one row as a {@link
- * ChangeRow}.
+ * as primitives; each BIGINT, INT, DOUBLE, FLOAT and BOOLEAN column as an array of its primitive
+ * type with its nulls beside it; every other column as the values {@link KeyValue#value()} would
+ * hold (a dictionary's values shared, not built per row). Reading a batch allocates nothing per
+ * row; {@link #row} views one row as a {@link ChangeRow}.
  *
  * <p>A batch belongs to the reader that made it ({@link KeyValueFileReader#newBatch}); each read
  * overwrites it. Not thread-safe.
@@ -20,13 +21,13 @@ public final class KeyValueBatch {
   final long[] sequences;
   final int[] kinds;
 
-  /** Per value column, whether it is held in {@link #longs} (else in {@link #objects}). */
-  final boolean[] heldAsLongs;
+  /**
+   * Per value column held unboxed, its values: a {@code long[]}, {@code int[]}, {@code double[]},
+   * {@code float[]} or {@code boolean[]}; null for the columns held in {@link #objects}.
+   */
+  final Object[] primitives;
 
-  /** Per value column held as longs, its values; null for the other columns. */
-  final long[][] longs;
-
-  /** Per value column held as longs and nullable, which rows are null; else null. */
+  /** Per column held unboxed and nullable, which rows are null; else null. */
   final boolean[][] nulls;
 
   /** Per row, the values of the columns held as objects (the others' slots unused). */
@@ -44,23 +45,48 @@ public final class KeyValueBatch {
   int size;
   private final Row row = new Row();
 
+  /**
+   * @param unboxed per value column, the physical type it is held unboxed as, or null to hold it as
+   *     objects
+   * @param nullable per value column, whether it may hold nulls
+   */
   KeyValueBatch(
-      int capacity, boolean[] heldAsLongs, boolean[] nullable, int[] keyInValue, int keyColumns) {
+      int capacity,
+      PrimitiveTypeName[] unboxed,
+      boolean[] nullable,
+      int[] keyInValue,
+      int keyColumns) {
     this.sequences = new long[capacity];
     this.kinds = new int[capacity];
-    this.heldAsLongs = heldAsLongs;
-    int columns = heldAsLongs.length;
-    this.longs = new long[columns][];
+    int columns = unboxed.length;
+    this.primitives = new Object[columns];
     this.nulls = new boolean[columns][];
     for (int i = 0; i < columns; i++) {
-      if (heldAsLongs[i]) {
-        longs[i] = new long[capacity];
+      if (unboxed[i] != null) {
+        primitives[i] = array(unboxed[i], capacity);
         nulls[i] = nullable[i] ? new boolean[capacity] : null;
       }
     }
     this.objects = new Object[capacity][columns];
     this.keyInValue = keyInValue;
     this.keys = keyInValue == null ? new Object[capacity][keyColumns] : null;
+  }
+
+  private static Object array(PrimitiveTypeName type, int capacity) {
+    switch (type) {
+      case INT64:
+        return new long[capacity];
+      case INT32:
+        return new int[capacity];
+      case DOUBLE:
+        return new double[capacity];
+      case FLOAT:
+        return new float[capacity];
+      case BOOLEAN:
+        return new boolean[capacity];
+      default:
+        throw new IllegalArgumentException(type + " is not held unboxed");
+    }
   }
 
   /** The number of rows the last read gave. */
@@ -80,12 +106,36 @@ public final class KeyValueBatch {
     return row;
   }
 
-  private Object value(int r, int column) {
-    if (!heldAsLongs[column]) {
-      return objects[r][column];
+  private boolean isNull(int r, int column) {
+    if (primitives[column] == null) {
+      return objects[r][column] == null;
     }
     boolean[] columnNulls = nulls[column];
-    return columnNulls != null && columnNulls[r] ? null : (Object) longs[column][r];
+    return columnNulls != null && columnNulls[r];
+  }
+
+  /** The value of row {@code r}'s column as a key-value holds it: boxed if held unboxed. */
+  private Object value(int r, int column) {
+    Object array = primitives[column];
+    if (array == null) {
+      return objects[r][column];
+    }
+    if (isNull(r, column)) {
+      return null;
+    }
+    if (array instanceof long[] longs) {
+      return longs[r];
+    }
+    if (array instanceof int[] ints) {
+      return ints[r];
+    }
+    if (array instanceof double[] doubles) {
+      return doubles[r];
+    }
+    if (array instanceof float[] floats) {
+      return floats[r];
+    }
+    return ((boolean[]) array)[r];
   }
 
   /** The view {@link #row} hands out. */
@@ -104,27 +154,63 @@ public final class KeyValueBatch {
 
     @Override
     public int columnCount() {
-      return heldAsLongs.length;
+      return primitives.length;
     }
 
     @Override
     public boolean isNullAt(int column) {
-      if (!heldAsLongs[column]) {
-        return objects[index][column] == null;
-      }
-      boolean[] columnNulls = nulls[column];
-      return columnNulls != null && columnNulls[index];
+      return isNull(index, column);
     }
+
+    // A getter of a column held otherwise casts what get gives: a ClassCastException unless the
+    // column holds the getter's type, a NullPointerException if it is null.
 
     @Override
     public long getLong(int column) {
-      if (!heldAsLongs[column]) {
-        return (Long) objects[index][column];
+      if (primitives[column] instanceof long[] longs) {
+        return longs[notNull(column)];
       }
-      if (isNullAt(column)) {
+      return (Long) get(column);
+    }
+
+    @Override
+    public int getInt(int column) {
+      if (primitives[column] instanceof int[] ints) {
+        return ints[notNull(column)];
+      }
+      return (Integer) get(column);
+    }
+
+    @Override
+    public double getDouble(int column) {
+      if (primitives[column] instanceof double[] doubles) {
+        return doubles[notNull(column)];
+      }
+      return (Double) get(column);
+    }
+
+    @Override
+    public float getFloat(int column) {
+      if (primitives[column] instanceof float[] floats) {
+        return floats[notNull(column)];
+      }
+      return (Float) get(column);
+    }
+
+    @Override
+    public boolean getBoolean(int column) {
+      if (primitives[column] instanceof boolean[] booleans) {
+        return booleans[notNull(column)];
+      }
+      return (Boolean) get(column);
+    }
+
+    /** This row's index, after checking that its column is not null. */
+    private int notNull(int column) {
+      if (isNull(index, column)) {
         throw new NullPointerException("column " + column + " is null");
       }
-      return longs[column][index];
+      return index;
     }
 
     @Override
@@ -134,7 +220,7 @@ public final class KeyValueBatch {
 
     @Override
     public KeyValue toKeyValue() {
-      Object[] value = new Object[heldAsLongs.length];
+      Object[] value = new Object[primitives.length];
       for (int i = 0; i < value.length; i++) {
         value[i] = value(index, i);
       }

@@ -15,10 +15,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -75,6 +77,15 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   static final int READ_AHEAD = 1 << 20;
 
   private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
+
+  /** The physical types a batch holds unboxed, when the column's codec keeps them as stored. */
+  private static final Set<PrimitiveTypeName> UNBOXED =
+      EnumSet.of(
+          PrimitiveTypeName.INT64,
+          PrimitiveTypeName.INT32,
+          PrimitiveTypeName.DOUBLE,
+          PrimitiveTypeName.FLOAT,
+          PrimitiveTypeName.BOOLEAN);
 
   /**
    * Built once: a configuration built from Hadoop's parses its XML defaults on every file opened (a
@@ -501,24 +512,25 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   }
 
   /**
-   * A batch for {@link #nextBatch}: BIGINT columns read as stored are held as longs, the others as
-   * objects. Sized to the file, up to {@link BatchedRows#BATCH} rows.
+   * A batch for {@link #nextBatch}: BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns read as stored
+   * are held unboxed, the others as objects. Sized to the file, up to {@link BatchedRows#BATCH}
+   * rows.
    */
   public KeyValueBatch newBatch() {
-    boolean[] heldAsLongs = new boolean[valueReader.length];
+    PrimitiveTypeName[] unboxed = new PrimitiveTypeName[valueReader.length];
     boolean[] nullable = new boolean[valueReader.length];
     for (int i = 0; i < valueReader.length; i++) {
       int reader = valueReader[i];
-      heldAsLongs[i] =
-          reader >= 0
-              && valueConversions[i] == null
-              && descriptors[reader].getPrimitiveType().getPrimitiveTypeName()
-                  == PrimitiveTypeName.INT64
-              && columnCodecs[reader].keepsPhysical();
-      nullable[i] = heldAsLongs[i] && descriptors[reader].getMaxDefinitionLevel() > 0;
+      if (reader >= 0 && valueConversions[i] == null && columnCodecs[reader].keepsPhysical()) {
+        PrimitiveTypeName type = descriptors[reader].getPrimitiveType().getPrimitiveTypeName();
+        if (UNBOXED.contains(type)) {
+          unboxed[i] = type;
+          nullable[i] = descriptors[reader].getMaxDefinitionLevel() > 0;
+        }
+      }
     }
     int capacity = (int) Math.max(1, Math.min(BatchedRows.BATCH, rowCount()));
-    return new KeyValueBatch(capacity, heldAsLongs, nullable, keyInValue, keyReader.length);
+    return new KeyValueBatch(capacity, unboxed, nullable, keyInValue, keyReader.length);
   }
 
   /**
@@ -536,11 +548,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       return 0;
     }
     for (int i = 0; i < valueReader.length; i++) {
-      if (batch.heldAsLongs[i]) {
-        readers[valueReader[i]].readLongs(batch.longs[i], batch.nulls[i], count);
+      if (batch.primitives[i] != null) {
+        readers[valueReader[i]].readPrimitives(batch.primitives[i], batch.nulls[i], count);
       }
     }
-    readColumns(batch.objects, count, batch.heldAsLongs);
+    readColumns(batch.objects, count, batch.primitives);
     if (keyInValue == null) {
       for (int k = 0; k < keyReader.length; k++) {
         readers[k].readInto(batch.keys, k, count);
@@ -590,12 +602,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   /**
    * Reads the table columns of {@code count} rows into {@code rows}, converted to the current
-   * schema's types (a column the file lacks is null), but for those {@code heldElsewhere} marks
-   * (null for none).
+   * schema's types (a column the file lacks is null), but for those {@code heldElsewhere} holds an
+   * array for (null for none).
    */
-  private void readColumns(Object[][] rows, int count, boolean[] heldElsewhere) {
+  private void readColumns(Object[][] rows, int count, Object[] heldElsewhere) {
     for (int i = 0; i < valueReader.length; i++) {
-      if (heldElsewhere != null && heldElsewhere[i]) {
+      if (heldElsewhere != null && heldElsewhere[i] != null) {
         continue;
       }
       if (valueReader[i] < 0) {

@@ -6,7 +6,8 @@ package io.changelake.types;
  * batches ({@link io.changelake.format.KeyValueBatch}) is another, a view over the batch's decoded
  * columns, valid only until the reader moves on. A visitor that counts, filters on a column or sums
  * a BIGINT column reads it through {@link #getLong} and nothing is boxed or allocated per row; one
- * that keeps the change takes {@link #toKeyValue}.
+ * that keeps the change takes {@link #toKeyValue}. A batch holds BIGINT, INT, DOUBLE, FLOAT and
+ * BOOLEAN columns unboxed, for their getters; other columns are objects ({@link #get}).
  *
  * <p>Columns are the positions of the values read: the table's columns, or a projection's in its
  * order.
@@ -32,6 +33,38 @@ public interface ChangeRow {
    * @throws NullPointerException if the column is null
    */
   long getLong(int column);
+
+  /**
+   * The value of an INT column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not INT
+   * @throws NullPointerException if the column is null
+   */
+  int getInt(int column);
+
+  /**
+   * The value of a DOUBLE column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not DOUBLE
+   * @throws NullPointerException if the column is null
+   */
+  double getDouble(int column);
+
+  /**
+   * The value of a FLOAT column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not FLOAT
+   * @throws NullPointerException if the column is null
+   */
+  float getFloat(int column);
+
+  /**
+   * The value of a BOOLEAN column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not BOOLEAN
+   * @throws NullPointerException if the column is null
+   */
+  boolean getBoolean(int column);
 
   /** The value of a column as {@link KeyValue#value()} holds it: boxed, converted, or null. */
   Object get(int column);

@@ -32,6 +32,26 @@ public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[]
   }
 
   @Override
+  public int getInt(int column) {
+    return (Integer) value[column];
+  }
+
+  @Override
+  public double getDouble(int column) {
+    return (Double) value[column];
+  }
+
+  @Override
+  public float getFloat(int column) {
+    return (Float) value[column];
+  }
+
+  @Override
+  public boolean getBoolean(int column) {
+    return (Boolean) value[column];
+  }
+
+  @Override
   public Object get(int column) {
     return value[column];
   }

@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -63,12 +65,19 @@ class DecodedColumnChunkTest {
       for (int block = 0; block < reader.getRowGroups().size(); block++) {
         for (ColumnChunkMetaData chunk : reader.getRowGroups().get(block).getColumns()) {
           ColumnDescriptor column = SCHEMA.getColumnDescription(chunk.getPath().toArray());
-          if (!DecodedColumnChunk.decodes(chunk.getEncodings(), column)) {
+          List<Object> expected = parquetValues(file, block, column);
+          boolean decoded = DecodedColumnChunk.decodes(chunk.getEncodings(), column);
+          if (UNBOXED.contains(column.getPrimitiveType().getPrimitiveTypeName())) {
+            assertEquals(
+                expected,
+                primitiveValues(file, block, column, decoded),
+                column + " read unboxed in " + chunk.getEncodings());
+          }
+          if (!decoded) {
             assembledChunks++;
             continue;
           }
           decodedChunks++;
-          List<Object> expected = parquetValues(file, block, column);
           assertEquals(
               expected,
               decodedValues(file, block, column, PHYSICAL),
@@ -217,6 +226,58 @@ class DecodedColumnChunkTest {
         values.add(decoded.read());
       }
       return values;
+    }
+  }
+
+  /** The physical types {@link ColumnValues#readPrimitives} reads. */
+  private static final Set<PrimitiveTypeName> UNBOXED =
+      EnumSet.of(
+          PrimitiveTypeName.INT64,
+          PrimitiveTypeName.INT32,
+          PrimitiveTypeName.DOUBLE,
+          PrimitiveTypeName.FLOAT,
+          PrimitiveTypeName.BOOLEAN);
+
+  /**
+   * A chunk's values read by {@link ColumnValues#readPrimitives} in stretches of 333 rows, across
+   * pages, boxed here to compare: by this package's decoder, or by Parquet's reader when it does
+   * not decode the chunk.
+   */
+  private static List<Object> primitiveValues(
+      Path file, int block, ColumnDescriptor column, boolean decoded) throws IOException {
+    try (ParquetFileReader reader = ParquetFiles.open(file)) {
+      PageReadStore group = rowGroup(reader, block);
+      PrimitiveTypeName type = column.getPrimitiveType().getPrimitiveTypeName();
+      // The codec of the table type stored as the physical type, which keeps it as stored.
+      ColumnCodec codec =
+          ColumnCodec.of(
+              switch (type) {
+                case INT64 -> DataType.bigint();
+                case INT32 -> DataType.intType();
+                case DOUBLE -> DataType.doubleType();
+                case FLOAT -> DataType.floatType();
+                default -> DataType.booleanType();
+              });
+      ColumnValues values =
+          decoded
+              ? new DecodedColumnChunk(column, group.getPageReader(column), codec)
+              : new AssembledColumn(
+                  new ColumnReadStoreImpl(group, new Skip(), SCHEMA, "test")
+                      .getColumnReader(column),
+                  column,
+                  codec);
+      List<Object> result = new ArrayList<>();
+      int stretch = 333;
+      Object into = java.lang.reflect.Array.newInstance(type.javaType, stretch);
+      boolean[] nulls = column.getMaxDefinitionLevel() > 0 ? new boolean[stretch] : null;
+      for (long done = 0; done < group.getRowCount(); done += stretch) {
+        int n = (int) Math.min(stretch, group.getRowCount() - done);
+        values.readPrimitives(into, nulls, n);
+        for (int i = 0; i < n; i++) {
+          result.add(nulls != null && nulls[i] ? null : java.lang.reflect.Array.get(into, i));
+        }
+      }
+      return result;
     }
   }
 

@@ -273,34 +273,59 @@ class KeyValueFileReaderTest {
   }
 
   @Test
-  void aBatchRowReadsABigintUnboxedAndRefusesOtherColumnsAsLongs() throws IOException {
-    ObjectStore store = manyRowGroups("views");
-    int bigint = AllTypes.VALUE_TYPE.indexOf("c_big");
+  void aBatchRowReadsNumbersAndBooleansUnboxedAndRefusesAnotherTypesGetter() throws IOException {
+    ObjectStore ours = manyRowGroups("views");
+    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
+    int big = AllTypes.VALUE_TYPE.indexOf("c_big");
+    int integer = AllTypes.VALUE_TYPE.indexOf("c_int");
+    int dbl = AllTypes.VALUE_TYPE.indexOf("c_double");
+    int flt = AllTypes.VALUE_TYPE.indexOf("c_float");
+    int bool = AllTypes.VALUE_TYPE.indexOf("c_bool");
     int text = AllTypes.VALUE_TYPE.indexOf("c_string");
-    boolean sawNull = false;
-    try (KeyValueFileReader reader =
-        KeyValueFileReader.open(store, "data.parquet", AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
-      KeyValueBatch batch = reader.newBatch();
+    for (ObjectStore store : List.of(ours, theirs)) {
+      String file = store == ours ? "data.parquet" : paimon.file().getFileName().toString();
+      int nulls = 0;
       int r = 0;
-      while (reader.nextBatch(batch) > 0) {
-        for (int i = 0; i < batch.size(); i++, r++) {
-          ChangeRow row = batch.row(i);
-          Object expected = rows.get(r).value()[bigint];
-          assertEquals(expected == null, row.isNullAt(bigint));
-          if (expected == null) {
-            sawNull = true;
-            assertThrows(NullPointerException.class, () -> row.getLong(bigint));
-          } else {
-            assertEquals(expected, row.getLong(bigint));
-          }
-          if (!row.isNullAt(text)) {
-            assertThrows(ClassCastException.class, () -> row.getLong(text));
+      try (KeyValueFileReader reader =
+          KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+        KeyValueBatch batch = reader.newBatch();
+        while (reader.nextBatch(batch) > 0) {
+          for (int i = 0; i < batch.size(); i++, r++) {
+            ChangeRow row = batch.row(i);
+            Object[] expected = rows.get(r).value();
+            for (int column : new int[] {big, integer, dbl, flt, bool}) {
+              assertEquals(expected[column] == null, row.isNullAt(column));
+              if (expected[column] == null) {
+                nulls++;
+                assertThrows(NullPointerException.class, () -> row.getLong(column));
+              }
+            }
+            if (expected[big] != null) {
+              assertEquals(expected[big], row.getLong(big));
+              assertThrows(ClassCastException.class, () -> row.getInt(big));
+            }
+            if (expected[integer] != null) {
+              assertEquals(expected[integer], row.getInt(integer));
+              assertThrows(ClassCastException.class, () -> row.getLong(integer));
+            }
+            if (expected[dbl] != null) {
+              assertEquals(expected[dbl], row.getDouble(dbl));
+            }
+            if (expected[flt] != null) {
+              assertEquals(expected[flt], row.getFloat(flt));
+            }
+            if (expected[bool] != null) {
+              assertEquals(expected[bool], row.getBoolean(bool));
+            }
+            if (expected[text] != null) {
+              assertThrows(ClassCastException.class, () -> row.getLong(text));
+            }
           }
         }
       }
       assertEquals(rows.size(), r);
+      assertTrue(nulls > 0, "no null read");
     }
-    assertTrue(sawNull);
   }
 
   @Test
