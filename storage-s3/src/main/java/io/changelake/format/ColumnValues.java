@@ -1,12 +1,26 @@
 package io.changelake.format;
 
 import java.lang.reflect.Array;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * The values of one column of a row group, row after row: each call reads the current row's value
  * and moves to the next row.
  */
 interface ColumnValues {
+
+  /**
+   * The physical types {@link #readPrimitives} reads, of columns whose codec keeps them as stored.
+   */
+  Set<PrimitiveTypeName> UNBOXED =
+      EnumSet.of(
+          PrimitiveTypeName.INT64,
+          PrimitiveTypeName.INT32,
+          PrimitiveTypeName.DOUBLE,
+          PrimitiveTypeName.FLOAT,
+          PrimitiveTypeName.BOOLEAN);
 
   /** The current row's value, as the column codec's Java value, or null. */
   Object read();

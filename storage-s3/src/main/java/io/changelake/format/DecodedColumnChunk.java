@@ -549,7 +549,7 @@ final class DecodedColumnChunk implements ColumnValues {
   }
 
   /** An array of {@code size} values of the physical type {@code type}. */
-  private static Object newArray(PrimitiveTypeName type, int size) {
+  static Object newArray(PrimitiveTypeName type, int size) {
     switch (type) {
       case INT64:
         return new long[size];

@@ -63,30 +63,13 @@ public final class KeyValueBatch {
     this.nulls = new boolean[columns][];
     for (int i = 0; i < columns; i++) {
       if (unboxed[i] != null) {
-        primitives[i] = array(unboxed[i], capacity);
+        primitives[i] = DecodedColumnChunk.newArray(unboxed[i], capacity);
         nulls[i] = nullable[i] ? new boolean[capacity] : null;
       }
     }
     this.objects = new Object[capacity][columns];
     this.keyInValue = keyInValue;
     this.keys = keyInValue == null ? new Object[capacity][keyColumns] : null;
-  }
-
-  private static Object array(PrimitiveTypeName type, int capacity) {
-    switch (type) {
-      case INT64:
-        return new long[capacity];
-      case INT32:
-        return new int[capacity];
-      case DOUBLE:
-        return new double[capacity];
-      case FLOAT:
-        return new float[capacity];
-      case BOOLEAN:
-        return new boolean[capacity];
-      default:
-        throw new IllegalArgumentException(type + " is not held unboxed");
-    }
   }
 
   /** The number of rows the last read gave. */

@@ -15,12 +15,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
@@ -77,15 +75,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   static final int READ_AHEAD = 1 << 20;
 
   private static final GroupConverter NO_RECORD_ASSEMBLY = new SkippingConverter();
-
-  /** The physical types a batch holds unboxed, when the column's codec keeps them as stored. */
-  private static final Set<PrimitiveTypeName> UNBOXED =
-      EnumSet.of(
-          PrimitiveTypeName.INT64,
-          PrimitiveTypeName.INT32,
-          PrimitiveTypeName.DOUBLE,
-          PrimitiveTypeName.FLOAT,
-          PrimitiveTypeName.BOOLEAN);
 
   /**
    * Built once: a configuration built from Hadoop's parses its XML defaults on every file opened (a
@@ -523,7 +512,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
       int reader = valueReader[i];
       if (reader >= 0 && valueConversions[i] == null && columnCodecs[reader].keepsPhysical()) {
         PrimitiveTypeName type = descriptors[reader].getPrimitiveType().getPrimitiveTypeName();
-        if (UNBOXED.contains(type)) {
+        if (ColumnValues.UNBOXED.contains(type)) {
           unboxed[i] = type;
           nullable[i] = descriptors[reader].getMaxDefinitionLevel() > 0;
         }

@@ -8,10 +8,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import java.util.stream.IntStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
@@ -67,7 +65,7 @@ class DecodedColumnChunkTest {
           ColumnDescriptor column = SCHEMA.getColumnDescription(chunk.getPath().toArray());
           List<Object> expected = parquetValues(file, block, column);
           boolean decoded = DecodedColumnChunk.decodes(chunk.getEncodings(), column);
-          if (UNBOXED.contains(column.getPrimitiveType().getPrimitiveTypeName())) {
+          if (ColumnValues.UNBOXED.contains(column.getPrimitiveType().getPrimitiveTypeName())) {
             assertEquals(
                 expected,
                 primitiveValues(file, block, column, decoded),
@@ -228,15 +226,6 @@ class DecodedColumnChunkTest {
       return values;
     }
   }
-
-  /** The physical types {@link ColumnValues#readPrimitives} reads. */
-  private static final Set<PrimitiveTypeName> UNBOXED =
-      EnumSet.of(
-          PrimitiveTypeName.INT64,
-          PrimitiveTypeName.INT32,
-          PrimitiveTypeName.DOUBLE,
-          PrimitiveTypeName.FLOAT,
-          PrimitiveTypeName.BOOLEAN);
 
   /**
    * A chunk's values read by {@link ColumnValues#readPrimitives} in stretches of 333 rows, across
