@@ -256,7 +256,7 @@ final class DecodedColumnChunk implements ColumnValues {
 
   @Override
   public void readLongs(long[] into, int count) {
-    readNumbers(into, count);
+    readPrimitives(into, null, count);
   }
 
   @Override
@@ -315,37 +315,7 @@ final class DecodedColumnChunk implements ColumnValues {
 
   @Override
   public void readInts(int[] into, int count) {
-    readNumbers(into, count);
-  }
-
-  /**
-   * The values of the next {@code count} rows of a required INT64 or INT32 column into {@code
-   * into}, a long[] or int[]: a plain page's stretch copied at once, a dictionary page's looked up
-   * in one loop.
-   */
-  private void readNumbers(Object into, int count) {
-    int done = 0;
-    while (done < count) {
-      pageWithRows();
-      int n = Math.min(count - done, rowsInPage - row);
-      if (!dictionaryPage) {
-        System.arraycopy(values, valueIndex, into, done, n);
-      } else if (into instanceof long[] longs) {
-        long[] entries = (long[]) dictionary;
-        for (int i = 0; i < n; i++) {
-          longs[done + i] = entries[ids[valueIndex + i]];
-        }
-      } else {
-        int[] ints = (int[]) into;
-        int[] entries = (int[]) dictionary;
-        for (int i = 0; i < n; i++) {
-          ints[done + i] = entries[ids[valueIndex + i]];
-        }
-      }
-      valueIndex += n;
-      row += n;
-      done += n;
-    }
+    readPrimitives(into, null, count);
   }
 
   private int nextRow() {

@@ -292,16 +292,20 @@ public final class ChangelogScan {
    * key-values.
    */
   public void read(ChangelogTask task, ChangeSink sink) throws IOException {
-    if (task.content() == ChangelogTask.Content.CHANGES) {
+    ChangelogReader reader;
+    if (task.content() == ChangelogTask.Content.STATE) {
+      reader = stateReader(task);
+    } else {
       List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
       if (runs.size() == 1) {
         readRun(task, runs.get(0), sink);
         return;
       }
+      reader = changesReader(task, runs);
     }
-    try (ChangelogReader records = read(task)) {
-      while (records.hasNext()) {
-        sink.change(records.next());
+    try (reader) {
+      while (reader.hasNext()) {
+        sink.change(reader.next());
       }
     }
   }
@@ -327,33 +331,46 @@ public final class ChangelogScan {
    * ChangelogTask.Content#STATE} tasks as +I rows. Close the reader to release its files.
    */
   public ChangelogReader read(ChangelogTask task) throws IOException {
-    if (task.content() == ChangelogTask.Content.STATE) {
-      TableRead.MergedRows rows =
-          tableRead.read(
-              new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()),
-              columns);
-      Iterator<KeyValue> inserts =
-          new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-              return rows.hasNext();
-            }
+    return task.content() == ChangelogTask.Content.STATE
+        ? stateReader(task)
+        : changesReader(task, tableRead.consecutiveRuns(task.files()));
+  }
 
-            @Override
-            public KeyValue next() {
-              KeyValue newest = rows.nextKeyValue();
-              return new KeyValue(
-                  newest.key(), newest.sequenceNumber(), RowKind.INSERT, newest.value());
-            }
-          };
-      return new ChangelogReader(inserts, rows::close);
-    }
+  /** The rows of a full read's task, as +I records. */
+  private ChangelogReader stateReader(ChangelogTask task) throws IOException {
+    TableRead.MergedRows rows =
+        tableRead.read(
+            new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()),
+            columns);
+    Iterator<KeyValue> inserts =
+        new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            return rows.hasNext();
+          }
+
+          @Override
+          public KeyValue next() {
+            KeyValue newest = rows.nextKeyValue();
+            return new KeyValue(
+                newest.key(), newest.sequenceNumber(), RowKind.INSERT, newest.value());
+          }
+        };
+    return new ChangelogReader(inserts, rows::close);
+  }
+
+  /**
+   * The records of a changes task whose files {@code fileRuns} groups into runs that follow one
+   * another in key order.
+   */
+  private ChangelogReader changesReader(ChangelogTask task, List<List<DataFileMeta>> fileRuns)
+      throws IOException {
     // Key order alone: equal keys come file by file (see the class comment), as Paimon, which
     // reads the files one after the other. Files that follow one another in key order are read as
     // one run, one file open at a time: a commit's compacted changelog is one run.
     BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
     List<RunReader<BatchedFile>> runs = new ArrayList<>();
-    for (List<DataFileMeta> run : tableRead.consecutiveRuns(task.files())) {
+    for (List<DataFileMeta> run : fileRuns) {
       runs.add(new RunReader<>(run, f -> new BatchedFile(bucketFiles.open(f, columns))));
     }
     Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
