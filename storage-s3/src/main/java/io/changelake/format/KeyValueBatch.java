@@ -3,6 +3,7 @@ package io.changelake.format;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import java.util.Arrays;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -75,6 +76,14 @@ public final class KeyValueBatch {
   /** The number of rows the last read gave. */
   public int size() {
     return size;
+  }
+
+  /**
+   * Reports every row of the batch as an insert (+I), whatever kind its file stores: what a read of
+   * a table's rows, rather than of its changes, reports. Lasts until the next read.
+   */
+  public void markInserts() {
+    Arrays.fill(kinds, 0, size, RowKind.INSERT.toByteValue());
   }
 
   /**

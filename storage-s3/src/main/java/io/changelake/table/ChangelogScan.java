@@ -288,22 +288,22 @@ public final class ChangelogScan {
    * Hands the records of a task to {@code sink}, in the order {@link #read(ChangelogTask)} gives
    * them. A task whose files follow one another in key order (a snapshot's changelog of a bucket,
    * as a rule) is read file after file in column batches ({@link KeyValueFileReader#nextBatch}),
-   * each record a view of its batch; others (files merged by key, the rows of a full read) as
-   * key-values.
+   * each record a view of its batch; so is a full read's task that is read raw ({@link
+   * TableRead.MergedRows#insertsTo}). Others (files merged by key) come as key-values.
    */
   public void read(ChangelogTask task, ChangeSink sink) throws IOException {
-    ChangelogReader reader;
     if (task.content() == ChangelogTask.Content.STATE) {
-      reader = stateReader(task);
-    } else {
-      List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
-      if (runs.size() == 1) {
-        readRun(task, runs.get(0), sink);
-        return;
+      try (TableRead.MergedRows rows = stateRows(task)) {
+        rows.insertsTo(sink);
       }
-      reader = changesReader(task, runs);
+      return;
     }
-    try (reader) {
+    List<List<DataFileMeta>> runs = tableRead.consecutiveRuns(task.files());
+    if (runs.size() == 1) {
+      readRun(task, runs.get(0), sink);
+      return;
+    }
+    try (ChangelogReader reader = changesReader(task, runs)) {
       while (reader.hasNext()) {
         sink.change(reader.next());
       }
@@ -338,10 +338,7 @@ public final class ChangelogScan {
 
   /** The rows of a full read's task, as +I records. */
   private ChangelogReader stateReader(ChangelogTask task) throws IOException {
-    TableRead.MergedRows rows =
-        tableRead.read(
-            new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()),
-            columns);
+    TableRead.MergedRows rows = stateRows(task);
     Iterator<KeyValue> inserts =
         new Iterator<>() {
           @Override
@@ -357,6 +354,12 @@ public final class ChangelogScan {
           }
         };
     return new ChangelogReader(inserts, rows::close);
+  }
+
+  /** The rows of a full read's task, raw or merged as {@link TableRead#read} reads them. */
+  private TableRead.MergedRows stateRows(ChangelogTask task) throws IOException {
+    return tableRead.read(
+        new BucketSplit(task.snapshotId(), task.partition(), task.bucket(), task.files()), columns);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.changelake.table;
 import io.changelake.format.BatchedRows;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.format.SerializedRow;
@@ -19,6 +20,7 @@ import io.changelake.mergetree.lookup.DataFileOpener;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
+import io.changelake.table.ChangelogScan.ChangeSink;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -381,8 +383,9 @@ public final class TableRead {
    *
    * <p>A raw read builds no record per row for {@link #next}: it reads the rows' table columns in
    * bulk, a batch of rows at a time. Rows a batch holds have no key-value to give, so once {@link
-   * #next} has been called, {@link #nextKeyValue} fails until the batch is used up: take the rows
-   * of one read by one of the two.
+   * #next} has been called, {@link #nextKeyValue} and {@link #insertsTo} fail until the batch is
+   * used up: take the rows of one read by one of them. {@link #insertsTo} builds nothing per row of
+   * a raw read.
    *
    * <p>{@link #hasNext} opens a file when the read reaches it, so it may fail with the store
    * ({@link UncheckedIOException}).
@@ -512,10 +515,7 @@ public final class TableRead {
         throw new NoSuchElementException();
       }
       if (raw()) {
-        if (rawValues != null && rawValues.buffered()) {
-          throw new IllegalStateException(
-              "rows of this raw read were taken in bulk by next(): take them all by next()");
-        }
+        requireNoRowsInBulk();
         KeyValue stored = rawFiles.current().next();
         return stored.kind() == RowKind.INSERT
             ? stored
@@ -524,6 +524,47 @@ public final class TableRead {
       KeyValue newest = next;
       next = null;
       return newest;
+    }
+
+    /**
+     * Hands every row left to {@code sink}, in key order, each as an insert (+I): what a read of
+     * the table's state reports. A raw read's rows come as views of column batches ({@link
+     * KeyValueFileReader#nextBatch}), with nothing built or boxed per row; a merged read's as its
+     * key-values. Rows taken in bulk by {@link #next} must all be taken first, as for {@link
+     * #nextKeyValue}.
+     *
+     * @throws UncheckedIOException if a file fails to open
+     */
+    public void insertsTo(ChangeSink sink) throws IOException {
+      if (!raw()) {
+        while (hasNext()) {
+          KeyValue row = nextKeyValue();
+          sink.change(
+              row.kind() == RowKind.INSERT
+                  ? row
+                  : new KeyValue(row.key(), row.sequenceNumber(), RowKind.INSERT, row.value()));
+        }
+        return;
+      }
+      requireNoRowsInBulk();
+      while (rawFileWithRows()) {
+        KeyValueFileReader file = rawFiles.current();
+        KeyValueBatch batch = file.newBatch();
+        while (file.nextBatch(batch) > 0) {
+          batch.markInserts();
+          for (int r = 0; r < batch.size(); r++) {
+            sink.change(batch.row(r));
+          }
+        }
+      }
+    }
+
+    /** Fails if {@link #next} took rows of a raw read in bulk that it has not handed out yet. */
+    private void requireNoRowsInBulk() {
+      if (rawValues != null && rawValues.buffered()) {
+        throw new IllegalStateException(
+            "rows of this raw read were taken in bulk by next(): take them all by next()");
+      }
     }
 
     /**

@@ -11,6 +11,7 @@ import io.changelake.mergetree.MergeTreeWriter.CompactionRequest;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.table.RandomChangeStream.Case;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
@@ -67,12 +68,17 @@ class RawReadTest {
         List<String> asRead = kindedRows(read.read(split));
         assertEquals(kindedRows(read.merged(split)), asRead, c + " " + split.files());
         assertEquals(values(read.read(split)), withoutKinds(asRead), c + " values alone");
+        assertEquals(asInserts(asRead), inserts(read.read(split)), c + " handed to a sink");
         // The last column, then the second: no key column, unless the table is partitioned.
         int[] columns = {table.schema().rowType().size() - 1, 1};
         assertEquals(
             kindedRows(read.read(split), columns),
             kindedRows(read.read(split, columns), null),
             c + " columns " + Arrays.toString(columns));
+        assertEquals(
+            asInserts(kindedRows(read.read(split), columns)),
+            inserts(read.read(split, columns)),
+            c + " columns " + Arrays.toString(columns) + " handed to a sink");
         ours.addAll(asRead);
       }
       ours.sort(null);
@@ -131,6 +137,31 @@ class RawReadTest {
           assertEquals(count, rows.next()[0]);
         }
         assertEquals(3000, count);
+      }
+    }
+  }
+
+  @Test
+  void aRawReadTakenByNextRefusesASinkWhileItsBulkBatchLastsThenHandsItTheRest() throws Exception {
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+      writeUpdates(table, 1, 3000, CompactionRequest.AUTO);
+      BucketSplit split = onlySplit(table);
+      try (TableRead.MergedRows rows = table.newRead().read(split)) {
+        List<Long> keys = new ArrayList<>();
+        int refused = 0;
+        while (true) {
+          keys.add((Long) rows.next()[0]);
+          try {
+            rows.insertsTo(r -> keys.add(r.getLong(0)));
+            break;
+          } catch (IllegalStateException e) {
+            assertTrue(e.getMessage().contains("next()"), e.getMessage());
+            refused++;
+          }
+        }
+        assertTrue(refused > 0, "the bulk batch of next() held more than one row");
+        assertEquals(LongStream.range(0, 3000).boxed().toList(), keys, "every row once, in order");
       }
     }
   }
@@ -271,6 +302,43 @@ class RawReadTest {
       rows.forEachRemaining(row -> texts.add(Arrays.toString(row)));
     }
     return texts;
+  }
+
+  /**
+   * The rows as {@link TableRead.MergedRows#insertsTo} hands them, kind and values, each value read
+   * through the view's getter of its type, which must agree with {@link ChangeRow#get} and {@link
+   * ChangeRow#isNullAt}; and each row kept by {@link ChangeRow#toKeyValue} equal to its view.
+   */
+  private static List<String> inserts(TableRead.MergedRows rows) throws Exception {
+    List<String> texts = new ArrayList<>();
+    List<KeyValue> kept = new ArrayList<>();
+    try (rows) {
+      rows.insertsTo(
+          row -> {
+            Object[] values = new Object[row.columnCount()];
+            for (int c = 0; c < values.length; c++) {
+              values[c] = row.get(c);
+              assertEquals(values[c] == null, row.isNullAt(c));
+              if (values[c] instanceof Long) {
+                assertEquals(values[c], row.getLong(c));
+              } else if (values[c] instanceof Integer) {
+                assertEquals(values[c], row.getInt(c));
+              }
+            }
+            texts.add(row.kind().shortString() + Arrays.toString(values));
+            kept.add(row.toKeyValue());
+          });
+    }
+    for (int i = 0; i < kept.size(); i++) {
+      KeyValue kv = kept.get(i);
+      assertEquals(texts.get(i), kv.kind().shortString() + Arrays.toString(kv.value()));
+    }
+    return texts;
+  }
+
+  /** The rows with every kind made +I, as a read of the table's state reports them. */
+  private static List<String> asInserts(List<String> kinded) {
+    return kinded.stream().map(r -> "+I" + r.substring(2)).toList();
   }
 
   private static List<String> withoutKinds(List<String> kinded) {
