@@ -1,5 +1,6 @@
 package io.changelake.format;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
@@ -181,6 +182,39 @@ public final class BinaryRowCodec {
     return cursor;
   }
 
+  /**
+   * {@link #writeRow(Object[])} of a row read column by column: field {@code i} of this codec's
+   * type is column {@code columns[i]} of {@code row} (column {@code i} if {@code columns} is null).
+   * BIGINT, INT, DOUBLE, FLOAT and BOOLEAN fields are taken by the view's unboxed getters, so a row
+   * of a column batch is written without boxing them.
+   *
+   * @return the BinaryRow's length in bytes; it stays readable until this codec writes another row
+   */
+  public int writeRow(ChangeRow row, int[] columns) {
+    startRow(columns == null ? row.columnCount() : columns.length);
+    for (int i = 0; i < roots.length; i++) {
+      int column = columns == null ? i : columns[i];
+      int slot = PREFIX + nullBitsBytes + 8 * i;
+      if (row.isNullAt(column)) {
+        writeNull(i, slot);
+        continue;
+      }
+      try {
+        switch (roots[i]) {
+          case BOOLEAN -> buffer[slot] = (byte) (row.getBoolean(column) ? 1 : 0);
+          case INT -> INTS.set(buffer, slot, row.getInt(column));
+          case BIGINT -> LONGS.set(buffer, slot, row.getLong(column));
+          case FLOAT -> INTS.set(buffer, slot, Float.floatToRawIntBits(row.getFloat(column)));
+          case DOUBLE -> LONGS.set(buffer, slot, Double.doubleToRawLongBits(row.getDouble(column)));
+          default -> writeValue(i, slot, row.get(column));
+        }
+      } catch (ClassCastException e) {
+        throw mismatch(i, row.get(column), e);
+      }
+    }
+    return cursor;
+  }
+
   /** Copies the BinaryRow last written by {@link #writeRow} to {@code target} at {@code offset}. */
   public void copyLastRow(byte[] target, int offset) {
     System.arraycopy(buffer, PREFIX, target, offset, cursor);
@@ -289,10 +323,24 @@ public final class BinaryRowCodec {
 
   /** Writes the row into {@link #buffer} from {@link #PREFIX} and sets {@link #cursor}. */
   private void write(Object[] row) {
-    if (row.length != roots.length) {
+    startRow(row.length);
+    for (int i = 0; i < roots.length; i++) {
+      Object value = row[i];
+      int slot = PREFIX + nullBitsBytes + 8 * i;
+      if (value == null) {
+        writeNull(i, slot);
+      } else {
+        writeChecked(i, slot, value);
+      }
+    }
+  }
+
+  /** Begins a row of {@code values} values: checks its size, clears the fixed part. */
+  private void startRow(int values) {
+    if (values != roots.length) {
       throw new IllegalArgumentException(
           "a row of "
-              + row.length
+              + values
               + " values does not fit "
               + roots.length
               + " fields "
@@ -301,30 +349,31 @@ public final class BinaryRowCodec {
     // Slots of narrow types are written partly, so the whole fixed part starts as zeros.
     Arrays.fill(buffer, PREFIX, PREFIX + fixedBytes, (byte) 0);
     cursor = fixedBytes;
-    for (int i = 0; i < roots.length; i++) {
-      Object value = row[i];
-      int slot = PREFIX + nullBitsBytes + 8 * i;
-      if (value == null) {
-        writeNull(i, slot);
-        continue;
-      }
-      try {
-        writeValue(i, slot, value);
-      } catch (ClassCastException e) {
-        throw new IllegalArgumentException(
-            "field "
-                + rowType.field(i).name()
-                + " of type "
-                + rowType.type(i)
-                + " needs a "
-                + roots[i].javaClass().getSimpleName()
-                + ", got a "
-                + value.getClass().getSimpleName()
-                + ": "
-                + value,
-            e);
-      }
+  }
+
+  /** Writes a value that is not null, failing with the field's name if it is of another class. */
+  private void writeChecked(int i, int slot, Object value) {
+    try {
+      writeValue(i, slot, value);
+    } catch (ClassCastException e) {
+      throw mismatch(i, value, e);
     }
+  }
+
+  /** The failure of field {@code i} given a value of another class. */
+  private IllegalArgumentException mismatch(int i, Object value, ClassCastException e) {
+    return new IllegalArgumentException(
+        "field "
+            + rowType.field(i).name()
+            + " of type "
+            + rowType.type(i)
+            + " needs a "
+            + roots[i].javaClass().getSimpleName()
+            + ", got a "
+            + value.getClass().getSimpleName()
+            + ": "
+            + value,
+        e);
   }
 
   private void writeNull(int i, int slot) {

@@ -1,5 +1,6 @@
 package io.changelake.format;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -326,6 +327,42 @@ class KeyValueFileReaderTest {
       assertEquals(rows.size(), r);
       assertTrue(nulls > 0, "no null read");
     }
+  }
+
+  @Test
+  void aBatchRowIsWrittenAsABinaryRowByteForByteAsItsValuesAre() throws IOException {
+    ObjectStore ours = manyRowGroups("binary");
+    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
+    BinaryRowCodec values = new BinaryRowCodec(AllTypes.VALUE_TYPE);
+    BinaryRowCodec keys = new BinaryRowCodec(AllTypes.KEY_TYPE);
+    int[] keyInValue = new int[AllTypes.KEY_TYPE.size()];
+    for (int k = 0; k < keyInValue.length; k++) {
+      keyInValue[k] = AllTypes.VALUE_TYPE.indexOf(AllTypes.KEY_TYPE.field(k).name());
+    }
+    for (ObjectStore store : List.of(ours, theirs)) {
+      String file = store == ours ? "data.parquet" : paimon.file().getFileName().toString();
+      int r = 0;
+      try (KeyValueFileReader reader =
+          KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+        KeyValueBatch batch = reader.newBatch();
+        while (reader.nextBatch(batch) > 0) {
+          for (int i = 0; i < batch.size(); i++, r++) {
+            ChangeRow row = batch.row(i);
+            KeyValue expected = rows.get(r);
+            assertArrayEquals(values.encodeRow(expected.value()), written(values, row, null));
+            assertArrayEquals(keys.encodeRow(expected.key()), written(keys, row, keyInValue));
+          }
+        }
+      }
+      assertEquals(rows.size(), r);
+    }
+  }
+
+  /** The BinaryRow {@code codec} writes of {@code row}'s {@code columns}. */
+  private static byte[] written(BinaryRowCodec codec, ChangeRow row, int[] columns) {
+    byte[] bytes = new byte[codec.writeRow(row, columns)];
+    codec.copyLastRow(bytes, 0);
+    return bytes;
   }
 
   @Test

@@ -2,9 +2,10 @@ package io.changelake.mergetree.lookup;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
+import io.changelake.types.TypeRoot;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -148,7 +149,18 @@ public final class LookupFileBuilder implements Closeable {
 
   private int blocks;
   private long rowCount;
+
+  /** The last key added, when the key is not one BIGINT column; null before the first. */
   private Object[] lastKey;
+
+  /** The last key added, when it is one BIGINT column ({@link #bigintKey}). */
+  private long lastBigintKey;
+
+  /** Where each key column stands among the table's columns. */
+  private final int[] keyInValue;
+
+  /** Whether the key is one BIGINT column, compared unboxed. */
+  private final boolean bigintKey;
 
   /** The finished blocks while the copy is held in memory; null once it writes. Guarded by this. */
   private List<byte[]> held = new ArrayList<>();
@@ -174,30 +186,28 @@ public final class LookupFileBuilder implements Closeable {
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
+    this.keyInValue = new int[keyType.size()];
+    for (int k = 0; k < keyInValue.length; k++) {
+      keyInValue[k] = valueType.indexOf(keyType.field(k).name());
+    }
+    this.bigintKey = keyType.size() == 1 && keyType.type(0).root() == TypeRoot.BIGINT;
     this.hashes = new BufferedOutputStream(Files.newOutputStream(hashesPath), STREAM_BUFFER_BYTES);
   }
 
   /**
-   * Appends the next key-value of the data file.
+   * Appends the next row of the data file: a key-value the writer writes, or a view of a column
+   * batch of a file read back, whose BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns are serialized
+   * unboxed. Its columns are the table's; its key is taken from them.
    *
    * @throws IllegalArgumentException if its key is not greater than the previous one: a data file
    *     holds each key once, in key order
    */
-  public void add(KeyValue kv) throws IOException {
+  public void add(ChangeRow row) throws IOException {
     checkOpen();
-    if (lastKey != null && keyOrder.compare(lastKey, kv.key()) >= 0) {
-      throw new IllegalArgumentException(
-          "key "
-              + Arrays.toString(kv.key())
-              + " follows "
-              + Arrays.toString(lastKey)
-              + " in "
-              + path
-              + ": a lookup file takes each key once, in ascending order");
-    }
+    checkKeyOrder(row);
     // Both rows are serialized (and checked) before the block changes; each codec keeps its own.
-    int keyLength = keyCodec.writeRow(kv.key());
-    int valueLength = valueCodec.writeRow(kv.value());
+    int keyLength = keyCodec.writeRow(row, keyInValue);
+    int valueLength = valueCodec.writeRow(row, null);
     writeHash(keyCodec.lastRowHash());
     if (recordsInBlock == recordOffsets.length) {
       recordOffsets = Arrays.copyOf(recordOffsets, 2 * recordsInBlock);
@@ -212,10 +222,9 @@ public final class LookupFileBuilder implements Closeable {
     INTS.set(block, blockLength, valueLength);
     valueCodec.copyLastRow(block, blockLength + 4);
     blockLength += 4 + valueLength;
-    LONGS.set(block, blockLength, kv.sequenceNumber());
-    block[blockLength + 8] = kv.kind().toByteValue();
+    LONGS.set(block, blockLength, row.sequenceNumber());
+    block[blockLength + 8] = row.kind().toByteValue();
     blockLength += 9;
-    lastKey = kv.key();
     rowCount++;
     if (blockLength >= BLOCK_BYTES) {
       flushBlock();
@@ -234,6 +243,41 @@ public final class LookupFileBuilder implements Closeable {
     if (blockLength + bytes > block.length) {
       block = Arrays.copyOf(block, Math.max(blockLength + bytes, 2 * block.length));
     }
+  }
+
+  /**
+   * Checks that a row's key comes after the last one's, and remembers it.
+   *
+   * @throws IllegalArgumentException if it does not
+   */
+  private void checkKeyOrder(ChangeRow row) {
+    if (bigintKey) {
+      long key = row.getLong(keyInValue[0]);
+      if (rowCount > 0 && key <= lastBigintKey) {
+        throw outOfOrder(String.valueOf(key), String.valueOf(lastBigintKey));
+      }
+      lastBigintKey = key;
+      return;
+    }
+    Object[] key = new Object[keyInValue.length];
+    for (int k = 0; k < key.length; k++) {
+      key[k] = row.get(keyInValue[k]);
+    }
+    if (lastKey != null && keyOrder.compare(lastKey, key) >= 0) {
+      throw outOfOrder(Arrays.toString(key), Arrays.toString(lastKey));
+    }
+    lastKey = key;
+  }
+
+  private IllegalArgumentException outOfOrder(String key, String last) {
+    return new IllegalArgumentException(
+        "key "
+            + key
+            + " follows "
+            + last
+            + " in "
+            + path
+            + ": a lookup file takes each key once, in ascending order");
   }
 
   private void writeHash(int hash) throws IOException {

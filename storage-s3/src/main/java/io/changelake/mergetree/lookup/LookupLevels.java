@@ -4,6 +4,8 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueBatch;
+import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.Levels;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
@@ -93,7 +95,7 @@ public final class LookupLevels implements Closeable {
   private final RowType keyType;
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
-  private final DataFileOpener<?> opener;
+  private final DataFileOpener<KeyValueFileReader> opener;
   private final Path folder;
   private final LookupCache cache;
   private final long owner;
@@ -124,11 +126,11 @@ public final class LookupLevels implements Closeable {
    * @param maxMemoryBytes the memory budget, see the class documentation
    * @param maxDiskBytes the disk budget, see the class documentation
    */
-  public <R extends Iterator<KeyValue> & Closeable> LookupLevels(
+  public LookupLevels(
       Levels levels,
       RowType keyType,
       RowType valueType,
-      DataFileOpener<R> opener,
+      DataFileOpener<KeyValueFileReader> opener,
       Path folder,
       long maxMemoryBytes,
       long maxDiskBytes)
@@ -153,11 +155,11 @@ public final class LookupLevels implements Closeable {
    * @param compress whether blocks are stored zstd-compressed ({@code
    *     lookup.cache-spill-compression}); the memory cache holds them raw
    */
-  public <R extends Iterator<KeyValue> & Closeable> LookupLevels(
+  public LookupLevels(
       Levels levels,
       RowType keyType,
       RowType valueType,
-      DataFileOpener<R> opener,
+      DataFileOpener<KeyValueFileReader> opener,
       Path folder,
       LookupCache cache,
       Duration retention,
@@ -317,10 +319,15 @@ public final class LookupLevels implements Closeable {
     if (local != null) {
       return local;
     }
+    // Read in column batches: each row goes from the decoded columns to the copy's bytes, with no
+    // key-value built or number boxed for it.
     try (LookupFileBuilder builder = newFile();
-        var records = opener.open(file)) {
-      while (records.hasNext()) {
-        builder.add(records.next());
+        KeyValueFileReader records = opener.open(file)) {
+      KeyValueBatch batch = records.newBatch();
+      while (records.nextBatch(batch) > 0) {
+        for (int r = 0; r < batch.size(); r++) {
+          builder.add(batch.row(r));
+        }
       }
       builder.finish(file);
     }
