@@ -3,7 +3,6 @@ package io.changelake.format;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
-import java.util.Arrays;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -79,14 +78,6 @@ public final class KeyValueBatch {
   }
 
   /**
-   * Reports every row of the batch as an insert (+I), whatever kind its file stores: what a read of
-   * a table's rows, rather than of its changes, reports. Lasts until the next read.
-   */
-  public void markInserts() {
-    Arrays.fill(kinds, 0, size, RowKind.INSERT.toByteValue());
-  }
-
-  /**
    * Row {@code r} of the batch as a change: one view, moved to {@code r} by each call, valid until
    * the next call or the next read.
    */
@@ -96,6 +87,35 @@ public final class KeyValueBatch {
     }
     row.index = r;
     return row;
+  }
+
+  /**
+   * Puts a value read as an object into row {@code r}'s column: unboxed into its array if the
+   * column is held unboxed.
+   */
+  void set(int r, int column, Object value) {
+    Object array = primitives[column];
+    if (array == null) {
+      objects[r][column] = value;
+      return;
+    }
+    if (nulls[column] != null) {
+      nulls[column][r] = value == null;
+    }
+    if (value == null) {
+      return;
+    }
+    if (array instanceof long[] longs) {
+      longs[r] = (Long) value;
+    } else if (array instanceof int[] ints) {
+      ints[r] = (Integer) value;
+    } else if (array instanceof double[] doubles) {
+      doubles[r] = (Double) value;
+    } else if (array instanceof float[] floats) {
+      floats[r] = (Float) value;
+    } else {
+      ((boolean[]) array)[r] = (Boolean) value;
+    }
   }
 
   private boolean isNull(int r, int column) {

@@ -3,6 +3,7 @@ package io.changelake.format;
 import io.changelake.store.ObjectInfo;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.store.ObjectStore;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -506,6 +507,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
    * rows.
    */
   public KeyValueBatch newBatch() {
+    return newBatch((int) Math.max(1, Math.min(BatchedRows.BATCH, rowCount())));
+  }
+
+  /** {@link #newBatch()} of {@code capacity} rows: of one for {@link #readCurrent}. */
+  public KeyValueBatch newBatch(int capacity) {
     PrimitiveTypeName[] unboxed = new PrimitiveTypeName[valueReader.length];
     boolean[] nullable = new boolean[valueReader.length];
     for (int i = 0; i < valueReader.length; i++) {
@@ -518,7 +524,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         }
       }
     }
-    int capacity = (int) Math.max(1, Math.min(BatchedRows.BATCH, rowCount()));
     return new KeyValueBatch(capacity, unboxed, nullable, keyInValue, keyReader.length);
   }
 
@@ -725,6 +730,49 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     valuesPending = false;
     currentValue = value;
     return value;
+  }
+
+  /**
+   * Reads the current row, in place of {@link #value}, into the first row of {@code row}, a batch
+   * of this reader ({@link #newBatch(int)}), and returns its view: the columns the batch holds
+   * unboxed are read unboxed (an integral key's too), the others as {@link #value} reads them. The
+   * view stays as read when this reader moves on, until the batch is read into again: a merge keeps
+   * the version that wins while it passes over the versions after it.
+   *
+   * @throws IllegalStateException if the file has moved on since {@link #advance}, or the values
+   *     were read already
+   */
+  public ChangeRow readCurrent(KeyValueBatch row) {
+    if (!valuesPending) {
+      throw new IllegalStateException(path + ": no current row to read the values of");
+    }
+    for (int i = 0; i < valueReader.length; i++) {
+      Object unboxed = row.primitives[i];
+      if (keyOfValue[i] >= 0) {
+        if (integralKeyType != null && unboxed instanceof long[] longs) {
+          longs[0] = currentIntegralKey;
+        } else if (integralKeyType != null && unboxed instanceof int[] ints) {
+          ints[0] = (int) currentIntegralKey;
+        } else {
+          row.set(0, i, keyColumn(keyOfValue[i]));
+        }
+      } else if (valueReader[i] < 0) {
+        row.set(0, i, null);
+      } else if (unboxed != null) {
+        readers[valueReader[i]].readPrimitives(unboxed, row.nulls[i], 1);
+      } else {
+        row.objects[0][i] = readValue(i);
+      }
+    }
+    valuesPending = false;
+    if (keyInValue == null) {
+      Object[] key = key();
+      System.arraycopy(key, 0, row.keys[0], 0, key.length);
+    }
+    row.sequences[0] = sequenceNumber();
+    row.kinds[0] = kind().toByteValue();
+    row.size = 1;
+    return row.row(0);
   }
 
   /** Key column {@code k} of the current row, without building the key when it is integral. */

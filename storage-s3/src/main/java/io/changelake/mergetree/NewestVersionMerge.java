@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -83,22 +84,46 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
     return newest;
   }
 
-  /** Takes key after key until one has a newest version to give; null at the end. */
+  /**
+   * The next newest version as a view of its values, read unboxed where its file allows ({@link
+   * RunCursor#row}); null at the end. The view stays valid until the next call. A version {@link
+   * #hasNext} took already comes as its key-value.
+   */
+  public ChangeRow nextRow() {
+    if (next != null) {
+      KeyValue newest = next;
+      next = null;
+      return newest;
+    }
+    return nextNewest(true);
+  }
+
   private KeyValue nextNewest() {
+    return (KeyValue) nextNewest(false);
+  }
+
+  /**
+   * Takes key after key until one has a newest version to give, as a view or a key-value; null at
+   * the end.
+   */
+  private ChangeRow nextNewest(boolean asView) {
     while (heap.size() > 0) {
       int first = heap.top();
       long key = keys[first];
       Object[] objectKey = integralKeys ? null : runs[first].key();
-      KeyValue newest = null;
+      ChangeRow newest = null;
       do {
         RunCursor run = runs[heap.top()];
         RowKind kind = run.kind();
         boolean passedOver = ignoreDelete && !kind.isAdd();
         if (!passedOver && !supersededByNextInHeap()) {
-          newest =
-              kind.isAdd()
-                  ? new KeyValue(run.key(), run.sequenceNumber(), kind, run.value())
-                  : null;
+          if (!kind.isAdd()) {
+            newest = null;
+          } else if (asView) {
+            newest = run.row();
+          } else {
+            newest = new KeyValue(run.key(), run.sequenceNumber(), kind, run.value());
+          }
         }
         advanceTop();
       } while (heap.size() > 0 && holds(heap.top(), key, objectKey));

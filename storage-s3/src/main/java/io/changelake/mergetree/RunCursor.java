@@ -1,8 +1,10 @@
 package io.changelake.mergetree;
 
 import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.lookup.DataFileOpener;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowKind;
 import java.util.List;
 
@@ -15,6 +17,11 @@ import java.util.List;
  * reads a run.
  */
 public final class RunCursor extends FileByFile<KeyValueFileReader> {
+
+  /** The file {@link #rowBatch} was made for, and the batch {@link #row} reads into. */
+  private KeyValueFileReader rowOwner;
+
+  private KeyValueBatch rowBatch;
 
   /**
    * @param runFiles the run's files, in key order, their key ranges disjoint
@@ -62,5 +69,19 @@ public final class RunCursor extends FileByFile<KeyValueFileReader> {
 
   Object[] value() {
     return current().value();
+  }
+
+  /**
+   * The current version read as a view ({@link KeyValueFileReader#readCurrent}), in place of its
+   * {@link #value}: into a one-row batch of the current file, which keeps it when the run moves on,
+   * until this run's next view.
+   */
+  ChangeRow row() {
+    KeyValueFileReader file = current();
+    if (file != rowOwner) {
+      rowBatch = file.newBatch(1);
+      rowOwner = file;
+    }
+    return file.readCurrent(rowBatch);
   }
 }

@@ -254,8 +254,8 @@ public final class ChangelogScan {
   public interface ChangeSink {
     /**
      * One change: a view that is valid until this method returns (take {@link ChangeRow#toKeyValue}
-     * to keep it). Changes read from a run of changelog files come straight from the files' decoded
-     * columns, with nothing built per row.
+     * to keep it). Changes read from a run of changelog files, and the rows of a split read raw,
+     * come straight from the files' decoded columns, with nothing built per row.
      */
     void change(ChangeRow change) throws IOException;
   }
@@ -288,8 +288,9 @@ public final class ChangelogScan {
    * Hands the records of a task to {@code sink}, in the order {@link #read(ChangelogTask)} gives
    * them. A task whose files follow one another in key order (a snapshot's changelog of a bucket,
    * as a rule) is read file after file in column batches ({@link KeyValueFileReader#nextBatch}),
-   * each record a view of its batch; so is a full read's task that is read raw ({@link
-   * TableRead.MergedRows#insertsTo}). Others (files merged by key) come as key-values.
+   * each record a view of its batch; so is a full read's task that is read raw, or merged where the
+   * newest version wins ({@link TableRead.MergedRows#insertsTo}). Others (files merged by key) come
+   * as key-values.
    */
   public void read(ChangelogTask task, ChangeSink sink) throws IOException {
     if (task.content() == ChangelogTask.Content.STATE) {

@@ -21,6 +21,7 @@ import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
 import io.changelake.table.ChangelogScan.ChangeSink;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -529,33 +530,39 @@ public final class TableRead {
     /**
      * Hands every row left to {@code sink}, in key order, each as an insert (+I): what a read of
      * the table's state reports. A raw read's rows come as views of column batches ({@link
-     * KeyValueFileReader#nextBatch}), with nothing built or boxed per row; a merged read's as its
-     * key-values. Rows taken in bulk by {@link #next} must all be taken first, as for {@link
-     * #nextKeyValue}.
+     * KeyValueFileReader#nextBatch}), and the merge of a table whose newest version wins gives
+     * views of the versions that win ({@link NewestVersionMerge#nextRow}): nothing is built or
+     * boxed per row of theirs. Other merges give their key-values. Rows taken in bulk by {@link
+     * #next} must all be taken first, as for {@link #nextKeyValue}.
      *
      * @throws UncheckedIOException if a file fails to open
      */
     public void insertsTo(ChangeSink sink) throws IOException {
-      if (!raw()) {
-        while (hasNext()) {
-          KeyValue row = nextKeyValue();
-          sink.change(
-              row.kind() == RowKind.INSERT
-                  ? row
-                  : new KeyValue(row.key(), row.sequenceNumber(), RowKind.INSERT, row.value()));
+      AsInsert insert = new AsInsert();
+      if (raw()) {
+        requireNoRowsInBulk();
+        while (rawFileWithRows()) {
+          KeyValueFileReader file = rawFiles.current();
+          KeyValueBatch batch = file.newBatch();
+          while (file.nextBatch(batch) > 0) {
+            for (int r = 0; r < batch.size(); r++) {
+              sink.change(insert.of(batch.row(r)));
+            }
+          }
         }
         return;
       }
-      requireNoRowsInBulk();
-      while (rawFileWithRows()) {
-        KeyValueFileReader file = rawFiles.current();
-        KeyValueBatch batch = file.newBatch();
-        while (file.nextBatch(batch) > 0) {
-          batch.markInserts();
-          for (int r = 0; r < batch.size(); r++) {
-            sink.change(batch.row(r));
-          }
+      if (next != null) {
+        sink.change(insert.of(nextKeyValue()));
+      }
+      if (merged instanceof NewestVersionMerge newest) {
+        for (ChangeRow row = newest.nextRow(); row != null; row = newest.nextRow()) {
+          sink.change(insert.of(row));
         }
+        return;
+      }
+      while (hasNext()) {
+        sink.change(insert.of(nextKeyValue()));
       }
     }
 

@@ -1,13 +1,14 @@
 package io.changelake.types;
 
 /**
- * One change to a key, read column by column: what a changelog read hands a visitor without
- * building a {@link KeyValue} for it. A {@link KeyValue} is one; a row of a file read in column
- * batches ({@link io.changelake.format.KeyValueBatch}) is another, a view over the batch's decoded
- * columns, valid only until the reader moves on. A visitor that counts, filters on a column or sums
- * a BIGINT column reads it through {@link #getLong} and nothing is boxed or allocated per row; one
- * that keeps the change takes {@link #toKeyValue}. A batch holds BIGINT, INT, DOUBLE, FLOAT and
- * BOOLEAN columns unboxed, for their getters; other columns are objects ({@link #get}).
+ * One change to a key, read column by column: what a changelog read hands a visitor, and a batch
+ * read a sink, without building a {@link KeyValue} for it (a row of a batch read is an insert); a
+ * lookup copy is built from such rows too. A {@link KeyValue} is one; a row of a file read in
+ * column batches ({@link io.changelake.format.KeyValueBatch}) is another, a view over the batch's
+ * decoded columns, valid only until the reader moves on. A visitor that counts, filters on a column
+ * or sums a BIGINT column reads it through {@link #getLong} and nothing is boxed or allocated per
+ * row; one that keeps the change takes {@link #toKeyValue}. A batch holds BIGINT, INT, DOUBLE,
+ * FLOAT and BOOLEAN columns unboxed, for their getters; other columns are objects ({@link #get}).
  *
  * <p>Columns are the positions of the values read: the table's columns, or a projection's in its
  * order.

@@ -2,6 +2,7 @@ package io.changelake.mergetree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.DataFileMeta;
@@ -11,6 +12,7 @@ import io.changelake.format.ParquetFileOptions;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -131,7 +133,41 @@ class NewestVersionMergeTest {
       }
       assertFalse(expected.isEmpty());
       assertEquals(expected, actual);
+      assertEquals(expected, viewed(store, schema, runs, ignoreDelete));
     }
+  }
+
+  /**
+   * The merge's rows taken as views ({@link NewestVersionMerge#nextRow}), the first after {@link
+   * NewestVersionMerge#hasNext} took it as a key-value: each value read by its getter must be what
+   * {@link ChangeRow#get} gives, and the row kept is what the view showed.
+   */
+  private static List<String> viewed(
+      LocalObjectStore store, TableSchema schema, List<List<String>> runs, boolean ignoreDelete)
+      throws Exception {
+    List<String> rows = new ArrayList<>();
+    List<RunCursor> cursors = cursors(store, schema, runs);
+    try {
+      NewestVersionMerge merge =
+          new NewestVersionMerge(cursors, new RowComparator(schema.keyType()), ignoreDelete);
+      merge.hasNext();
+      for (ChangeRow row = merge.nextRow(); row != null; row = merge.nextRow()) {
+        for (int c = 0; c < row.columnCount(); c++) {
+          Object value = row.get(c);
+          assertEquals(value == null, row.isNullAt(c));
+          if (value instanceof Long) {
+            assertEquals(value, row.getLong(c));
+          } else if (value instanceof Integer) {
+            assertEquals(value, row.getInt(c));
+          }
+        }
+        rows.add(text(row.toKeyValue()));
+      }
+      assertNull(merge.nextRow(), "the end stays the end");
+    } finally {
+      closeAll(cursors);
+    }
+    return rows;
   }
 
   @Test
