@@ -275,87 +275,93 @@ class KeyValueFileReaderTest {
 
   @Test
   void aBatchRowReadsNumbersAndBooleansUnboxedAndRefusesAnotherTypesGetter() throws IOException {
-    ObjectStore ours = manyRowGroups("views");
-    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
     int big = AllTypes.VALUE_TYPE.indexOf("c_big");
     int integer = AllTypes.VALUE_TYPE.indexOf("c_int");
     int dbl = AllTypes.VALUE_TYPE.indexOf("c_double");
     int flt = AllTypes.VALUE_TYPE.indexOf("c_float");
     int bool = AllTypes.VALUE_TYPE.indexOf("c_bool");
     int text = AllTypes.VALUE_TYPE.indexOf("c_string");
-    for (ObjectStore store : List.of(ours, theirs)) {
-      String file = store == ours ? "data.parquet" : paimon.file().getFileName().toString();
-      int nulls = 0;
+    int[] nulls = new int[2];
+    forEachBatchRowOfBothFiles(
+        "views",
+        (file, row, written) -> {
+          Object[] expected = written.value();
+          for (int column : new int[] {big, integer, dbl, flt, bool}) {
+            assertEquals(expected[column] == null, row.isNullAt(column));
+            if (expected[column] == null) {
+              nulls[file]++;
+              assertThrows(NullPointerException.class, () -> row.getLong(column));
+            }
+          }
+          if (expected[big] != null) {
+            assertEquals(expected[big], row.getLong(big));
+            assertThrows(ClassCastException.class, () -> row.getInt(big));
+          }
+          if (expected[integer] != null) {
+            assertEquals(expected[integer], row.getInt(integer));
+            assertThrows(ClassCastException.class, () -> row.getLong(integer));
+          }
+          if (expected[dbl] != null) {
+            assertEquals(expected[dbl], row.getDouble(dbl));
+          }
+          if (expected[flt] != null) {
+            assertEquals(expected[flt], row.getFloat(flt));
+          }
+          if (expected[bool] != null) {
+            assertEquals(expected[bool], row.getBoolean(bool));
+          }
+          if (expected[text] != null) {
+            assertThrows(ClassCastException.class, () -> row.getLong(text));
+          }
+        });
+    assertTrue(nulls[0] > 0 && nulls[1] > 0, "no null read: " + Arrays.toString(nulls));
+  }
+
+  /** Checks one row of a file read in column batches against the key-value written for it. */
+  private interface BatchRowCheck {
+    /**
+     * @param file 0 for our file of many row groups, 1 for Paimon's
+     */
+    void check(int file, ChangeRow row, KeyValue written);
+  }
+
+  /**
+   * Reads our file of many row groups (made under {@code name}) and Paimon's file of every type in
+   * column batches, and checks every row; both must hold every row written.
+   */
+  private void forEachBatchRowOfBothFiles(String name, BatchRowCheck check) throws IOException {
+    List<ObjectStore> stores =
+        List.of(manyRowGroups(name), new LocalObjectStore(paimon.file().getParent()));
+    for (int f = 0; f < stores.size(); f++) {
+      String file = f == 0 ? "data.parquet" : paimon.file().getFileName().toString();
       int r = 0;
       try (KeyValueFileReader reader =
-          KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
+          KeyValueFileReader.open(stores.get(f), file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
         KeyValueBatch batch = reader.newBatch();
         while (reader.nextBatch(batch) > 0) {
           for (int i = 0; i < batch.size(); i++, r++) {
-            ChangeRow row = batch.row(i);
-            Object[] expected = rows.get(r).value();
-            for (int column : new int[] {big, integer, dbl, flt, bool}) {
-              assertEquals(expected[column] == null, row.isNullAt(column));
-              if (expected[column] == null) {
-                nulls++;
-                assertThrows(NullPointerException.class, () -> row.getLong(column));
-              }
-            }
-            if (expected[big] != null) {
-              assertEquals(expected[big], row.getLong(big));
-              assertThrows(ClassCastException.class, () -> row.getInt(big));
-            }
-            if (expected[integer] != null) {
-              assertEquals(expected[integer], row.getInt(integer));
-              assertThrows(ClassCastException.class, () -> row.getLong(integer));
-            }
-            if (expected[dbl] != null) {
-              assertEquals(expected[dbl], row.getDouble(dbl));
-            }
-            if (expected[flt] != null) {
-              assertEquals(expected[flt], row.getFloat(flt));
-            }
-            if (expected[bool] != null) {
-              assertEquals(expected[bool], row.getBoolean(bool));
-            }
-            if (expected[text] != null) {
-              assertThrows(ClassCastException.class, () -> row.getLong(text));
-            }
+            check.check(f, batch.row(i), rows.get(r));
           }
         }
       }
       assertEquals(rows.size(), r);
-      assertTrue(nulls > 0, "no null read");
     }
   }
 
   @Test
   void aBatchRowIsWrittenAsABinaryRowByteForByteAsItsValuesAre() throws IOException {
-    ObjectStore ours = manyRowGroups("binary");
-    ObjectStore theirs = new LocalObjectStore(paimon.file().getParent());
     BinaryRowCodec values = new BinaryRowCodec(AllTypes.VALUE_TYPE);
     BinaryRowCodec keys = new BinaryRowCodec(AllTypes.KEY_TYPE);
     int[] keyInValue = new int[AllTypes.KEY_TYPE.size()];
     for (int k = 0; k < keyInValue.length; k++) {
       keyInValue[k] = AllTypes.VALUE_TYPE.indexOf(AllTypes.KEY_TYPE.field(k).name());
     }
-    for (ObjectStore store : List.of(ours, theirs)) {
-      String file = store == ours ? "data.parquet" : paimon.file().getFileName().toString();
-      int r = 0;
-      try (KeyValueFileReader reader =
-          KeyValueFileReader.open(store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE)) {
-        KeyValueBatch batch = reader.newBatch();
-        while (reader.nextBatch(batch) > 0) {
-          for (int i = 0; i < batch.size(); i++, r++) {
-            ChangeRow row = batch.row(i);
-            KeyValue expected = rows.get(r);
-            assertArrayEquals(values.encodeRow(expected.value()), written(values, row, null));
-            assertArrayEquals(keys.encodeRow(expected.key()), written(keys, row, keyInValue));
-          }
-        }
-      }
-      assertEquals(rows.size(), r);
-    }
+    forEachBatchRowOfBothFiles(
+        "binary",
+        (file, row, written) -> {
+          assertArrayEquals(values.encodeRow(written.value()), written(values, row, null));
+          assertArrayEquals(keys.encodeRow(written.key()), written(keys, row, keyInValue));
+        });
   }
 
   /** The BinaryRow {@code codec} writes of {@code row}'s {@code columns}. */

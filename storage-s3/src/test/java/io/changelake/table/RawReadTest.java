@@ -122,47 +122,46 @@ class RawReadTest {
 
   @Test
   void aRawReadTakenByNextRefusesKeyValuesWhileItsBulkBatchLasts() throws Exception {
-    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
-      writeUpdates(table, 1, 3000, CompactionRequest.AUTO);
-      BucketSplit split = onlySplit(table);
-      try (TableRead.MergedRows rows = table.newRead().read(split)) {
-        assertTrue(rows.raw());
-        assertEquals(0L, rows.next()[0]);
-        IllegalStateException e = assertThrows(IllegalStateException.class, rows::nextKeyValue);
-        assertTrue(e.getMessage().contains("next()"), e.getMessage());
-        // The rows go on from where next() left them, nothing lost.
-        long count = 1;
-        for (; rows.hasNext(); count++) {
-          assertEquals(count, rows.next()[0]);
-        }
-        assertEquals(3000, count);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse);
+        TableRead.MergedRows rows = rawReadOfUpdates(store)) {
+      assertTrue(rows.raw());
+      assertEquals(0L, rows.next()[0]);
+      IllegalStateException e = assertThrows(IllegalStateException.class, rows::nextKeyValue);
+      assertTrue(e.getMessage().contains("next()"), e.getMessage());
+      // The rows go on from where next() left them, nothing lost.
+      long count = 1;
+      for (; rows.hasNext(); count++) {
+        assertEquals(count, rows.next()[0]);
       }
+      assertEquals(3000, count);
     }
+  }
+
+  /** The raw read of a new table's one split: upserts of keys 0 to 2,999 in one commit. */
+  private static TableRead.MergedRows rawReadOfUpdates(LocalObjectStore store) throws Exception {
+    Table table = Table.create(store, PATH, Orders.schema(Map.of()));
+    writeUpdates(table, 1, 3000, CompactionRequest.AUTO);
+    return table.newRead().read(onlySplit(table));
   }
 
   @Test
   void aRawReadTakenByNextRefusesASinkWhileItsBulkBatchLastsThenHandsItTheRest() throws Exception {
-    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table = Table.create(store, PATH, Orders.schema(Map.of()));
-      writeUpdates(table, 1, 3000, CompactionRequest.AUTO);
-      BucketSplit split = onlySplit(table);
-      try (TableRead.MergedRows rows = table.newRead().read(split)) {
-        List<Long> keys = new ArrayList<>();
-        int refused = 0;
-        while (true) {
-          keys.add((Long) rows.next()[0]);
-          try {
-            rows.insertsTo(r -> keys.add(r.getLong(0)));
-            break;
-          } catch (IllegalStateException e) {
-            assertTrue(e.getMessage().contains("next()"), e.getMessage());
-            refused++;
-          }
+    try (LocalObjectStore store = new LocalObjectStore(warehouse);
+        TableRead.MergedRows rows = rawReadOfUpdates(store)) {
+      List<Long> keys = new ArrayList<>();
+      int refused = 0;
+      while (true) {
+        keys.add((Long) rows.next()[0]);
+        try {
+          rows.insertsTo(r -> keys.add(r.getLong(0)));
+          break;
+        } catch (IllegalStateException e) {
+          assertTrue(e.getMessage().contains("next()"), e.getMessage());
+          refused++;
         }
-        assertTrue(refused > 0, "the bulk batch of next() held more than one row");
-        assertEquals(LongStream.range(0, 3000).boxed().toList(), keys, "every row once, in order");
       }
+      assertTrue(refused > 0, "the bulk batch of next() held more than one row");
+      assertEquals(LongStream.range(0, 3000).boxed().toList(), keys, "every row once, in order");
     }
   }
 
