@@ -71,9 +71,6 @@ final class AsInsert implements ChangeRow {
 
   @Override
   public KeyValue toKeyValue() {
-    KeyValue kept = row.toKeyValue();
-    return kept.kind() == RowKind.INSERT
-        ? kept
-        : new KeyValue(kept.key(), kept.sequenceNumber(), RowKind.INSERT, kept.value());
+    return row.toKeyValue().asInsert();
   }
 }

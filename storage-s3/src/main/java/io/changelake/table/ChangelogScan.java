@@ -13,7 +13,6 @@ import io.changelake.schema.TableOptions;
 import io.changelake.store.ObjectNotFoundException;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -254,8 +253,9 @@ public final class ChangelogScan {
   public interface ChangeSink {
     /**
      * One change: a view that is valid until this method returns (take {@link ChangeRow#toKeyValue}
-     * to keep it). Changes read from a run of changelog files, and the rows of a split read raw,
-     * come straight from the files' decoded columns, with nothing built per row.
+     * to keep it). Changes read from a run of changelog files, and the rows of a split read raw or
+     * merged where the newest version wins, come straight from the files' decoded columns, with
+     * nothing built per row.
      */
     void change(ChangeRow change) throws IOException;
   }
@@ -349,9 +349,7 @@ public final class ChangelogScan {
 
           @Override
           public KeyValue next() {
-            KeyValue newest = rows.nextKeyValue();
-            return new KeyValue(
-                newest.key(), newest.sequenceNumber(), RowKind.INSERT, newest.value());
+            return rows.nextKeyValue().asInsert();
           }
         };
     return new ChangelogReader(inserts, rows::close);

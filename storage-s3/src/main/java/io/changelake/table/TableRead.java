@@ -517,10 +517,7 @@ public final class TableRead {
       }
       if (raw()) {
         requireNoRowsInBulk();
-        KeyValue stored = rawFiles.current().next();
-        return stored.kind() == RowKind.INSERT
-            ? stored
-            : new KeyValue(stored.key(), stored.sequenceNumber(), RowKind.INSERT, stored.value());
+        return rawFiles.current().next().asInsert();
       }
       KeyValue newest = next;
       next = null;
@@ -552,10 +549,11 @@ public final class TableRead {
         }
         return;
       }
-      if (next != null) {
-        sink.change(insert.of(nextKeyValue()));
-      }
       if (merged instanceof NewestVersionMerge newest) {
+        // A row hasNext() took from the merge already comes first, as its key-value.
+        if (next != null) {
+          sink.change(insert.of(nextKeyValue()));
+        }
         for (ChangeRow row = newest.nextRow(); row != null; row = newest.nextRow()) {
           sink.change(insert.of(row));
         }

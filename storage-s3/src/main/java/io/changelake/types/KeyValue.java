@@ -16,6 +16,11 @@ package io.changelake.types;
 public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[] value)
     implements ChangeRow {
 
+  /** This record reported as an insert (+I): itself if it is one, else a copy of that kind. */
+  public KeyValue asInsert() {
+    return kind == RowKind.INSERT ? this : new KeyValue(key, sequenceNumber, RowKind.INSERT, value);
+  }
+
   @Override
   public int columnCount() {
     return value.length;
