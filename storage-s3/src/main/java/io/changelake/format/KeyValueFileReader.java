@@ -185,7 +185,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     RowType valueColumns = tableType.project(positions);
     // The key columns repeat table columns; when those are read anyway, the key is taken from
     // them and the _KEY_ columns are never decoded.
-    this.keyInValue = positionsIn(valueColumns, keyType);
+    this.keyInValue = valueColumns.positionsOf(keyType);
     ColumnCodec[] keyCodecs = KeyValueFileSchema.codecs(keyType);
     List<Type> columns = new ArrayList<>();
     List<ColumnCodec> codecs = new ArrayList<>();
@@ -238,17 +238,6 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     }
     TypeRoot root = keyType.type(0).root();
     return root == TypeRoot.BIGINT || root == TypeRoot.INT ? root : null;
-  }
-
-  private static int[] positionsIn(RowType valueColumns, RowType keyType) {
-    int[] positions = new int[keyType.size()];
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = valueColumns.indexOf(keyType.field(i).name());
-      if (positions[i] < 0) {
-        return null;
-      }
-    }
-    return positions;
   }
 
   private Type column(MessageType fileSchema, String name) {

@@ -47,6 +47,21 @@ public record RowType(List<DataField> fields) {
     return -1;
   }
 
+  /**
+   * Where each field of {@code fields} stands in this row type, found by name, in {@code fields}'
+   * order; null if one is missing.
+   */
+  public int[] positionsOf(RowType fields) {
+    int[] positions = new int[fields.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = indexOf(fields.field(i).name());
+      if (positions[i] < 0) {
+        return null;
+      }
+    }
+    return positions;
+  }
+
   public List<String> names() {
     return fields.stream().map(DataField::name).toList();
   }

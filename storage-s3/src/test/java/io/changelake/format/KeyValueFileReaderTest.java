@@ -352,10 +352,7 @@ class KeyValueFileReaderTest {
   void aBatchRowIsWrittenAsABinaryRowByteForByteAsItsValuesAre() throws IOException {
     BinaryRowCodec values = new BinaryRowCodec(AllTypes.VALUE_TYPE);
     BinaryRowCodec keys = new BinaryRowCodec(AllTypes.KEY_TYPE);
-    int[] keyInValue = new int[AllTypes.KEY_TYPE.size()];
-    for (int k = 0; k < keyInValue.length; k++) {
-      keyInValue[k] = AllTypes.VALUE_TYPE.indexOf(AllTypes.KEY_TYPE.field(k).name());
-    }
+    int[] keyInValue = AllTypes.VALUE_TYPE.positionsOf(AllTypes.KEY_TYPE);
     forEachBatchRowOfBothFiles(
         "binary",
         (file, row, written) -> {

@@ -186,9 +186,10 @@ public final class LookupFileBuilder implements Closeable {
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
-    this.keyInValue = new int[keyType.size()];
-    for (int k = 0; k < keyInValue.length; k++) {
-      keyInValue[k] = valueType.indexOf(keyType.field(k).name());
+    this.keyInValue = valueType.positionsOf(keyType);
+    if (keyInValue == null) {
+      throw new IllegalArgumentException(
+          "the key " + keyType.names() + " is not among the columns " + valueType.names());
     }
     this.bigintKey = keyType.size() == 1 && keyType.type(0).root() == TypeRoot.BIGINT;
     this.hashes = new BufferedOutputStream(Files.newOutputStream(hashesPath), STREAM_BUFFER_BYTES);
