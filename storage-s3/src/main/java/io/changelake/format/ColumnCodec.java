@@ -1,5 +1,6 @@
 package io.changelake.format;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -342,6 +343,37 @@ final class ColumnCodec {
     }
   }
 
+  /**
+   * Writes column {@code column} of {@code row}, not null, to a column of a flat file: a BIGINT,
+   * INT, DOUBLE, FLOAT or BOOLEAN value through the row's unboxed getter (nothing boxed when the
+   * row holds it unboxed), any other as {@link #write(ColumnWriter, Object, int)} writes {@link
+   * ChangeRow#get}.
+   *
+   * @throws ClassCastException if the row's value is not of the column's Java class
+   */
+  void write(ColumnWriter writer, ChangeRow row, int column, int definitionLevel) {
+    if (unboxedType() == null) {
+      write(writer, row.get(column), definitionLevel);
+      return;
+    }
+    switch (physical) {
+      case BOOLEAN:
+        writer.write(row.getBoolean(column), 0, definitionLevel);
+        break;
+      case INT32:
+        writer.write(row.getInt(column), 0, definitionLevel);
+        break;
+      case INT64:
+        writer.write(row.getLong(column), 0, definitionLevel);
+        break;
+      case FLOAT:
+        writer.write(row.getFloat(column), 0, definitionLevel);
+        break;
+      default:
+        writer.write(row.getDouble(column), 0, definitionLevel);
+    }
+  }
+
   /** Reads the current non-null value of a column reader, as our Java value. */
   Object read(ColumnReader reader) {
     Object p;
@@ -365,6 +397,15 @@ final class ColumnCodec {
         p = reader.getBinary();
     }
     return fromPhysical(p);
+  }
+
+  /**
+   * The physical type a value of this column can be held as unboxed: INT64, INT32, DOUBLE, FLOAT or
+   * BOOLEAN for BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns; null for a column whose Java value
+   * is an object.
+   */
+  PrimitiveTypeName unboxedType() {
+    return keepsPhysical() && ColumnValues.UNBOXED.contains(physical) ? physical : null;
   }
 
   /** Whether our Java value of a Parquet value is that value itself (numbers, booleans). */

@@ -1,5 +1,6 @@
 package io.changelake.format;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.IOException;
@@ -7,9 +8,11 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Hands key-values to a {@link RowGroupWriter} value by value, straight into each column's writer,
- * with no intermediate record object and no boxing of the sequence number or the row kind: this
- * runs once per row on the write path.
+ * Hands rows to a {@link RowGroupWriter} value by value, straight into each column's writer, with
+ * no intermediate record object and no boxing of the sequence number or the row kind: this runs
+ * once per row on the write path. A row that is not a {@link KeyValue} (a view of a column batch a
+ * compaction read) has its BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns written through its
+ * unboxed getters, and its key taken from its key columns.
  */
 final class KeyValueColumns {
 
@@ -18,6 +21,7 @@ final class KeyValueColumns {
   private final int[] definitionLevels;
   private final ColumnCodec[] keyCodecs;
   private final ColumnCodec[] valueCodecs;
+  private final int[] keyPositions;
 
   KeyValueColumns(RowType keyType, RowType valueType) {
     this.schema = KeyValueFileSchema.messageType(keyType, valueType);
@@ -29,6 +33,7 @@ final class KeyValueColumns {
     }
     this.keyCodecs = KeyValueFileSchema.codecs(keyType);
     this.valueCodecs = KeyValueFileSchema.codecs(valueType);
+    this.keyPositions = valueType.positionsOf(keyType);
   }
 
   MessageType schema() {
@@ -36,44 +41,64 @@ final class KeyValueColumns {
   }
 
   /**
-   * Writes one key-value as a row. The row is checked for its shape and for nulls in NOT NULL
+   * Where each key column stands among the value columns: a row that is not a key-value has its key
+   * there. Null when the value columns do not hold the key.
+   */
+  int[] keyPositions() {
+    return keyPositions;
+  }
+
+  /**
+   * Writes one row: a key-value's key from {@link KeyValue#key()}, any other row's from its key
+   * columns ({@link #keyPositions}). The row is checked for its shape and for nulls in NOT NULL
    * columns before any column is written; a value of the wrong class fails midway, and the file is
    * then unusable.
    */
-  void write(RowGroupWriter out, KeyValue kv) throws IOException {
-    Object[] key = kv.key();
-    Object[] value = kv.value();
-    if (key.length != keyCodecs.length || value.length != valueCodecs.length) {
+  void write(RowGroupWriter out, ChangeRow row) throws IOException {
+    Object[] key = row instanceof KeyValue kv ? kv.key() : null;
+    int keyColumns = key != null ? key.length : keyCodecs.length;
+    if (keyColumns != keyCodecs.length || row.columnCount() != valueCodecs.length) {
       throw new IllegalArgumentException(
-          "a key-value has "
-              + key.length
+          "a row has "
+              + keyColumns
               + " key and "
-              + value.length
+              + row.columnCount()
               + " value columns, the file "
               + keyCodecs.length
               + " and "
               + valueCodecs.length);
     }
-    requireNotNull(key, 0);
-    requireNotNull(value, key.length + 2);
-    int column = 0;
-    for (int i = 0; i < key.length; i++) {
-      writeField(out, column++, keyCodecs[i], key[i]);
+    if (key == null && keyPositions == null) {
+      throw new IllegalArgumentException(
+          "a row that is not a key-value needs the key among its columns: " + schema);
     }
-    out.column(column++).write(kv.sequenceNumber(), 0, 0);
-    out.column(column++).write((int) kv.kind().toByteValue(), 0, 0);
-    for (int i = 0; i < value.length; i++) {
-      writeField(out, column++, valueCodecs[i], value[i]);
+    if (key != null) {
+      for (int i = 0; i < key.length; i++) {
+        requireNotNull(key[i] == null, i);
+      }
+    }
+    for (int i = 0; i < valueCodecs.length; i++) {
+      requireNotNull(row.isNullAt(i), keyCodecs.length + 2 + i);
+    }
+    int column = 0;
+    for (int i = 0; i < keyCodecs.length; i++) {
+      if (key != null) {
+        writeField(out, column++, keyCodecs[i], key[i]);
+      } else {
+        writeField(out, column++, keyCodecs[i], row, keyPositions[i]);
+      }
+    }
+    out.column(column++).write(row.sequenceNumber(), 0, 0);
+    out.column(column++).write((int) row.kind().toByteValue(), 0, 0);
+    for (int i = 0; i < valueCodecs.length; i++) {
+      writeField(out, column++, valueCodecs[i], row, i);
     }
     out.endRow();
   }
 
-  private void requireNotNull(Object[] values, int firstColumn) {
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] == null && definitionLevels[firstColumn + i] == 0) {
-        throw new IllegalArgumentException(
-            "column " + names[firstColumn + i] + " is NOT NULL but got null");
-      }
+  private void requireNotNull(boolean isNull, int column) {
+    if (isNull && definitionLevels[column] == 0) {
+      throw new IllegalArgumentException("column " + names[column] + " is NOT NULL but got null");
     }
   }
 
@@ -85,13 +110,30 @@ final class KeyValueColumns {
     try {
       codec.write(out.column(column), value, definitionLevels[column]);
     } catch (ClassCastException e) {
-      throw new IllegalArgumentException(
-          "column "
-              + names[column]
-              + " cannot hold a "
-              + value.getClass().getName()
-              + "; see TypeRoot for the Java class of each type",
-          e);
+      throw cannotHold(column, value, e);
     }
+  }
+
+  private void writeField(
+      RowGroupWriter out, int column, ColumnCodec codec, ChangeRow row, int rowColumn) {
+    if (row.isNullAt(rowColumn)) {
+      out.column(column).writeNull(0, 0);
+      return;
+    }
+    try {
+      codec.write(out.column(column), row, rowColumn, definitionLevels[column]);
+    } catch (ClassCastException e) {
+      throw cannotHold(column, row.get(rowColumn), e);
+    }
+  }
+
+  private IllegalArgumentException cannotHold(int column, Object value, ClassCastException e) {
+    return new IllegalArgumentException(
+        "column "
+            + names[column]
+            + " cannot hold a "
+            + value.getClass().getName()
+            + "; see TypeRoot for the Java class of each type",
+        e);
   }
 }

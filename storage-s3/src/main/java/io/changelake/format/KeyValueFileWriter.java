@@ -1,7 +1,7 @@
 package io.changelake.format;
 
 import io.changelake.store.ObjectStore;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -21,9 +21,9 @@ import org.apache.parquet.schema.MessageType;
  * Writes one data or changelog file of the merge tree: Parquet in Paimon 1.3.1's layout (see {@link
  * KeyValueFileSchema}), so Paimon, Flink and Spark read it as their own.
  *
- * <p>The caller writes key-values sorted by key, then by sequence number, and calls {@link #finish}
- * once, which closes the file and returns its {@link KeyValueFileMeta}. The first key written is
- * the file's min key and the last its max key; this writer does not check the order.
+ * <p>The caller writes rows sorted by key, then by sequence number, and calls {@link #finish} once,
+ * which closes the file and returns its {@link KeyValueFileMeta}. The first key written is the
+ * file's min key and the last its max key; this writer does not check the order.
  *
  * <p>Statistics come from the Parquet footer, as Paimon takes them, so they cost nothing per row:
  * min, max and null count per column, merged over row groups, then cut by {@link StatsMode#KEY} for
@@ -56,8 +56,8 @@ public final class KeyValueFileWriter implements Closeable {
   private final KeyValueColumns columns;
   private final RowGroupWriter writer;
 
+  private final LastKey lastKey;
   private Object[] minKey;
-  private Object[] maxKey;
   private long rowCount;
   private long minSequenceNumber = Long.MAX_VALUE;
   private long maxSequenceNumber = Long.MIN_VALUE;
@@ -81,6 +81,7 @@ public final class KeyValueFileWriter implements Closeable {
     this.file = new ObjectOutputFile(store, path);
     this.columns = new KeyValueColumns(keyType, valueType);
     this.schema = columns.schema();
+    this.lastKey = new LastKey(KeyValueFileSchema.codecs(keyType), columns.keyPositions());
     // Paimon's Parquet settings (RowGroupWriter); everything not named there is Parquet's
     // default, as in Paimon (with Parquet at Paimon's version, see the pom), so that a file takes
     // Paimon's bytes for the same rows: universal compaction picks runs by their file sizes. The
@@ -142,29 +143,33 @@ public final class KeyValueFileWriter implements Closeable {
   }
 
   /**
-   * Appends a key-value; its arrays are read now and not kept, except the first and last key.
+   * Appends a row: a key-value, or a view of a row of every table column (a compaction's, read from
+   * a column batch), whose key is its key columns. Nothing of it is kept but the first and last
+   * key; a view's BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns are written through its unboxed
+   * getters, and its key boxed only for the file's bounds.
    *
    * @throws IllegalArgumentException if a value does not fit its column (wrong Java class, null in
-   *     a NOT NULL column, a decimal too large)
+   *     a NOT NULL column, a decimal too large), or a view's columns are not the table's
    */
-  public void write(KeyValue kv) throws IOException {
+  public void write(ChangeRow row) throws IOException {
     if (failed) {
-      throw new IOException("the writer of " + path + " failed on an earlier key-value");
+      throw new IOException("the writer of " + path + " failed on an earlier row");
     }
     try {
-      columns.write(writer, kv);
+      columns.write(writer, row);
     } catch (IOException | RuntimeException e) {
       failed = true;
       throw e;
     }
+    lastKey.take(row);
     if (minKey == null) {
-      minKey = kv.key();
+      minKey = lastKey.get();
     }
-    maxKey = kv.key();
     rowCount++;
-    minSequenceNumber = Math.min(minSequenceNumber, kv.sequenceNumber());
-    maxSequenceNumber = Math.max(maxSequenceNumber, kv.sequenceNumber());
-    if (!kv.kind().isAdd()) {
+    long sequenceNumber = row.sequenceNumber();
+    minSequenceNumber = Math.min(minSequenceNumber, sequenceNumber);
+    maxSequenceNumber = Math.max(maxSequenceNumber, sequenceNumber);
+    if (!row.kind().isAdd()) {
       deleteRowCount++;
     }
   }
@@ -207,7 +212,7 @@ public final class KeyValueFileWriter implements Closeable {
         file.bytesWritten(),
         rowCount,
         Arrays.asList(minKey),
-        Arrays.asList(maxKey),
+        Arrays.asList(lastKey.get()),
         stats.subList(0, keys),
         stats.subList(keys + 2, stats.size()),
         minSequenceNumber,

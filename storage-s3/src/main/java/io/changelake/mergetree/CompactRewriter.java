@@ -6,6 +6,7 @@ import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.io.IOException;
@@ -51,6 +52,7 @@ final class CompactRewriter {
   private final ChangelogProducer producer;
   private final boolean forcesUpLevel0;
   private final boolean lastRecordAlone;
+  private final boolean newestVersionWins;
   private final long targetFileSize;
   private final int maxLevel;
 
@@ -95,6 +97,9 @@ final class CompactRewriter {
     // A key's newest record alone is its merged value: deduplicate by arrival order.
     this.lastRecordAlone =
         options.mergeEngine() == MergeEngine.DEDUPLICATE && options.sequenceFields().isEmpty();
+    // Under ignore-delete a lone retraction is kept as it is (KeyMerge), which the newest-version
+    // merge, passing retractions over, would drop.
+    this.newestVersionWins = lastRecordAlone && !options.ignoreDelete();
     this.targetFileSize = options.targetFileSize();
     this.maxLevel = levels.maxLevel();
   }
@@ -273,26 +278,33 @@ final class CompactRewriter {
       StepSink sink)
       throws IOException {
     int outputLevel = plan.outputLevel();
-    ChangelogMode mode = plan.mode();
-    List<RunReader<KeyValueFileReader>> inputs = new ArrayList<>();
-    try {
-      List<SortedRun> runs = runsOf(plan, mergedFiles);
-      int[] runLevels = new int[runs.size()];
-      for (int i = 0; i < runs.size(); i++) {
-        inputs.add(new RunReader<>(runs.get(i).files(), files::open));
-        runLevels[i] = runs.get(i).level();
-      }
-      // Paimon's lookup rewrite takes over only a compaction with a level-0 file; any other one
-      // merges with the plain reducer, keeping a lone version as it is.
-      ChangelogMode keyMode =
-          mode == ChangelogMode.LOOKUP && mergedFiles.stream().noneMatch(f -> f.level() == 0)
-              ? ChangelogMode.NONE
-              : mode;
-      SortMergeReader merged = new SortMergeReader(inputs, keyOrder, versionOrder);
-      try (RollingFileWriter out = output(outputLevel, false);
-          RollingFileWriter changelog = output(outputLevel, true)) {
+    List<SortedRun> runs = runsOf(plan, mergedFiles);
+    // Paimon's lookup rewrite takes over only a compaction with a level-0 file; any other one
+    // merges with the plain reducer, keeping a lone version as it is.
+    ChangelogMode keyMode =
+        plan.mode() == ChangelogMode.LOOKUP && mergedFiles.stream().noneMatch(f -> f.level() == 0)
+            ? ChangelogMode.NONE
+            : plan.mode();
+    List<FileByFile<KeyValueFileReader>> inputs = new ArrayList<>();
+    try (RollingFileWriter out = output(outputLevel, false);
+        RollingFileWriter changelog = output(outputLevel, true)) {
+      if (writeData && keyMode == ChangelogMode.NONE && newestVersionWins) {
+        List<RunCursor> cursors = new ArrayList<>();
+        for (SortedRun run : runs) {
+          cursors.add(new RunCursor(run.files(), files::open));
+        }
+        inputs.addAll(cursors);
+        writeNewest(cursors, dropDeletes, out, sink);
+      } else {
+        List<RunReader<KeyValueFileReader>> readers = new ArrayList<>();
+        int[] runLevels = new int[runs.size()];
+        for (int i = 0; i < runs.size(); i++) {
+          readers.add(new RunReader<>(runs.get(i).files(), files::open));
+          runLevels[i] = runs.get(i).level();
+        }
+        inputs.addAll(readers);
         mergeKeys(
-            merged,
+            new SortMergeReader(readers, keyOrder, versionOrder),
             runLevels,
             keyMode,
             outputLevel,
@@ -300,20 +312,39 @@ final class CompactRewriter {
             dropDeletes,
             changelog,
             sink);
-        if (writeData) {
-          List<DataFileMeta> written = out.finish();
-          sink.done(new Step(mergedFiles, written, false, finishChangelog(changelog, written)));
-        } else {
-          DataFileMeta file = mergedFiles.get(0);
-          sink.done(
-              new Step(
-                  List.of(file), List.of(file.upgrade(outputLevel)), true, changelog.finish()));
-        }
+      }
+      if (writeData) {
+        List<DataFileMeta> written = out.finish();
+        sink.done(new Step(mergedFiles, written, false, finishChangelog(changelog, written)));
+      } else {
+        DataFileMeta file = mergedFiles.get(0);
+        sink.done(
+            new Step(List.of(file), List.of(file.upgrade(outputLevel)), true, changelog.finish()));
       }
     } finally {
-      for (RunReader<KeyValueFileReader> input : inputs) {
+      for (FileByFile<KeyValueFileReader> input : inputs) {
         input.close();
       }
+    }
+  }
+
+  /**
+   * Writes the newest version of each key of the runs, for a table whose newest version wins and a
+   * compaction that owes no changelog: each version as a view of its file's column batch, the
+   * versions it supersedes passed over unread ({@link NewestVersionMerge}), so no key, value or
+   * {@link KeyValue} is built per row. What {@link #mergeKeys} with {@link KeyMerge} writes for
+   * such a table, retractions dropped where {@code dropDeletes}.
+   */
+  private void writeNewest(
+      List<RunCursor> runs, boolean dropDeletes, RollingFileWriter out, StepSink sink)
+      throws IOException {
+    NewestVersionMerge newest =
+        dropDeletes
+            ? new NewestVersionMerge(runs, keyOrder, false)
+            : NewestVersionMerge.keepingRetractions(runs, keyOrder);
+    for (ChangeRow row = newest.nextRow(); row != null; row = newest.nextRow()) {
+      checkNotCancelled(sink);
+      out.write(row);
     }
   }
 

@@ -14,6 +14,9 @@ import java.util.NoSuchElementException;
  * are left out. With {@code ignore-delete}, retractions are passed over and the newest addition
  * wins.
  *
+ * <p>A compaction that keeps retractions takes them too ({@link #keepingRetractions}), and writes
+ * the views {@link #nextRow} gives as they are.
+ *
  * <p>It gives what {@link SortMergeReader}, {@link KeyVersions} and {@link KeyMerge} give for such
  * a table, for less: only the version that wins has its values read; each version it supersedes is
  * passed over with its key, sequence number and kind alone ({@link
@@ -33,6 +36,7 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
   private final RunCursor[] runs;
   private final RowComparator keyOrder;
   private final boolean ignoreDelete;
+  private final boolean keepRetractions;
   private final boolean integralKeys;
 
   // Per run, its current key (when integral) and sequence number: the heap compares these
@@ -51,6 +55,25 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
    * @throws java.io.UncheckedIOException if a run's first file cannot be opened or read
    */
   public NewestVersionMerge(List<RunCursor> runs, RowComparator keyOrder, boolean ignoreDelete) {
+    this(runs, keyOrder, ignoreDelete, false);
+  }
+
+  /**
+   * The newest version of each key whatever its kind, a retraction too: what a compaction of a
+   * table without {@code ignore-delete} stores where retractions are kept (older runs are left
+   * outside it, which the retraction must still shadow).
+   *
+   * @param runs the sorted runs of one bucket, none read yet; closing them is the caller's
+   * @param keyOrder the table's key order
+   * @throws java.io.UncheckedIOException if a run's first file cannot be opened or read
+   */
+  static NewestVersionMerge keepingRetractions(List<RunCursor> runs, RowComparator keyOrder) {
+    return new NewestVersionMerge(runs, keyOrder, false, true);
+  }
+
+  private NewestVersionMerge(
+      List<RunCursor> runs, RowComparator keyOrder, boolean ignoreDelete, boolean keepRetractions) {
+    this.keepRetractions = keepRetractions;
     this.runs = runs.toArray(RunCursor[]::new);
     this.keyOrder = keyOrder;
     this.ignoreDelete = ignoreDelete;
@@ -117,7 +140,7 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
         RowKind kind = run.kind();
         boolean passedOver = ignoreDelete && !kind.isAdd();
         if (!passedOver && !supersededByNextInHeap()) {
-          if (!kind.isAdd()) {
+          if (!kind.isAdd() && !keepRetractions) {
             newest = null;
           } else if (asView) {
             newest = run.row();

@@ -5,7 +5,7 @@ import io.changelake.format.FileSource;
 import io.changelake.format.KeyValueFileWriter;
 import io.changelake.mergetree.lookup.LookupFileBuilder;
 import io.changelake.mergetree.lookup.LookupLevels;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,12 +65,13 @@ final class RollingFileWriter implements Closeable {
   }
 
   /**
-   * Takes the next record, in key order.
+   * Takes the next record, in key order: a key-value, or a view of a row of every table column read
+   * from a column batch, which is not kept ({@link KeyValueFileWriter#write}).
    *
    * @throws IOException if a file cannot be written or a value does not fit its column; the output
    *     is then abandoned, and every later call fails
    */
-  void write(KeyValue kv) throws IOException {
+  void write(ChangeRow kv) throws IOException {
     checkNotFailed();
     try {
       if (current == null) {

@@ -30,7 +30,8 @@
  *     io.changelake.mergetree.KeyVersions}</td><td>read sorted runs, merge them by key and
  *     version, hand over the versions of one key at a time</td><td>SortMergeReader</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.NewestVersionMerge}</td><td>a batch read of a
- *     deduplicate table: the newest version of each key, the values of superseded versions never
+ *     deduplicate table, and a compaction of one that owes no changelog: the newest version of
+ *     each key as a view of its file's column batch, the values of superseded versions never
  *     read</td><td>its batch read's merge, with the deduplicate function</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.KeyMerge}, {@link
  *     io.changelake.mergetree.MergeFunction} ({@code merge/}: the engines)</td><td>turn a key's

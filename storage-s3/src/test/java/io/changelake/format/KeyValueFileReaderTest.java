@@ -16,6 +16,8 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -359,6 +361,47 @@ class KeyValueFileReaderTest {
           assertArrayEquals(values.encodeRow(written.value()), written(values, row, null));
           assertArrayEquals(keys.encodeRow(written.key()), written(keys, row, keyInValue));
         });
+  }
+
+  @Test
+  void aBatchRowIsWrittenToADataFileByteForByteAsItsKeyValueIs() throws IOException {
+    ObjectStore out = new LocalObjectStore(dir.resolve("rewritten"));
+    List<KeyValueFileWriter> writers = new ArrayList<>();
+    for (String name : List.of("ours-views", "ours-kvs", "paimons-views", "paimons-kvs")) {
+      writers.add(
+          KeyValueFileWriter.createSortedRun(
+              out,
+              name + ".parquet",
+              AllTypes.KEY_TYPE,
+              AllTypes.VALUE_TYPE,
+              ParquetFileOptions.DEFAULTS));
+    }
+    forEachBatchRowOfBothFiles(
+        "rewrite",
+        (file, row, written) -> {
+          try {
+            writers.get(2 * file).write(row);
+            writers.get(2 * file + 1).write(written);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+    for (int file = 0; file < 2; file++) {
+      KeyValueFileMeta views = writers.get(2 * file).finish();
+      KeyValueFileMeta keyValues = writers.get(2 * file + 1).finish();
+      assertArrayEquals(
+          Files.readAllBytes(dir.resolve("rewritten").resolve(keyValues.path())),
+          Files.readAllBytes(dir.resolve("rewritten").resolve(views.path())));
+      assertEquals(keyValues.minKey(), views.minKey());
+      assertEquals(keyValues.maxKey(), views.maxKey());
+      assertEquals(rows.get(rows.size() - 1).key()[0], views.maxKey().get(0));
+      assertEquals(keyValues.rowCount(), views.rowCount());
+      assertEquals(keyValues.minSequenceNumber(), views.minSequenceNumber());
+      assertEquals(keyValues.maxSequenceNumber(), views.maxSequenceNumber());
+      assertEquals(keyValues.deleteRowCount(), views.deleteRowCount());
+      assertEquals(keyValues.keyStats(), views.keyStats());
+      assertEquals(keyValues.valueStats(), views.valueStats());
+    }
   }
 
   /** The BinaryRow {@code codec} writes of {@code row}'s {@code columns}. */

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,22 +107,11 @@ class NewestVersionMergeTest {
   @MethodSource("cases")
   void givesTheNewestVersionOfEachKeyAsTheDeduplicateMergeDoes(
       Key key, boolean ignoreDelete, long seed) throws Exception {
-    TableSchema schema =
-        TableSchema.create(
-            key.rowType(),
-            List.of(),
-            key.primaryKey(),
-            Map.of("ignore-delete", Boolean.toString(ignoreDelete)),
-            null);
-    Random random = new Random(seed);
+    TableSchema schema = schema(key, ignoreDelete);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      List<List<String>> runs = new ArrayList<>();
-      int runCount = 1 + random.nextInt(6);
-      for (int r = 0; r < runCount; r++) {
-        runs.add(writeRun(store, schema, "run-" + r, random));
-      }
+      List<List<String>> runs = writeRuns(store, schema, seed);
       List<String> expected =
-          reference(store, schema, runs.stream().flatMap(List::stream).toList());
+          reference(store, schema, runs.stream().flatMap(List::stream).toList(), false);
       List<String> actual = new ArrayList<>();
       List<RunCursor> cursors = cursors(store, schema, runs);
       try {
@@ -133,8 +123,68 @@ class NewestVersionMergeTest {
       }
       assertFalse(expected.isEmpty());
       assertEquals(expected, actual);
-      assertEquals(expected, viewed(store, schema, runs, ignoreDelete));
+      assertEquals(
+          expected,
+          viewed(
+              store,
+              schema,
+              runs,
+              c -> new NewestVersionMerge(c, new RowComparator(schema.keyType()), ignoreDelete)));
     }
+  }
+
+  static Stream<Arguments> keys() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Key key : Key.values()) {
+      for (long seed = 1; seed <= 4; seed++) {
+        cases.add(Arguments.of(key, seed));
+      }
+    }
+    return cases.stream();
+  }
+
+  /**
+   * What a compaction that keeps retractions writes of a table whose newest version wins: the merge
+   * engine's result for each key whatever its kind, a -U or -D as it is stored.
+   */
+  @ParameterizedTest(name = "{0} seed={1}")
+  @MethodSource("keys")
+  void keepingRetractionsGivesEachKeysNewestVersionOfAnyKind(Key key, long seed) throws Exception {
+    TableSchema schema = schema(key, false);
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      List<List<String>> runs = writeRuns(store, schema, seed);
+      List<String> expected =
+          reference(store, schema, runs.stream().flatMap(List::stream).toList(), true);
+      assertTrue(expected.stream().anyMatch(row -> row.startsWith("-")), "retractions kept");
+      assertEquals(
+          expected,
+          viewed(
+              store,
+              schema,
+              runs,
+              c -> NewestVersionMerge.keepingRetractions(c, new RowComparator(schema.keyType()))));
+    }
+  }
+
+  private static TableSchema schema(Key key, boolean ignoreDelete) {
+    return TableSchema.create(
+        key.rowType(),
+        List.of(),
+        key.primaryKey(),
+        Map.of("ignore-delete", Boolean.toString(ignoreDelete)),
+        null);
+  }
+
+  /** One to six random runs, from {@code seed}. */
+  private List<List<String>> writeRuns(LocalObjectStore store, TableSchema schema, long seed)
+      throws Exception {
+    Random random = new Random(seed);
+    List<List<String>> runs = new ArrayList<>();
+    int runCount = 1 + random.nextInt(6);
+    for (int r = 0; r < runCount; r++) {
+      runs.add(writeRun(store, schema, "run-" + r, random));
+    }
+    return runs;
   }
 
   /**
@@ -143,13 +193,15 @@ class NewestVersionMergeTest {
    * {@link ChangeRow#get} gives, and the row kept is what the view showed.
    */
   private static List<String> viewed(
-      LocalObjectStore store, TableSchema schema, List<List<String>> runs, boolean ignoreDelete)
+      LocalObjectStore store,
+      TableSchema schema,
+      List<List<String>> runs,
+      Function<List<RunCursor>, NewestVersionMerge> mergeOf)
       throws Exception {
     List<String> rows = new ArrayList<>();
     List<RunCursor> cursors = cursors(store, schema, runs);
     try {
-      NewestVersionMerge merge =
-          new NewestVersionMerge(cursors, new RowComparator(schema.keyType()), ignoreDelete);
+      NewestVersionMerge merge = mergeOf.apply(cursors);
       merge.hasNext();
       for (ChangeRow row = merge.nextRow(); row != null; row = merge.nextRow()) {
         for (int c = 0; c < row.columnCount(); c++) {
@@ -280,9 +332,13 @@ class NewestVersionMergeTest {
     return projected;
   }
 
-  /** The merge engine's path: sort merge, versions per key, deduplicate, additions kept. */
+  /**
+   * The merge engine's path: sort merge, versions per key, deduplicate; additions kept, and
+   * retractions when {@code keepRetractions}.
+   */
   private static List<String> reference(
-      LocalObjectStore store, TableSchema schema, List<String> paths) throws Exception {
+      LocalObjectStore store, TableSchema schema, List<String> paths, boolean keepRetractions)
+      throws Exception {
     List<KeyValueFileReader> readers = open(store, schema, paths);
     try {
       RowComparator keyOrder = new RowComparator(schema.keyType());
@@ -293,7 +349,7 @@ class NewestVersionMergeTest {
       List<String> rows = new ArrayList<>();
       while (versions.fill(merged, new int[readers.size()])) {
         KeyValue result = keyMerge.reduce(versions);
-        if (result != null && result.kind().isAdd()) {
+        if (result != null && (keepRetractions || result.kind().isAdd())) {
           rows.add(text(result));
         }
       }

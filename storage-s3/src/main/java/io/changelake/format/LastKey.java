@@ -1,0 +1,94 @@
+package io.changelake.format;
+
+import io.changelake.types.ChangeRow;
+import io.changelake.types.KeyValue;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * The key of the last row a file writer took, for the file's max key: a key-value's key array as it
+ * is, a view's key columns copied unboxed where they are BIGINT, INT, DOUBLE, FLOAT or BOOLEAN.
+ * Boxed only when asked for, once a file, where taking the key of every row of a compaction as
+ * objects would box it row after row.
+ */
+final class LastKey {
+
+  /** Per key column, the physical type it is copied unboxed as, or null to keep the object. */
+  private final PrimitiveTypeName[] unboxed;
+
+  private final int[] positions;
+  private final long[] bits;
+  private final Object[] objects;
+  private Object[] keyValueKey;
+  private boolean taken;
+
+  /**
+   * @param keyCodecs the key columns' codecs
+   * @param positions where each key column stands among a row's columns
+   */
+  LastKey(ColumnCodec[] keyCodecs, int[] positions) {
+    this.unboxed = new PrimitiveTypeName[keyCodecs.length];
+    for (int k = 0; k < keyCodecs.length; k++) {
+      unboxed[k] = keyCodecs[k].unboxedType();
+    }
+    this.positions = positions;
+    this.bits = new long[keyCodecs.length];
+    this.objects = new Object[keyCodecs.length];
+  }
+
+  /** Takes the key of {@code row}, which the writer has just written. */
+  void take(ChangeRow row) {
+    taken = true;
+    if (row instanceof KeyValue kv) {
+      keyValueKey = kv.key();
+      return;
+    }
+    keyValueKey = null;
+    for (int k = 0; k < unboxed.length; k++) {
+      int column = positions[k];
+      if (unboxed[k] == null) {
+        objects[k] = row.get(column);
+        continue;
+      }
+      bits[k] =
+          switch (unboxed[k]) {
+            case INT64 -> row.getLong(column);
+            case INT32 -> row.getInt(column);
+            case DOUBLE -> Double.doubleToRawLongBits(row.getDouble(column));
+            case FLOAT -> Float.floatToRawIntBits(row.getFloat(column));
+            default -> row.getBoolean(column) ? 1 : 0;
+          };
+    }
+  }
+
+  /**
+   * The key last taken, as a key-value holds it: a new array for a view's key.
+   *
+   * @throws IllegalStateException if no key was taken
+   */
+  Object[] get() {
+    if (!taken) {
+      throw new IllegalStateException("no key was taken");
+    }
+    if (keyValueKey != null) {
+      return keyValueKey;
+    }
+    Object[] key = new Object[unboxed.length];
+    for (int k = 0; k < key.length; k++) {
+      key[k] = boxed(k);
+    }
+    return key;
+  }
+
+  private Object boxed(int k) {
+    if (unboxed[k] == null) {
+      return objects[k];
+    }
+    return switch (unboxed[k]) {
+      case INT64 -> Long.valueOf(bits[k]);
+      case INT32 -> Integer.valueOf((int) bits[k]);
+      case DOUBLE -> Double.valueOf(Double.longBitsToDouble(bits[k]));
+      case FLOAT -> Float.valueOf(Float.intBitsToFloat((int) bits[k]));
+      default -> Boolean.valueOf(bits[k] != 0);
+    };
+  }
+}
