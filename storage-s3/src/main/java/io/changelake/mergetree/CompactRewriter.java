@@ -1,7 +1,6 @@
 package io.changelake.mergetree;
 
 import io.changelake.format.DataFileMeta;
-import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
@@ -285,27 +284,19 @@ final class CompactRewriter {
         plan.mode() == ChangelogMode.LOOKUP && mergedFiles.stream().noneMatch(f -> f.level() == 0)
             ? ChangelogMode.NONE
             : plan.mode();
-    List<FileByFile<KeyValueFileReader>> inputs = new ArrayList<>();
+    List<RunCursor> inputs = new ArrayList<>();
     try (RollingFileWriter out = output(outputLevel, false);
         RollingFileWriter changelog = output(outputLevel, true)) {
+      int[] runLevels = new int[runs.size()];
+      for (int i = 0; i < runs.size(); i++) {
+        inputs.add(new RunCursor(runs.get(i).files(), files::open));
+        runLevels[i] = runs.get(i).level();
+      }
       if (writeData && keyMode == ChangelogMode.NONE && newestVersionWins) {
-        List<RunCursor> cursors = new ArrayList<>();
-        for (SortedRun run : runs) {
-          cursors.add(new RunCursor(run.files(), files::open));
-        }
-        inputs.addAll(cursors);
-        writeNewest(cursors, dropDeletes, out, sink);
+        writeNewest(inputs, dropDeletes, out, sink);
       } else {
-        List<RunReader<KeyValueFileReader>> readers = new ArrayList<>();
-        int[] runLevels = new int[runs.size()];
-        for (int i = 0; i < runs.size(); i++) {
-          readers.add(new RunReader<>(runs.get(i).files(), files::open));
-          runLevels[i] = runs.get(i).level();
-        }
-        inputs.addAll(readers);
         mergeKeys(
-            new SortMergeReader(readers, keyOrder, versionOrder),
-            runLevels,
+            new CompactionKeys(inputs, runLevels, keyOrder, versionOrder),
             keyMode,
             outputLevel,
             writeData ? out : null,
@@ -322,7 +313,7 @@ final class CompactRewriter {
             new Step(List.of(file), List.of(file.upgrade(outputLevel)), true, changelog.finish()));
       }
     } finally {
-      for (FileByFile<KeyValueFileReader> input : inputs) {
+      for (RunCursor input : inputs) {
         input.close();
       }
     }
@@ -370,8 +361,9 @@ final class CompactRewriter {
   }
 
   /**
-   * Merges the keys of {@code reader} one by one, writing each result to {@code out} (null when
-   * only the changelog is written).
+   * Merges the keys of the runs one by one, writing each result to {@code out} (null when only the
+   * changelog is written). A key's lone version that is stored as it is ({@link #storedAsItIs}) is
+   * written as the view it came as; any other key's versions go through the merge as key-values.
    *
    * <p>A method of its own rather than a loop in {@link #merge}, for the JIT: with the loop inside,
    * {@code merge} was compiled five times in a new JVM's first lookup write (entries in the middle
@@ -380,8 +372,7 @@ final class CompactRewriter {
    * wrote 7.5% more rows per CPU-second (medians of 8 new JVMs each, alternated).
    */
   private void mergeKeys(
-      SortMergeReader reader,
-      int[] runLevels,
+      CompactionKeys keys,
       ChangelogMode keyMode,
       int outputLevel,
       RollingFileWriter out,
@@ -392,13 +383,39 @@ final class CompactRewriter {
     KeyVersions versions = new KeyVersions(keyOrder);
     // One sink for every key: a method reference made per key would be an object per key.
     ChangelogRule.Sink toChangelog = changelog::write;
-    while (versions.fill(reader, runLevels)) {
+    while (keys.next(versions)) {
       checkNotCancelled(sink);
+      ChangeRow lone = keys.lone();
+      if (lone != null) {
+        if (storedAsItIs(keyMode, keys.loneLevel())) {
+          if (out != null && (lone.kind().isAdd() || !dropDeletes)) {
+            out.write(lone);
+          }
+          continue;
+        }
+        versions.clear();
+        versions.add(lone.toKeyValue(), keys.loneLevel());
+      }
       KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
       if (out != null && result != null && (result.kind().isAdd() || !dropDeletes)) {
         out.write(result);
       }
     }
+  }
+
+  /**
+   * Whether a key's lone version, from a run at {@code level}, is what the compaction stores of it,
+   * with no changelog: any lone version where none is owed (a lone version is not merged, {@link
+   * KeyMerge#reduce}); one already at the top level of a full-compaction table (its changelog is
+   * owed only for keys that change); one above level 0 of a lookup table whose newest version wins
+   * (the lookup rule runs the engine over it, which gives it back as it is).
+   */
+  private boolean storedAsItIs(ChangelogMode keyMode, int level) {
+    return switch (keyMode) {
+      case NONE -> true;
+      case FULL_COMPACTION -> level == maxLevel;
+      case LOOKUP -> level > 0 && newestVersionWins;
+    };
   }
 
   private void checkNotCancelled(StepSink sink) {

@@ -4,11 +4,13 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * The versions of one key read from a {@link SortMergeReader}, in version order, each with the LSM
- * level of the run it came from. One instance is refilled key after key.
+ * The versions of one key read from a {@link SortMergeReader} or gathered by {@link
+ * CompactionKeys}, in version order, each with the LSM level of the run it came from. One instance
+ * is refilled key after key.
  */
 public final class KeyVersions {
 
@@ -52,12 +54,36 @@ public final class KeyVersions {
     return true;
   }
 
-  private void add(KeyValue record, int level) {
+  /** Drops the versions held, for {@link #add}. */
+  void clear() {
+    records.clear();
+    pending = null;
+  }
+
+  /** Adds a version of the key, from a run at {@code level}. */
+  void add(KeyValue record, int level) {
     if (records.size() == levels.length) {
       levels = Arrays.copyOf(levels, 2 * levels.length);
     }
     levels[records.size()] = level;
     records.add(record);
+  }
+
+  /** Sorts the versions by {@code order}, stably: equal versions keep the order they were added. */
+  void sort(Comparator<KeyValue> order) {
+    // Insertion sort: a key has few versions, mostly in order already.
+    for (int i = 1; i < records.size(); i++) {
+      KeyValue record = records.get(i);
+      int level = levels[i];
+      int j = i;
+      while (j > 0 && order.compare(records.get(j - 1), record) > 0) {
+        records.set(j, records.get(j - 1));
+        levels[j] = levels[j - 1];
+        j--;
+      }
+      records.set(j, record);
+      levels[j] = level;
+    }
   }
 
   public Object[] key() {

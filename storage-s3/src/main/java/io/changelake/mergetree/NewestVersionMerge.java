@@ -33,19 +33,9 @@ import java.util.NoSuchElementException;
  */
 public final class NewestVersionMerge implements Iterator<KeyValue> {
 
-  private final RunCursor[] runs;
-  private final RowComparator keyOrder;
+  private final RunCursors runs;
   private final boolean ignoreDelete;
   private final boolean keepRetractions;
-  private final boolean integralKeys;
-
-  // Per run, its current key (when integral) and sequence number: the heap compares these
-  // without reaching into the readers.
-  private final long[] keys;
-  private final long[] sequences;
-
-  // The runs by current key, then sequence number, then position.
-  private final RunHeap heap;
   private KeyValue next;
 
   /**
@@ -73,20 +63,9 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
 
   private NewestVersionMerge(
       List<RunCursor> runs, RowComparator keyOrder, boolean ignoreDelete, boolean keepRetractions) {
-    this.keepRetractions = keepRetractions;
-    this.runs = runs.toArray(RunCursor[]::new);
-    this.keyOrder = keyOrder;
+    this.runs = new RunCursors(runs, keyOrder);
     this.ignoreDelete = ignoreDelete;
-    this.integralKeys = keyOrder.integral();
-    this.keys = new long[this.runs.length];
-    this.sequences = new long[this.runs.length];
-    this.heap = new RunHeap(this.runs.length, this::before);
-    for (int i = 0; i < this.runs.length; i++) {
-      if (this.runs[i].advance()) {
-        remember(i);
-        heap.add(i);
-      }
-    }
+    this.keepRetractions = keepRetractions;
   }
 
   @Override
@@ -130,16 +109,15 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
    * the end.
    */
   private ChangeRow nextNewest(boolean asView) {
-    while (heap.size() > 0) {
-      int first = heap.top();
-      long key = keys[first];
-      Object[] objectKey = integralKeys ? null : runs[first].key();
+    while (!runs.isEmpty()) {
+      long key = runs.topIntegralKey();
+      Object[] objectKey = runs.topObjectKey();
       ChangeRow newest = null;
       do {
-        RunCursor run = runs[heap.top()];
+        RunCursor run = runs.run(runs.top());
         RowKind kind = run.kind();
         boolean passedOver = ignoreDelete && !kind.isAdd();
-        if (!passedOver && !supersededByNextInHeap()) {
+        if (!passedOver && !superseded()) {
           if (!kind.isAdd() && !keepRetractions) {
             newest = null;
           } else if (asView) {
@@ -148,8 +126,8 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
             newest = new KeyValue(run.key(), run.sequenceNumber(), kind, run.value());
           }
         }
-        advanceTop();
-      } while (heap.size() > 0 && holds(heap.top(), key, objectKey));
+        runs.advanceTop();
+      } while (!runs.isEmpty() && runs.topHolds(key, objectKey));
       if (newest != null) {
         return newest;
       }
@@ -158,51 +136,11 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
   }
 
   /**
-   * Whether a later version of the top's key is in the heap: the run next in the heap's order (a
-   * child of the top) holds the key. Under {@code ignore-delete} only a later addition supersedes.
+   * Whether a later version of the top's key is in the heap. Under {@code ignore-delete} only a
+   * later addition supersedes.
    */
-  private boolean supersededByNextInHeap() {
-    int following = heap.second();
-    if (following < 0) {
-      return false;
-    }
-    int top = heap.top();
-    return holds(following, keys[top], integralKeys ? null : runs[top].key())
-        && (!ignoreDelete || runs[following].kind().isAdd());
-  }
-
-  /** Whether a run's current key is {@code key} (when integral) or {@code objectKey}. */
-  private boolean holds(int run, long key, Object[] objectKey) {
-    return integralKeys ? keys[run] == key : keyOrder.compare(runs[run].key(), objectKey) == 0;
-  }
-
-  /** Moves the top run to its next version, or out of the heap when it has none. */
-  private void advanceTop() {
-    int top = heap.top();
-    if (runs[top].advance()) {
-      remember(top);
-      heap.topChanged();
-    } else {
-      heap.removeTop();
-    }
-  }
-
-  private void remember(int run) {
-    if (integralKeys) {
-      keys[run] = runs[run].integralKey();
-    }
-    sequences[run] = runs[run].sequenceNumber();
-  }
-
-  /** Whether run {@code a}'s current version comes before run {@code b}'s. */
-  private boolean before(int a, int b) {
-    int c =
-        integralKeys
-            ? Long.compare(keys[a], keys[b])
-            : keyOrder.compare(runs[a].key(), runs[b].key());
-    if (c == 0) {
-      c = Long.compare(sequences[a], sequences[b]);
-    }
-    return c != 0 ? c < 0 : a < b;
+  private boolean superseded() {
+    int later = runs.laterVersionOfTop();
+    return later >= 0 && (!ignoreDelete || runs.run(later).kind().isAdd());
   }
 }

@@ -1,0 +1,120 @@
+package io.changelake.mergetree;
+
+import io.changelake.types.RowComparator;
+import java.util.List;
+
+/**
+ * The sorted runs of a merge, each at its current version, ordered by that version's key, then
+ * sequence number, then the run's position ({@link RunHeap}): the version that comes next is the
+ * top's. A key of one integral column is kept and compared unboxed; the values are not read here.
+ * What {@link NewestVersionMerge} and {@link CompactionKeys} move through.
+ */
+final class RunCursors {
+
+  private final RunCursor[] runs;
+  private final RowComparator keyOrder;
+  private final boolean integralKeys;
+
+  // Per run, its current key (when integral) and sequence number: the heap compares these
+  // without reaching into the readers.
+  private final long[] keys;
+  private final long[] sequences;
+  private final RunHeap heap;
+
+  /**
+   * @param runs the sorted runs, none read yet; closing them is the caller's
+   * @param keyOrder the table's key order
+   * @throws java.io.UncheckedIOException if a run's first file cannot be opened or read
+   */
+  RunCursors(List<RunCursor> runs, RowComparator keyOrder) {
+    this.runs = runs.toArray(RunCursor[]::new);
+    this.keyOrder = keyOrder;
+    this.integralKeys = keyOrder.integral();
+    this.keys = new long[this.runs.length];
+    this.sequences = new long[this.runs.length];
+    this.heap = new RunHeap(this.runs.length, this::before);
+    for (int i = 0; i < this.runs.length; i++) {
+      if (this.runs[i].advance()) {
+        remember(i);
+        heap.add(i);
+      }
+    }
+  }
+
+  /** Whether every run is exhausted. */
+  boolean isEmpty() {
+    return heap.size() == 0;
+  }
+
+  /** The position of the run whose version comes next. */
+  int top() {
+    return heap.top();
+  }
+
+  /** The run at {@code position}. */
+  RunCursor run(int position) {
+    return runs[position];
+  }
+
+  /**
+   * The run whose version comes after the top's in the heap's order, if it holds the top's key: a
+   * later version of it; else -1. The versions of a key leave the heap oldest first.
+   */
+  int laterVersionOfTop() {
+    int following = heap.second();
+    return following >= 0 && sameKey(following, heap.top()) ? following : -1;
+  }
+
+  /** A mark of the top's key, for {@link #topHolds} once the top has moved on. */
+  long topIntegralKey() {
+    return keys[heap.top()];
+  }
+
+  /** The top's key as objects, for {@link #topHolds}; null when keys are integral. */
+  Object[] topObjectKey() {
+    return integralKeys ? null : runs[heap.top()].key();
+  }
+
+  /**
+   * Whether the top holds the key marked by {@link #topIntegralKey} (integral keys) or {@link
+   * #topObjectKey} (others).
+   */
+  boolean topHolds(long key, Object[] objectKey) {
+    int top = heap.top();
+    return integralKeys ? keys[top] == key : keyOrder.compare(runs[top].key(), objectKey) == 0;
+  }
+
+  /** Moves the top run to its next version, or out of the heap when it has none. */
+  void advanceTop() {
+    int top = heap.top();
+    if (runs[top].advance()) {
+      remember(top);
+      heap.topChanged();
+    } else {
+      heap.removeTop();
+    }
+  }
+
+  private boolean sameKey(int a, int b) {
+    return integralKeys ? keys[a] == keys[b] : keyOrder.compare(runs[a].key(), runs[b].key()) == 0;
+  }
+
+  private void remember(int run) {
+    if (integralKeys) {
+      keys[run] = runs[run].integralKey();
+    }
+    sequences[run] = runs[run].sequenceNumber();
+  }
+
+  /** Whether run {@code a}'s current version comes before run {@code b}'s. */
+  private boolean before(int a, int b) {
+    int c =
+        integralKeys
+            ? Long.compare(keys[a], keys[b])
+            : keyOrder.compare(runs[a].key(), runs[b].key());
+    if (c == 0) {
+      c = Long.compare(sequences[a], sequences[b]);
+    }
+    return c != 0 ? c < 0 : a < b;
+  }
+}

@@ -1,0 +1,155 @@
+package io.changelake.mergetree;
+
+import static io.changelake.mergetree.RandomRuns.closeAll;
+import static io.changelake.mergetree.RandomRuns.cursors;
+import static io.changelake.mergetree.RandomRuns.open;
+import static io.changelake.mergetree.RandomRuns.schema;
+import static io.changelake.mergetree.RandomRuns.text;
+import static io.changelake.mergetree.RandomRuns.writeRuns;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.mergetree.RandomRuns.Key;
+import io.changelake.schema.TableSchema;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.types.ChangeRow;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link CompactionKeys} hands a compaction, key for key, the versions {@link SortMergeReader} and
+ * {@link KeyVersions#fill} give, each with its run's level, over random overlapping sorted runs: a
+ * key one run holds as a view of that version, equal to it column by column; a key several runs
+ * hold as all its versions, in version order, by sequence number or by a value column first (a
+ * {@code sequence.field}).
+ */
+class CompactionKeysTest {
+
+  @TempDir Path dir;
+
+  static Stream<Arguments> cases() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Key key : Key.values()) {
+      for (boolean bySequenceField : List.of(false, true)) {
+        for (long seed = 1; seed <= 4; seed++) {
+          cases.add(Arguments.of(key, bySequenceField, seed));
+        }
+      }
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0} sequence.field={1} seed={2}")
+  @MethodSource("cases")
+  void handsEachKeyTheVersionsTheSortMergeGivesALoneOneAsAView(
+      Key key, boolean bySequenceField, long seed) throws Exception {
+    TableSchema schema = schema(key, false);
+    Comparator<KeyValue> versionOrder = versionOrder(schema, bySequenceField);
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      List<List<String>> runs = writeRuns(store, schema, seed);
+      int[] runLevels = new int[runs.size()];
+      for (int r = 0; r < runLevels.length; r++) {
+        runLevels[r] = runs.size() - 1 - r;
+      }
+      List<List<String>> expected = sortMerged(store, schema, runs, runLevels, versionOrder);
+      List<List<String>> actual = new ArrayList<>();
+      int lone = 0;
+      List<RunCursor> cursors = cursors(store, schema, runs);
+      try {
+        CompactionKeys keys =
+            new CompactionKeys(
+                cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
+        KeyVersions versions = new KeyVersions(new RowComparator(schema.keyType()));
+        while (keys.next(versions)) {
+          ChangeRow row = keys.lone();
+          if (row != null) {
+            lone++;
+            assertGettersAgree(row);
+            actual.add(List.of(keys.loneLevel() + " " + text(row.toKeyValue())));
+          } else {
+            assertTrue(versions.size() > 1, "a key of one version comes alone");
+            actual.add(texts(versions));
+          }
+        }
+      } finally {
+        closeAll(cursors);
+      }
+      assertEquals(expected, actual);
+      assertTrue(lone > 0 && (runs.size() == 1 || lone < expected.size()), "lone " + lone);
+    }
+  }
+
+  /** By sequence number; or by column {@code v}, nulls first, then by sequence number. */
+  private static Comparator<KeyValue> versionOrder(TableSchema schema, boolean bySequenceField) {
+    Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);
+    if (!bySequenceField) {
+      return bySequence;
+    }
+    int v = schema.rowType().indexOf("v");
+    return Comparator.comparing(
+            (KeyValue kv) -> (Long) kv.value()[v], Comparator.nullsFirst(Comparator.naturalOrder()))
+        .thenComparing(bySequence);
+  }
+
+  /** Each key's versions by the sort merge of every file, each with the level of its run. */
+  private static List<List<String>> sortMerged(
+      LocalObjectStore store,
+      TableSchema schema,
+      List<List<String>> runs,
+      int[] runLevels,
+      Comparator<KeyValue> versionOrder)
+      throws Exception {
+    List<String> paths = new ArrayList<>();
+    List<Integer> fileLevels = new ArrayList<>();
+    for (int r = 0; r < runs.size(); r++) {
+      for (String path : runs.get(r)) {
+        paths.add(path);
+        fileLevels.add(runLevels[r]);
+      }
+    }
+    List<KeyValueFileReader> readers = open(store, schema, paths);
+    try {
+      RowComparator keyOrder = new RowComparator(schema.keyType());
+      SortMergeReader merged = new SortMergeReader(readers, keyOrder, versionOrder);
+      KeyVersions versions = new KeyVersions(keyOrder);
+      List<List<String>> keys = new ArrayList<>();
+      int[] levels = fileLevels.stream().mapToInt(Integer::intValue).toArray();
+      while (versions.fill(merged, levels)) {
+        keys.add(texts(versions));
+      }
+      return keys;
+    } finally {
+      closeAll(readers);
+    }
+  }
+
+  private static List<String> texts(KeyVersions versions) {
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < versions.size(); i++) {
+      texts.add(versions.level(i) + " " + text(versions.record(i)));
+    }
+    return texts;
+  }
+
+  private static void assertGettersAgree(ChangeRow row) {
+    for (int c = 0; c < row.columnCount(); c++) {
+      Object value = row.get(c);
+      assertEquals(value == null, row.isNullAt(c));
+      if (value instanceof Long) {
+        assertEquals(value, row.getLong(c));
+      } else if (value instanceof Integer) {
+        assertEquals(value, row.getInt(c));
+      }
+    }
+  }
+}

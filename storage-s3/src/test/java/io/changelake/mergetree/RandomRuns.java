@@ -1,0 +1,191 @@
+package io.changelake.mergetree;
+
+import io.changelake.format.DataFileMeta;
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.KeyValueFileWriter;
+import io.changelake.format.ParquetFileOptions;
+import io.changelake.schema.TableSchema;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.types.DataField;
+import io.changelake.types.DataType;
+import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
+import io.changelake.types.RowKind;
+import io.changelake.types.RowType;
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * Test fixture: random overlapping sorted runs of one bucket, one to three files each, every kind
+ * of version and sequence numbers that tie between runs now and then, over a key of one BIGINT, one
+ * INT, a string or two columns; and what merges of them are compared by.
+ */
+final class RandomRuns {
+
+  private RandomRuns() {}
+
+  /** A key type, and how to make its value for a key number. */
+  enum Key {
+    BIGINT(DataType.bigint()),
+    INT(DataType.intType()),
+    STRING(DataType.string()),
+    COMPOSITE(DataType.bigint());
+
+    final DataType first;
+
+    Key(DataType first) {
+      this.first = first;
+    }
+
+    RowType rowType() {
+      List<DataField> fields = new ArrayList<>();
+      fields.add(new DataField(0, "k", first.notNull()));
+      if (this == COMPOSITE) {
+        fields.add(new DataField(1, "k2", DataType.intType().notNull()));
+      }
+      fields.add(new DataField(2, "v", DataType.bigint()));
+      fields.add(new DataField(3, "s", DataType.string()));
+      return new RowType(fields);
+    }
+
+    List<String> primaryKey() {
+      return this == COMPOSITE ? List.of("k", "k2") : List.of("k");
+    }
+
+    Object[] row(int key, Random random) {
+      Long v = random.nextInt(5) == 0 ? null : (long) random.nextInt(1000);
+      String s = "s" + random.nextInt(50);
+      switch (this) {
+        case BIGINT:
+          return new Object[] {(long) key - 40, v, s};
+        case INT:
+          return new Object[] {key - 40, v, s};
+        case STRING:
+          return new Object[] {String.format("key-%04d", key), v, s};
+        default:
+          return new Object[] {(long) key / 3, key % 3 - 1, v, s};
+      }
+    }
+  }
+
+  static TableSchema schema(Key key, boolean ignoreDelete) {
+    return TableSchema.create(
+        key.rowType(),
+        List.of(),
+        key.primaryKey(),
+        Map.of("ignore-delete", Boolean.toString(ignoreDelete)),
+        null);
+  }
+
+  /** One to six random runs, from {@code seed}. */
+  static List<List<String>> writeRuns(LocalObjectStore store, TableSchema schema, long seed)
+      throws Exception {
+    Random random = new Random(seed);
+    List<List<String>> runs = new ArrayList<>();
+    int runCount = 1 + random.nextInt(6);
+    for (int r = 0; r < runCount; r++) {
+      runs.add(writeRun(store, schema, "run-" + r, random));
+    }
+    return runs;
+  }
+
+  /**
+   * A sorted run of random versions of random keys: each key once, in key order, written as one to
+   * three files of consecutive key ranges. Sequence numbers are drawn from a small range so that
+   * runs tie now and then.
+   */
+  private static List<String> writeRun(
+      LocalObjectStore store, TableSchema schema, String name, Random random) throws Exception {
+    Key key = keyOf(schema);
+    RowComparator order = new RowComparator(schema.keyType());
+    TreeMap<Object[], KeyValue> run = new TreeMap<>(order);
+    int versions = 1 + random.nextInt(120);
+    for (int i = 0; i < versions; i++) {
+      Object[] row = key.row(random.nextInt(90), random);
+      Object[] k = project(row, schema.keyIndexes());
+      RowKind kind = RowKind.values()[random.nextInt(4)];
+      run.put(k, new KeyValue(k, random.nextInt(400), kind, row));
+    }
+    List<KeyValue> versionsInKeyOrder = new ArrayList<>(run.values());
+    int files = 1 + random.nextInt(Math.min(3, versionsInKeyOrder.size()));
+    List<String> paths = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      String path = name + "-" + f + ".parquet";
+      try (KeyValueFileWriter writer =
+          KeyValueFileWriter.createSortedRun(
+              store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
+        int from = versionsInKeyOrder.size() * f / files;
+        int to = versionsInKeyOrder.size() * (f + 1) / files;
+        for (KeyValue kv : versionsInKeyOrder.subList(from, to)) {
+          writer.write(kv);
+        }
+        writer.finish();
+      }
+      paths.add(path);
+    }
+    return paths;
+  }
+
+  /** A cursor per run, over files named by their paths. */
+  static List<RunCursor> cursors(
+      LocalObjectStore store, TableSchema schema, List<List<String>> runs) {
+    List<RunCursor> cursors = new ArrayList<>();
+    for (List<String> run : runs) {
+      List<DataFileMeta> files = run.stream().map(path -> Bucket.file(path, 1, 0)).toList();
+      cursors.add(
+          new RunCursor(
+              files,
+              f ->
+                  KeyValueFileReader.open(
+                      store, f.fileName(), schema.keyType(), schema.rowType())));
+    }
+    return cursors;
+  }
+
+  private static Key keyOf(TableSchema schema) {
+    if (schema.primaryKeys().size() == 2) {
+      return Key.COMPOSITE;
+    }
+    DataType type = schema.rowType().type(0);
+    return type.root() == DataType.bigint().root()
+        ? Key.BIGINT
+        : type.root() == DataType.intType().root() ? Key.INT : Key.STRING;
+  }
+
+  private static Object[] project(Object[] row, int[] indexes) {
+    Object[] projected = new Object[indexes.length];
+    for (int i = 0; i < indexes.length; i++) {
+      projected[i] = row[indexes[i]];
+    }
+    return projected;
+  }
+
+  static List<KeyValueFileReader> open(
+      LocalObjectStore store, TableSchema schema, List<String> paths) throws Exception {
+    List<KeyValueFileReader> readers = new ArrayList<>();
+    for (String path : paths) {
+      readers.add(KeyValueFileReader.open(store, path, schema.keyType(), schema.rowType()));
+    }
+    return readers;
+  }
+
+  static void closeAll(List<? extends Closeable> readers) throws Exception {
+    for (Closeable r : readers) {
+      r.close();
+    }
+  }
+
+  static String text(KeyValue kv) {
+    return kv.kind().shortString()
+        + Arrays.toString(kv.key())
+        + " "
+        + kv.sequenceNumber()
+        + " "
+        + Arrays.toString(kv.value());
+  }
+}
