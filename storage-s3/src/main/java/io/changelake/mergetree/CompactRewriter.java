@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.function.IntPredicate;
 
 /**
  * Carries out the compactions of one bucket as Paimon's compact task and rewriter do: merges or
@@ -296,7 +297,7 @@ final class CompactRewriter {
         writeNewest(inputs, dropDeletes, out, sink);
       } else {
         mergeKeys(
-            new CompactionKeys(inputs, runLevels, keyOrder, versionOrder),
+            new RunKeys(inputs, runLevels, keyOrder, versionOrder),
             keyMode,
             outputLevel,
             writeData ? out : null,
@@ -372,7 +373,7 @@ final class CompactRewriter {
    * wrote 7.5% more rows per CPU-second (medians of 8 new JVMs each, alternated).
    */
   private void mergeKeys(
-      CompactionKeys keys,
+      RunKeys keys,
       ChangelogMode keyMode,
       int outputLevel,
       RollingFileWriter out,
@@ -383,18 +384,15 @@ final class CompactRewriter {
     KeyVersions versions = new KeyVersions(keyOrder);
     // One sink for every key: a method reference made per key would be an object per key.
     ChangelogRule.Sink toChangelog = changelog::write;
-    while (keys.next(versions)) {
+    IntPredicate storedAsItIs = level -> storedAsItIs(keyMode, level);
+    while (keys.next(versions, storedAsItIs)) {
       checkNotCancelled(sink);
       ChangeRow lone = keys.lone();
       if (lone != null) {
-        if (storedAsItIs(keyMode, keys.loneLevel())) {
-          if (out != null && (lone.kind().isAdd() || !dropDeletes)) {
-            out.write(lone);
-          }
-          continue;
+        if (out != null && (lone.kind().isAdd() || !dropDeletes)) {
+          out.write(lone);
         }
-        versions.clear();
-        versions.add(lone.toKeyValue(), keys.loneLevel());
+        continue;
       }
       KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
       if (out != null && result != null && (result.kind().isAdd() || !dropDeletes)) {

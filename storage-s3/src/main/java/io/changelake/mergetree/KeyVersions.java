@@ -8,9 +8,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The versions of one key read from a {@link SortMergeReader} or gathered by {@link
- * CompactionKeys}, in version order, each with the LSM level of the run it came from. One instance
- * is refilled key after key.
+ * The versions of one key read from a {@link SortMergeReader} or gathered by {@link RunKeys}, in
+ * version order, each with the LSM level of the run it came from. One instance is refilled key
+ * after key.
  */
 public final class KeyVersions {
 

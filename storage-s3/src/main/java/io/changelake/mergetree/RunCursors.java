@@ -7,7 +7,7 @@ import java.util.List;
  * The sorted runs of a merge, each at its current version, ordered by that version's key, then
  * sequence number, then the run's position ({@link RunHeap}): the version that comes next is the
  * top's. A key of one integral column is kept and compared unboxed; the values are not read here.
- * What {@link NewestVersionMerge} and {@link CompactionKeys} move through.
+ * What {@link NewestVersionMerge} and {@link RunKeys} move through.
  */
 final class RunCursors {
 

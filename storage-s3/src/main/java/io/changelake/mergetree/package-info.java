@@ -29,6 +29,10 @@
  *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}, {@link
  *     io.changelake.mergetree.KeyVersions}</td><td>read sorted runs, merge them by key and
  *     version, hand over the versions of one key at a time</td><td>SortMergeReader</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.RunCursor}, {@code RunCursors}, {@link
+ *     io.changelake.mergetree.RunKeys}</td><td>the same for compactions and other engines' batch
+ *     reads: a key one run alone holds as a view of its version, read unboxed, no key-value
+ *     built</td><td>SortMergeReader</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.NewestVersionMerge}</td><td>a batch read of a
  *     deduplicate table, and a compaction of one that owes no changelog: the newest version of
  *     each key as a view of its file's column batch, the values of superseded versions never

@@ -5,18 +5,30 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 
 /**
- * A row reported as an insert (+I), whatever kind it was read with: what a read of a table's state,
- * rather than of its changes, reports. One view, moved to each row by {@link #of}, so nothing is
- * built per row; valid as long as the row it shows. Not thread-safe.
+ * A row reported as an insert (+I), whatever kind it was read with, cut to some of its columns if
+ * asked: what a read of a table's state, rather than of its changes, reports. One view, moved to
+ * each row by {@link #of}, so nothing is built per row; valid as long as the row it shows. Not
+ * thread-safe.
  */
 final class AsInsert implements ChangeRow {
 
   private ChangeRow row;
+  private int[] columns;
 
-  /** This view, showing {@code row} as an insert. */
-  AsInsert of(ChangeRow row) {
+  /**
+   * This view, showing {@code row} as an insert.
+   *
+   * @param columns the row's columns shown, in their order; null for all
+   */
+  AsInsert of(ChangeRow row, int[] columns) {
     this.row = row;
+    this.columns = columns;
     return this;
+  }
+
+  /** The row's column shown as {@code column}. */
+  private int at(int column) {
+    return columns == null ? column : columns[column];
   }
 
   @Override
@@ -31,46 +43,51 @@ final class AsInsert implements ChangeRow {
 
   @Override
   public int columnCount() {
-    return row.columnCount();
+    return columns == null ? row.columnCount() : columns.length;
   }
 
   @Override
   public boolean isNullAt(int column) {
-    return row.isNullAt(column);
+    return row.isNullAt(at(column));
   }
 
   @Override
   public long getLong(int column) {
-    return row.getLong(column);
+    return row.getLong(at(column));
   }
 
   @Override
   public int getInt(int column) {
-    return row.getInt(column);
+    return row.getInt(at(column));
   }
 
   @Override
   public double getDouble(int column) {
-    return row.getDouble(column);
+    return row.getDouble(at(column));
   }
 
   @Override
   public float getFloat(int column) {
-    return row.getFloat(column);
+    return row.getFloat(at(column));
   }
 
   @Override
   public boolean getBoolean(int column) {
-    return row.getBoolean(column);
+    return row.getBoolean(at(column));
   }
 
   @Override
   public Object get(int column) {
-    return row.get(column);
+    return row.get(at(column));
   }
 
   @Override
   public KeyValue toKeyValue() {
-    return row.toKeyValue().asInsert();
+    KeyValue kv = row.toKeyValue();
+    if (columns == null) {
+      return kv.asInsert();
+    }
+    return new KeyValue(
+        kv.key(), kv.sequenceNumber(), RowKind.INSERT, BucketAssigner.project(kv.value(), columns));
   }
 }

@@ -13,8 +13,7 @@ import io.changelake.mergetree.KeyMerge;
 import io.changelake.mergetree.KeyVersions;
 import io.changelake.mergetree.NewestVersionMerge;
 import io.changelake.mergetree.RunCursor;
-import io.changelake.mergetree.RunReader;
-import io.changelake.mergetree.SortMergeReader;
+import io.changelake.mergetree.RunKeys;
 import io.changelake.mergetree.SortedRun;
 import io.changelake.mergetree.lookup.DataFileOpener;
 import io.changelake.mergetree.merge.MergeFunctions;
@@ -174,10 +173,10 @@ public final class TableRead {
           asInserts,
           null);
     }
-    List<RunReader<KeyValueFileReader>> readers = new ArrayList<>();
+    List<RunCursor> cursors = new ArrayList<>();
     int[] levels = new int[runs.size()];
     for (int i = 0; i < runs.size(); i++) {
-      readers.add(new RunReader<>(runs.get(i).files(), bucketFiles::open));
+      cursors.add(new RunCursor(runs.get(i).files(), bucketFiles::open));
       levels[i] = runs.get(i).level();
     }
     KeyMerge keyMerge =
@@ -186,11 +185,10 @@ public final class TableRead {
             versionOrder,
             table.options().changelogProducer() == ChangelogProducer.LOOKUP);
     return MergedRows.merged(
-        readers,
+        cursors,
         () ->
             new ReducedKeys(
-                new SortMergeReader(readers, keyOrder, versionOrder),
-                levels,
+                new RunKeys(cursors, levels, keyOrder, versionOrder),
                 new KeyVersions(keyOrder),
                 keyMerge),
         asInserts,
@@ -527,10 +525,11 @@ public final class TableRead {
     /**
      * Hands every row left to {@code sink}, in key order, each as an insert (+I): what a read of
      * the table's state reports. A raw read's rows come as views of column batches ({@link
-     * KeyValueFileReader#nextBatch}), and the merge of a table whose newest version wins gives
-     * views of the versions that win ({@link NewestVersionMerge#nextRow}): nothing is built or
-     * boxed per row of theirs. Other merges give their key-values. Rows taken in bulk by {@link
-     * #next} must all be taken first, as for {@link #nextKeyValue}.
+     * KeyValueFileReader#nextBatch}), the merge of a table whose newest version wins gives views of
+     * the versions that win ({@link NewestVersionMerge#nextRow}), and the merge of another engine a
+     * view of each key one run alone holds ({@link RunKeys}): nothing is built or boxed per row of
+     * theirs. A key of several versions comes as the engine's key-value. Rows taken in bulk by
+     * {@link #next} must all be taken first, as for {@link #nextKeyValue}.
      *
      * @throws UncheckedIOException if a file fails to open
      */
@@ -543,24 +542,24 @@ public final class TableRead {
           KeyValueBatch batch = file.newBatch();
           while (file.nextBatch(batch) > 0) {
             for (int r = 0; r < batch.size(); r++) {
-              sink.change(insert.of(batch.row(r)));
+              sink.change(insert.of(batch.row(r), null));
             }
           }
         }
         return;
       }
-      if (merged instanceof NewestVersionMerge newest) {
-        // A row hasNext() took from the merge already comes first, as its key-value.
-        if (next != null) {
-          sink.change(insert.of(nextKeyValue()));
-        }
-        for (ChangeRow row = newest.nextRow(); row != null; row = newest.nextRow()) {
-          sink.change(insert.of(row));
-        }
-        return;
+      // A row hasNext() took from the merge already comes first, as its key-value, already cut.
+      if (next != null) {
+        sink.change(insert.of(nextKeyValue(), null));
       }
-      while (hasNext()) {
-        sink.change(insert.of(nextKeyValue()));
+      // The newest-version merge reads the columns cut already; the engine's merge, whole rows.
+      Supplier<ChangeRow> additions =
+          merged instanceof NewestVersionMerge newest
+              ? newest::nextRow
+              : ((ReducedKeys) merged)::nextAddition;
+      int[] columns = merged instanceof NewestVersionMerge ? null : cut;
+      for (ChangeRow row = additions.get(); row != null; row = additions.get()) {
+        sink.change(insert.of(row, columns));
       }
     }
 
@@ -583,26 +582,31 @@ public final class TableRead {
     }
   }
 
-  /** Each key's versions, as merged, reduced by the merge engine: null when none remains. */
+  /**
+   * Each key's versions reduced by the merge engine (null when none remains): a key one run alone
+   * holds as its version, which a reduce gives back as it is, a view for {@link #nextAddition}.
+   */
   private static final class ReducedKeys implements Iterator<KeyValue> {
-    private final SortMergeReader merged;
-    private final int[] levels;
+    private final RunKeys keys;
     private final KeyVersions versions;
     private final KeyMerge keyMerge;
     private boolean filled;
     private boolean more;
 
-    ReducedKeys(SortMergeReader merged, int[] levels, KeyVersions versions, KeyMerge keyMerge) {
-      this.merged = merged;
-      this.levels = levels;
+    ReducedKeys(RunKeys keys, KeyVersions versions, KeyMerge keyMerge) {
+      this.keys = keys;
       this.versions = versions;
       this.keyMerge = keyMerge;
     }
 
     @Override
     public boolean hasNext() {
+      return fill(ReducedKeys::noView);
+    }
+
+    private boolean fill(IntPredicate asView) {
       if (!filled) {
-        more = versions.fill(merged, levels);
+        more = keys.next(versions, asView);
         filled = true;
       }
       return more;
@@ -615,6 +619,33 @@ public final class TableRead {
       }
       filled = false;
       return keyMerge.reduce(versions);
+    }
+
+    // A lone version is what the engine's reduce gives back (KeyMerge): a view where the caller
+    // takes views, a key-value where it takes key-values.
+
+    private static boolean asView(int level) {
+      return true;
+    }
+
+    private static boolean noView(int level) {
+      return false;
+    }
+
+    /**
+     * The next key's version if it is an addition, skipping the others: a lone version as the view
+     * it was read as, valid until the next call; null at the end.
+     */
+    ChangeRow nextAddition() {
+      while (fill(ReducedKeys::asView)) {
+        filled = false;
+        ChangeRow lone = keys.lone();
+        ChangeRow result = lone != null ? lone : keyMerge.reduce(versions);
+        if (result != null && result.kind().isAdd()) {
+          return result;
+        }
+      }
+      return null;
     }
   }
 

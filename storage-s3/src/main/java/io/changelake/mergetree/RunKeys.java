@@ -5,17 +5,21 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
- * The keys of a compaction's sorted runs, one at a time in key order: a key one run alone holds
+ * The keys of a bucket's sorted runs merged, one at a time in key order: a key one run alone holds
  * comes as a view of that version ({@link #lone}, read unboxed where its file allows, {@link
  * RunCursor#row}), a key several runs hold as its versions, in version order, each with its run's
  * level ({@link KeyVersions}), as {@link SortMergeReader} and {@link KeyVersions#fill} give them.
  *
- * <p>Most keys of a large compaction are held by one run (the keys the newer runs did not touch),
- * and a lone version is mostly written as it is: no key-value, key or value array is built for it.
+ * <p>A compaction merges through it, and a batch read of a table whose merge engine is not the
+ * newest-version merge's. Most keys of a large compaction are held by one run (the keys the newer
+ * runs did not touch), and a lone version is mostly stored as it is, as a read reports it (a merge
+ * engine does not merge a lone version, {@link KeyMerge#reduce}): no key-value, key or value array
+ * is built for it.
  */
-final class CompactionKeys {
+public final class RunKeys {
 
   private final RunCursors runs;
   private final int[] runLevels;
@@ -24,13 +28,13 @@ final class CompactionKeys {
   private int loneLevel;
 
   /**
-   * @param runs the compaction's sorted runs, none read yet; closing them is the caller's
+   * @param runs the sorted runs, none read yet; closing them is the caller's
    * @param runLevels the level of each run, by position
    * @param keyOrder the table's key order
    * @param versionOrder the order of a key's versions (by sequence number, or {@code
    *     sequence.field} then sequence number)
    */
-  CompactionKeys(
+  public RunKeys(
       List<RunCursor> runs,
       int[] runLevels,
       RowComparator keyOrder,
@@ -41,18 +45,21 @@ final class CompactionKeys {
   }
 
   /**
-   * Moves to the next key: its lone version to {@link #lone}, or its versions into {@code versions}
-   * ({@link #lone} then null).
+   * Moves to the next key: its lone version to {@link #lone} if {@code asView} takes the level of
+   * its run, else its versions (one or more) into {@code versions} ({@link #lone} then null). A
+   * lone version the caller would turn into a key-value anyway is read as one: a view read and then
+   * copied into a key-value costs more than either (a lookup compaction's level-0 keys).
    *
+   * @param asView the levels whose lone versions the caller takes as views
    * @return false when every run is exhausted
    * @throws java.io.UncheckedIOException if a file cannot be opened or read
    */
-  boolean next(KeyVersions versions) {
+  public boolean next(KeyVersions versions, IntPredicate asView) {
     if (runs.isEmpty()) {
       return false;
     }
     int top = runs.top();
-    if (runs.laterVersionOfTop() < 0) {
+    if (runs.laterVersionOfTop() < 0 && asView.test(runLevels[top])) {
       lone = runs.run(top).row();
       loneLevel = runLevels[top];
       runs.advanceTop();
@@ -77,15 +84,15 @@ final class CompactionKeys {
   }
 
   /**
-   * The current key's version when one run alone holds it: a view valid until the next call; null
-   * when the key has several versions.
+   * The current key's version when one run alone holds it and it was asked for as a view: valid
+   * until the next call; else null.
    */
-  ChangeRow lone() {
+  public ChangeRow lone() {
     return lone;
   }
 
   /** The level of the run holding {@link #lone}. */
-  int loneLevel() {
+  public int loneLevel() {
     return loneLevel;
   }
 }
