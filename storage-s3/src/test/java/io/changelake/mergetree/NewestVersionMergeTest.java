@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import static io.changelake.mergetree.RandomRuns.assertGettersAgree;
 import static io.changelake.mergetree.RandomRuns.closeAll;
 import static io.changelake.mergetree.RandomRuns.cursors;
 import static io.changelake.mergetree.RandomRuns.open;
@@ -28,11 +29,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -46,20 +45,8 @@ class NewestVersionMergeTest {
 
   @TempDir Path dir;
 
-  static Stream<Arguments> cases() {
-    List<Arguments> cases = new ArrayList<>();
-    for (Key key : Key.values()) {
-      for (boolean ignoreDelete : List.of(false, true)) {
-        for (long seed = 1; seed <= 4; seed++) {
-          cases.add(Arguments.of(key, ignoreDelete, seed));
-        }
-      }
-    }
-    return cases.stream();
-  }
-
   @ParameterizedTest(name = "{0} ignore-delete={1} seed={2}")
-  @MethodSource("cases")
+  @MethodSource("io.changelake.mergetree.RandomRuns#keysFlagsAndSeeds")
   void givesTheNewestVersionOfEachKeyAsTheDeduplicateMergeDoes(
       Key key, boolean ignoreDelete, long seed) throws Exception {
     TableSchema schema = schema(key, ignoreDelete);
@@ -88,22 +75,12 @@ class NewestVersionMergeTest {
     }
   }
 
-  static Stream<Arguments> keys() {
-    List<Arguments> cases = new ArrayList<>();
-    for (Key key : Key.values()) {
-      for (long seed = 1; seed <= 4; seed++) {
-        cases.add(Arguments.of(key, seed));
-      }
-    }
-    return cases.stream();
-  }
-
   /**
    * What a compaction that keeps retractions writes of a table whose newest version wins: the merge
    * engine's result for each key whatever its kind, a -U or -D as it is stored.
    */
   @ParameterizedTest(name = "{0} seed={1}")
-  @MethodSource("keys")
+  @MethodSource("io.changelake.mergetree.RandomRuns#keysAndSeeds")
   void keepingRetractionsGivesEachKeysNewestVersionOfAnyKind(Key key, long seed) throws Exception {
     TableSchema schema = schema(key, false);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
@@ -138,15 +115,7 @@ class NewestVersionMergeTest {
       NewestVersionMerge merge = mergeOf.apply(cursors);
       merge.hasNext();
       for (ChangeRow row = merge.nextRow(); row != null; row = merge.nextRow()) {
-        for (int c = 0; c < row.columnCount(); c++) {
-          Object value = row.get(c);
-          assertEquals(value == null, row.isNullAt(c));
-          if (value instanceof Long) {
-            assertEquals(value, row.getLong(c));
-          } else if (value instanceof Integer) {
-            assertEquals(value, row.getInt(c));
-          }
-        }
+        assertGettersAgree(row);
         rows.add(text(row.toKeyValue()));
       }
       assertNull(merge.nextRow(), "the end stays the end");

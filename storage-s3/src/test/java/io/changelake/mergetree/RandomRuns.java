@@ -1,11 +1,14 @@
 package io.changelake.mergetree;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.KeyValueFileWriter;
 import io.changelake.format.ParquetFileOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -15,10 +18,13 @@ import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Test fixture: random overlapping sorted runs of one bucket, one to three files each, every kind
@@ -28,6 +34,40 @@ import java.util.TreeMap;
 final class RandomRuns {
 
   private RandomRuns() {}
+
+  /** Every key type with seeds 1 to 4: the cases of a test of merges over random runs. */
+  static Stream<Arguments> keysAndSeeds() {
+    return keysAndSeeds(false).map(a -> Arguments.of(a.get()[0], a.get()[2]));
+  }
+
+  /** Every key type, with a flag false and true, with seeds 1 to 4. */
+  static Stream<Arguments> keysFlagsAndSeeds() {
+    return Stream.concat(keysAndSeeds(false), keysAndSeeds(true))
+        .sorted(Comparator.comparing(a -> ((Key) a.get()[0]).ordinal()));
+  }
+
+  private static Stream<Arguments> keysAndSeeds(boolean flag) {
+    List<Arguments> cases = new ArrayList<>();
+    for (Key key : Key.values()) {
+      for (long seed = 1; seed <= 4; seed++) {
+        cases.add(Arguments.of(key, flag, seed));
+      }
+    }
+    return cases.stream();
+  }
+
+  /** Each value of a view read by its getter is what {@link ChangeRow#get} gives. */
+  static void assertGettersAgree(ChangeRow row) {
+    for (int c = 0; c < row.columnCount(); c++) {
+      Object value = row.get(c);
+      assertEquals(value == null, row.isNullAt(c));
+      if (value instanceof Long) {
+        assertEquals(value, row.getLong(c));
+      } else if (value instanceof Integer) {
+        assertEquals(value, row.getInt(c));
+      }
+    }
+  }
 
   /** A key type, and how to make its value for a key number. */
   enum Key {

@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import static io.changelake.mergetree.RandomRuns.assertGettersAgree;
 import static io.changelake.mergetree.RandomRuns.closeAll;
 import static io.changelake.mergetree.RandomRuns.cursors;
 import static io.changelake.mergetree.RandomRuns.open;
@@ -20,10 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -37,20 +36,8 @@ class RunKeysTest {
 
   @TempDir Path dir;
 
-  static Stream<Arguments> cases() {
-    List<Arguments> cases = new ArrayList<>();
-    for (Key key : Key.values()) {
-      for (boolean bySequenceField : List.of(false, true)) {
-        for (long seed = 1; seed <= 4; seed++) {
-          cases.add(Arguments.of(key, bySequenceField, seed));
-        }
-      }
-    }
-    return cases.stream();
-  }
-
   @ParameterizedTest(name = "{0} sequence.field={1} seed={2}")
-  @MethodSource("cases")
+  @MethodSource("io.changelake.mergetree.RandomRuns#keysFlagsAndSeeds")
   void handsEachKeyTheVersionsTheSortMergeGivesALoneOneAsAView(
       Key key, boolean bySequenceField, long seed) throws Exception {
     TableSchema schema = schema(key, false);
@@ -142,17 +129,5 @@ class RunKeysTest {
       texts.add(versions.level(i) + " " + text(versions.record(i)));
     }
     return texts;
-  }
-
-  private static void assertGettersAgree(ChangeRow row) {
-    for (int c = 0; c < row.columnCount(); c++) {
-      Object value = row.get(c);
-      assertEquals(value == null, row.isNullAt(c));
-      if (value instanceof Long) {
-        assertEquals(value, row.getLong(c));
-      } else if (value instanceof Integer) {
-        assertEquals(value, row.getInt(c));
-      }
-    }
   }
 }
