@@ -50,6 +50,7 @@ final class ColumnCodec {
   private final Function<Object, Object> toPhysical;
   private final Function<Object, Object> fromPhysical;
   private final boolean statsHaveMinMax;
+  private final PrimitiveTypeName unboxedType;
 
   private ColumnCodec(
       PrimitiveTypeName physical,
@@ -64,6 +65,9 @@ final class ColumnCodec {
     this.toPhysical = toPhysical;
     this.fromPhysical = fromPhysical;
     this.statsHaveMinMax = statsHaveMinMax;
+    // Asked per value written from a view (write(ColumnWriter, ChangeRow, ...)): worked out once.
+    this.unboxedType =
+        fromPhysical == AS_STORED && ColumnValues.UNBOXED.contains(physical) ? physical : null;
   }
 
   /** The conversion of a type whose Java value is its Parquet value: the value itself. */
@@ -352,7 +356,7 @@ final class ColumnCodec {
    * @throws ClassCastException if the row's value is not of the column's Java class
    */
   void write(ColumnWriter writer, ChangeRow row, int column, int definitionLevel) {
-    if (unboxedType() == null) {
+    if (unboxedType == null) {
       write(writer, row.get(column), definitionLevel);
       return;
     }
@@ -405,7 +409,7 @@ final class ColumnCodec {
    * is an object.
    */
   PrimitiveTypeName unboxedType() {
-    return keepsPhysical() && ColumnValues.UNBOXED.contains(physical) ? physical : null;
+    return unboxedType;
   }
 
   /** Whether our Java value of a Parquet value is that value itself (numbers, booleans). */

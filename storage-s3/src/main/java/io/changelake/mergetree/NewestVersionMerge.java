@@ -110,8 +110,7 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
    */
   private ChangeRow nextNewest(boolean asView) {
     while (!runs.isEmpty()) {
-      long key = runs.topIntegralKey();
-      Object[] objectKey = runs.topObjectKey();
+      runs.markTopKey();
       ChangeRow newest = null;
       do {
         RunCursor run = runs.run(runs.top());
@@ -127,7 +126,7 @@ public final class NewestVersionMerge implements Iterator<KeyValue> {
           }
         }
         runs.advanceTop();
-      } while (!runs.isEmpty() && runs.topHolds(key, objectKey));
+      } while (runs.topHoldsMarkedKey());
       if (newest != null) {
         return newest;
       }

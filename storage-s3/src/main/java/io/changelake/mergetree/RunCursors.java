@@ -21,6 +21,10 @@ final class RunCursors {
   private final long[] sequences;
   private final RunHeap heap;
 
+  // The key markTopKey marked: integral, or as objects.
+  private long markedKey;
+  private Object[] markedObjectKey;
+
   /**
    * @param runs the sorted runs, none read yet; closing them is the caller's
    * @param keyOrder the table's key order
@@ -65,23 +69,22 @@ final class RunCursors {
     return following >= 0 && sameKey(following, heap.top()) ? following : -1;
   }
 
-  /** A mark of the top's key, for {@link #topHolds} once the top has moved on. */
-  long topIntegralKey() {
-    return keys[heap.top()];
-  }
-
-  /** The top's key as objects, for {@link #topHolds}; null when keys are integral. */
-  Object[] topObjectKey() {
-    return integralKeys ? null : runs[heap.top()].key();
-  }
-
-  /**
-   * Whether the top holds the key marked by {@link #topIntegralKey} (integral keys) or {@link
-   * #topObjectKey} (others).
-   */
-  boolean topHolds(long key, Object[] objectKey) {
+  /** Marks the top's key, for {@link #topHoldsMarkedKey} once the top has moved on. */
+  void markTopKey() {
     int top = heap.top();
-    return integralKeys ? keys[top] == key : keyOrder.compare(runs[top].key(), objectKey) == 0;
+    markedKey = keys[top];
+    markedObjectKey = integralKeys ? null : runs[top].key();
+  }
+
+  /** Whether a run is left and the top holds the key {@link #markTopKey} marked. */
+  boolean topHoldsMarkedKey() {
+    if (heap.size() == 0) {
+      return false;
+    }
+    int top = heap.top();
+    return integralKeys
+        ? keys[top] == markedKey
+        : keyOrder.compare(runs[top].key(), markedObjectKey) == 0;
   }
 
   /** Moves the top run to its next version, or out of the heap when it has none. */

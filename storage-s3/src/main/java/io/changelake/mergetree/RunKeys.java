@@ -67,8 +67,7 @@ public final class RunKeys {
     }
     lone = null;
     versions.clear();
-    long key = runs.topIntegralKey();
-    Object[] objectKey = runs.topObjectKey();
+    runs.markTopKey();
     do {
       int position = runs.top();
       RunCursor run = runs.run(position);
@@ -76,7 +75,7 @@ public final class RunKeys {
           new KeyValue(run.key(), run.sequenceNumber(), run.kind(), run.value()),
           runLevels[position]);
       runs.advanceTop();
-    } while (!runs.isEmpty() && runs.topHolds(key, objectKey));
+    } while (runs.topHoldsMarkedKey());
     // The heap gave them by sequence number, then run: a sequence.field orders them otherwise, and
     // falls back to the sequence number, so a stable sort gives SortMergeReader's order.
     versions.sort(versionOrder);
