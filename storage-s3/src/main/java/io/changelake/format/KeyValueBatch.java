@@ -90,6 +90,38 @@ public final class KeyValueBatch {
   }
 
   /**
+   * Row {@code r}'s key when the key is one integral column (BIGINT, INT, SMALLINT or TINYINT), as
+   * a long: read unboxed where the batch holds the column so.
+   */
+  public long integralKey(int r) {
+    if (keyInValue == null) {
+      return ((Number) keys[r][0]).longValue();
+    }
+    int column = keyInValue[0];
+    if (primitives[column] instanceof long[] longs) {
+      return longs[r];
+    }
+    if (primitives[column] instanceof int[] ints) {
+      return ints[r];
+    }
+    return ((Number) objects[r][column]).longValue();
+  }
+
+  /**
+   * Puts row {@code r}'s key into {@code key}, one value per key column in key order, as a
+   * key-value's key holds them (boxed where the batch holds a column unboxed).
+   */
+  public void keyInto(int r, Object[] key) {
+    if (keyInValue == null) {
+      System.arraycopy(keys[r], 0, key, 0, key.length);
+      return;
+    }
+    for (int k = 0; k < key.length; k++) {
+      key[k] = value(r, keyInValue[k]);
+    }
+  }
+
+  /**
    * Puts a value read as an object into row {@code r}'s column: unboxed into its array if the
    * column is held unboxed.
    */

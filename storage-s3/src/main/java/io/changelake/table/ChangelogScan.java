@@ -6,6 +6,7 @@ import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
 import io.changelake.mergetree.BucketFiles;
+import io.changelake.mergetree.KeyOrderedChanges;
 import io.changelake.mergetree.RunReader;
 import io.changelake.mergetree.SortMergeReader;
 import io.changelake.schema.ChangelogProducer;
@@ -253,9 +254,9 @@ public final class ChangelogScan {
   public interface ChangeSink {
     /**
      * One change: a view that is valid until this method returns (take {@link ChangeRow#toKeyValue}
-     * to keep it). Changes read from a run of changelog files, and the rows of a split read raw or
-     * merged where the newest version wins, come straight from the files' decoded columns, with
-     * nothing built per row.
+     * to keep it). The changes of a task of changes, and the rows of a split read raw or merged
+     * where the newest version wins, come straight from the files' decoded columns, with nothing
+     * built per row but the key of a table whose key is not one integral column.
      */
     void change(ChangeRow change) throws IOException;
   }
@@ -289,8 +290,9 @@ public final class ChangelogScan {
    * them. A task whose files follow one another in key order (a snapshot's changelog of a bucket,
    * as a rule) is read file after file in column batches ({@link KeyValueFileReader#nextBatch}),
    * each record a view of its batch; so is a full read's task that is read raw, or merged where the
-   * newest version wins ({@link TableRead.MergedRows#insertsTo}). Others (files merged by key) come
-   * as key-values.
+   * newest version wins ({@link TableRead.MergedRows#insertsTo}). A task of several runs has them
+   * interleaved in key order ({@link KeyOrderedChanges}), each record a view of its file's columns
+   * too.
    */
   public void read(ChangelogTask task, ChangeSink sink) throws IOException {
     if (task.content() == ChangelogTask.Content.STATE) {
@@ -304,9 +306,11 @@ public final class ChangelogScan {
       readRun(task, runs.get(0), sink);
       return;
     }
-    try (ChangelogReader reader = changesReader(task, runs)) {
-      while (reader.hasNext()) {
-        sink.change(reader.next());
+    BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
+    try (KeyOrderedChanges changes =
+        new KeyOrderedChanges(runs, f -> bucketFiles.open(f, columns), tableRead.keyOrder())) {
+      for (ChangeRow change = changes.next(); change != null; change = changes.next()) {
+        sink.change(change);
       }
     }
   }

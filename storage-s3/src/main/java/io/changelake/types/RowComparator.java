@@ -23,6 +23,11 @@ public final class RowComparator implements Comparator<Object[]> {
     }
   }
 
+  /** The number of columns the rows hold. */
+  public int size() {
+    return roots.length;
+  }
+
   /** Whether the rows are of an {@link #integral(RowType)} type. */
   public boolean integral() {
     return integral;

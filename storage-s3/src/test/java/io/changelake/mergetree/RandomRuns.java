@@ -125,44 +125,71 @@ final class RandomRuns {
   /** One to six random runs, from {@code seed}. */
   static List<List<String>> writeRuns(LocalObjectStore store, TableSchema schema, long seed)
       throws Exception {
+    return writeRuns(store, schema, seed, 1);
+  }
+
+  /**
+   * One to six random runs of changes, from {@code seed}: as {@link #writeRuns}, but a run holds a
+   * key's records up to three times, in the order they were drawn, their sequence numbers in any
+   * order (as a changelog file holds a key's -U and +U).
+   */
+  static List<List<String>> writeChangeRuns(LocalObjectStore store, TableSchema schema, long seed)
+      throws Exception {
+    return writeRuns(store, schema, seed, 3);
+  }
+
+  private static List<List<String>> writeRuns(
+      LocalObjectStore store, TableSchema schema, long seed, int recordsPerKey) throws Exception {
     Random random = new Random(seed);
     List<List<String>> runs = new ArrayList<>();
     int runCount = 1 + random.nextInt(6);
     for (int r = 0; r < runCount; r++) {
-      runs.add(writeRun(store, schema, "run-" + r, random));
+      runs.add(writeRun(store, schema, "run-" + r, random, recordsPerKey));
     }
     return runs;
   }
 
   /**
-   * A sorted run of random versions of random keys: each key once, in key order, written as one to
-   * three files of consecutive key ranges. Sequence numbers are drawn from a small range so that
-   * runs tie now and then.
+   * A run of random versions of random keys, in key order, a key's records up to {@code
+   * recordsPerKey} (one: a sorted run), written as one to three files of consecutive key ranges.
+   * Sequence numbers are drawn from a small range so that runs tie now and then.
    */
   private static List<String> writeRun(
-      LocalObjectStore store, TableSchema schema, String name, Random random) throws Exception {
+      LocalObjectStore store, TableSchema schema, String name, Random random, int recordsPerKey)
+      throws Exception {
     Key key = keyOf(schema);
     RowComparator order = new RowComparator(schema.keyType());
-    TreeMap<Object[], KeyValue> run = new TreeMap<>(order);
+    TreeMap<Object[], List<KeyValue>> run = new TreeMap<>(order);
     int versions = 1 + random.nextInt(120);
     for (int i = 0; i < versions; i++) {
       Object[] row = key.row(random.nextInt(90), random);
       Object[] k = project(row, schema.keyIndexes());
       RowKind kind = RowKind.values()[random.nextInt(4)];
-      run.put(k, new KeyValue(k, random.nextInt(400), kind, row));
+      List<KeyValue> records = run.computeIfAbsent(k, unused -> new ArrayList<>());
+      if (records.size() == recordsPerKey) {
+        records.remove(0);
+      }
+      records.add(new KeyValue(k, random.nextInt(400), kind, row));
     }
-    List<KeyValue> versionsInKeyOrder = new ArrayList<>(run.values());
-    int files = 1 + random.nextInt(Math.min(3, versionsInKeyOrder.size()));
+    List<KeyValue> inKeyOrder = run.values().stream().flatMap(List::stream).toList();
+    int files = 1 + random.nextInt(Math.min(3, run.size()));
+    List<Object[]> keys = new ArrayList<>(run.keySet());
     List<String> paths = new ArrayList<>();
+    int written = 0;
     for (int f = 0; f < files; f++) {
       String path = name + "-" + f + ".parquet";
+      // Files split between keys: a key's records stay in one file.
+      int toKey = keys.size() * (f + 1) / files;
       try (KeyValueFileWriter writer =
-          KeyValueFileWriter.createSortedRun(
-              store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
-        int from = versionsInKeyOrder.size() * f / files;
-        int to = versionsInKeyOrder.size() * (f + 1) / files;
-        for (KeyValue kv : versionsInKeyOrder.subList(from, to)) {
-          writer.write(kv);
+          recordsPerKey == 1
+              ? KeyValueFileWriter.createSortedRun(
+                  store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)
+              : KeyValueFileWriter.create(
+                  store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
+        while (written < inKeyOrder.size()
+            && (toKey == keys.size()
+                || order.compare(inKeyOrder.get(written).key(), keys.get(toKey)) < 0)) {
+          writer.write(inKeyOrder.get(written++));
         }
         writer.finish();
       }

@@ -17,10 +17,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -144,6 +147,65 @@ class ChangelogScanTest {
     }
   }
 
+  /**
+   * Streams whose small, unspillable write buffer flushes level-0 files mid-commit, so that a
+   * snapshot's files of a bucket overlap in keys and a task holds several runs: the first seed that
+   * draws such options, for the producers whose changelog files are the flushes' (a compaction's
+   * changelog of one commit is one run).
+   */
+  static Stream<RandomChangeStream.Case> severalRunStreams() {
+    return Stream.of("none", "input")
+        .map(
+            producer ->
+                LongStream.rangeClosed(1, 200)
+                    .mapToObj(
+                        seed ->
+                            new RandomChangeStream.Case(
+                                "deduplicate", producer, seed, producer.equals("input")))
+                    .filter(
+                        c ->
+                            "false"
+                                .equals(
+                                    new RandomChangeStream(c, 200)
+                                        .options()
+                                        .get("write-buffer-spillable")))
+                    .findFirst()
+                    .orElseThrow());
+  }
+
+  /**
+   * A walk hands the changes of a task of several runs (files of one snapshot that overlap in keys)
+   * as views, interleaved by key, as the task's reader gives them; each key's changes are those
+   * Paimon's streaming read of the same table gives, in order.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("severalRunStreams")
+  void aTaskOfSeveralRunsIsWalkedAsItsReaderGivesItAndEachKeyAsPaimonReadsIt(
+      RandomChangeStream.Case c) throws Exception {
+    RandomChangeStream stream = new RandomChangeStream(c, 200);
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table = Table.create(store, RandomChangeStream.PATH, stream.schema());
+      stream.write(table, 1200, 12);
+      ChangelogScan scan = table.newChangelogScan();
+      long latest = table.snapshots().latestId().orElseThrow();
+      TableRead files = table.newRead();
+      long severalRuns =
+          scan.between(0, latest).stream()
+              .filter(task -> files.consecutiveRuns(task.files()).size() > 1)
+              .count();
+      assertTrue(severalRuns > 0, "tasks of several runs");
+      List<Change> read = changelog(table, 1);
+      assertEquals(read, walked(scan, table));
+      assertEquals(
+          PaimonReadsOurChangelogTest.perKey(read),
+          PaimonReadsOurChangelogTest.perKey(
+              PaimonStreams.changelog(
+                  PaimonTables.open(warehouse.resolve(RandomChangeStream.PATH.root())),
+                  table.schema(),
+                  1)));
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"lookup", "full-compaction", "input", "none"})
   void aFullReadHandsASinkTheRowsItsReaderGives(String producer) throws Exception {
@@ -163,14 +225,16 @@ class ChangelogScanTest {
     }
   }
 
-  /** A change read through the view: each value by get, each BIGINT by getLong too. */
+  /** A change read through the view: each value by get, each BIGINT and INT by its getter too. */
   private static Change viewed(long snapshotId, ChangeRow change) {
     List<Object> values = new ArrayList<>();
     for (int c = 0; c < change.columnCount(); c++) {
       Object value = change.get(c);
-      // Every column of the orders table is a BIGINT.
+      // The orders table's columns are BIGINTs, and its partition column, when there is one, INT.
       assertEquals(value == null, change.isNullAt(c));
-      if (value != null) {
+      if (value instanceof Integer) {
+        assertEquals(value, change.getInt(c));
+      } else if (value != null) {
         assertEquals(value, change.getLong(c));
       }
       values.add(value);

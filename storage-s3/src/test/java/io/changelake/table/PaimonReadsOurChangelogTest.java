@@ -66,7 +66,7 @@ class PaimonReadsOurChangelogTest {
   }
 
   /** Each key's changes in the order read, by order id (which names the key, partition and all). */
-  private static Map<Object, List<String>> perKey(List<Change> changes) {
+  static Map<Object, List<String>> perKey(List<Change> changes) {
     Map<Object, List<String>> byKey = new TreeMap<>();
     for (Change change : changes) {
       byKey.computeIfAbsent(change.row().get(0), k -> new ArrayList<>()).add(change.toString());

@@ -132,6 +132,11 @@ final class RandomChangeStream {
     this.model = new Model(c.engine(), retractionRule);
   }
 
+  /** The table options the seed drew. */
+  Map<String, String> options() {
+    return Map.copyOf(options);
+  }
+
   TableSchema schema() {
     List<DataField> fields = new ArrayList<>(Orders.ROW_TYPE.fields());
     if (!partitioned) {
@@ -194,7 +199,7 @@ final class RandomChangeStream {
         commit.commit(id, writer.prepareCommit(id));
       }
     }
-    return new Written(model.rows(), Set.copyOf(model.unpredictable), Map.copyOf(options));
+    return new Written(model.rows(), Set.copyOf(model.unpredictable), options());
   }
 
   private void writeOne(TableWriter writer) throws Exception {
