@@ -2,6 +2,7 @@ package io.changelake.mergetree;
 
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -29,14 +30,20 @@ import java.util.Objects;
  */
 final class ChangelogRule {
 
-  /** Receives the changelog records, in order. */
+  /**
+   * Receives the changelog records, in order: each valid until the next is given (a version read as
+   * a view comes as a view, with the kind the rule gives it).
+   */
   interface Sink {
-    void accept(KeyValue changelog) throws IOException;
+    void accept(ChangeRow changelog) throws IOException;
   }
 
   private final boolean insertOnly;
   private final boolean rowDeduplicate;
   private final boolean[] compared;
+
+  // The version emitted under another kind, when it is a view: one at a time reaches the sink.
+  private final RekindedRow rekinded = new RekindedRow();
 
   ChangelogRule(TableOptions options, RowType rowType) {
     this.insertOnly = options.mergeEngine() == MergeEngine.FIRST_ROW;
@@ -48,7 +55,11 @@ final class ChangelogRule {
     }
   }
 
-  void emit(KeyValue before, KeyValue after, Sink sink) throws IOException {
+  /**
+   * Emits the changelog of one key, from its row before (null when it had none) and after (null
+   * when it has none); either may be a view, valid while this method runs.
+   */
+  void emit(ChangeRow before, ChangeRow after, Sink sink) throws IOException {
     boolean hadRow = before != null && before.kind().isAdd();
     boolean hasRow = after != null && after.kind().isAdd();
     if (!hadRow) {
@@ -66,23 +77,30 @@ final class ChangelogRule {
       sink.accept(withKind(before, RowKind.DELETE));
       return;
     }
-    if (rowDeduplicate && sameRow(before.value(), after.value())) {
+    if (rowDeduplicate && sameRow(before, after)) {
       return;
     }
     sink.accept(withKind(before, RowKind.UPDATE_BEFORE));
     sink.accept(withKind(after, RowKind.UPDATE_AFTER));
   }
 
-  private boolean sameRow(Object[] a, Object[] b) {
+  private boolean sameRow(ChangeRow a, ChangeRow b) {
     for (int i = 0; i < compared.length; i++) {
-      if (compared[i] && !Objects.deepEquals(a[i], b[i])) {
+      if (compared[i] && !Objects.deepEquals(a.get(i), b.get(i))) {
         return false;
       }
     }
     return true;
   }
 
-  private static KeyValue withKind(KeyValue kv, RowKind kind) {
-    return kv.kind() == kind ? kv : new KeyValue(kv.key(), kv.sequenceNumber(), kind, kv.value());
+  /** The row under {@code kind}: a key-value of its own, a view rekinded until the next call. */
+  private ChangeRow withKind(ChangeRow row, RowKind kind) {
+    if (row.kind() == kind) {
+      return row;
+    }
+    if (row instanceof KeyValue kv) {
+      return new KeyValue(kv.key(), kv.sequenceNumber(), kind, kv.value());
+    }
+    return rekinded.of(row, kind);
   }
 }

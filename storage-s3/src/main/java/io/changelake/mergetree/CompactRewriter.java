@@ -295,6 +295,13 @@ final class CompactRewriter {
       }
       if (writeData && keyMode == ChangelogMode.NONE && newestVersionWins) {
         writeNewest(inputs, dropDeletes, out, sink);
+      } else if (keyMode == ChangelogMode.FULL_COMPACTION && newestVersionWins) {
+        mergeNewestWithChangelog(
+            new RunKeys(inputs, runLevels, keyOrder, versionOrder),
+            writeData ? out : null,
+            dropDeletes,
+            changelog,
+            sink);
       } else {
         mergeKeys(
             new RunKeys(inputs, runLevels, keyOrder, versionOrder),
@@ -337,6 +344,34 @@ final class CompactRewriter {
     for (ChangeRow row = newest.nextRow(); row != null; row = newest.nextRow()) {
       checkNotCancelled(sink);
       out.write(row);
+    }
+  }
+
+  /**
+   * A full compaction of a table whose newest version wins: each key's newest version is what it
+   * stores, and the changelog the difference between that and the key's version at the top level
+   * ({@link ChangelogRule}), both read as views of their files' column batches, the versions
+   * between passed over unread: what {@link #mergeKeys} gives such a table, with no key-value built
+   * per key. A key the top level alone holds is stored as it is, with no changelog.
+   */
+  private void mergeNewestWithChangelog(
+      RunKeys keys,
+      RollingFileWriter out,
+      boolean dropDeletes,
+      RollingFileWriter changelog,
+      StepSink sink)
+      throws IOException {
+    ChangelogRule.Sink toChangelog = changelog::write;
+    while (keys.nextNewest(maxLevel)) {
+      checkNotCancelled(sink);
+      ChangeRow newest = keys.newest();
+      ChangeRow top = keys.atLevel();
+      if (top != newest) {
+        changelogRule.emit(top, newest, toChangelog);
+      }
+      if (out != null && (newest.kind().isAdd() || !dropDeletes)) {
+        out.write(newest);
+      }
     }
   }
 

@@ -26,6 +26,8 @@ public final class RunKeys {
   private final Comparator<KeyValue> versionOrder;
   private ChangeRow lone;
   private int loneLevel;
+  private ChangeRow newest;
+  private ChangeRow atLevel;
 
   /**
    * @param runs the sorted runs, none read yet; closing them is the caller's
@@ -80,6 +82,49 @@ public final class RunKeys {
     // falls back to the sequence number, so a stable sort gives SortMergeReader's order.
     versions.sort(versionOrder);
     return true;
+  }
+
+  /**
+   * For a table whose newest version wins (no {@code sequence.field}): moves to the next key, its
+   * newest version to {@link #newest} and its version in the run at {@code level} to {@link
+   * #atLevel}, each a view ({@link RunCursor#row}; the same view when that run alone holds the
+   * key); the values of the versions between are passed over unread.
+   *
+   * @return false when every run is exhausted
+   * @throws java.io.UncheckedIOException if a file cannot be opened or read
+   */
+  public boolean nextNewest(int level) {
+    if (runs.isEmpty()) {
+      return false;
+    }
+    atLevel = null;
+    boolean last;
+    do {
+      int position = runs.top();
+      last = runs.laterVersionOfTop() < 0;
+      if (last || runLevels[position] == level) {
+        ChangeRow row = runs.run(position).row();
+        if (runLevels[position] == level) {
+          atLevel = row;
+        }
+        newest = row;
+      }
+      runs.advanceTop();
+    } while (!last);
+    return true;
+  }
+
+  /** The current key's newest version, after {@link #nextNewest}: valid until the next call. */
+  public ChangeRow newest() {
+    return newest;
+  }
+
+  /**
+   * The current key's version in the run at the level {@link #nextNewest} named, or null when that
+   * run does not hold the key: valid until the next call.
+   */
+  public ChangeRow atLevel() {
+    return atLevel;
   }
 
   /**

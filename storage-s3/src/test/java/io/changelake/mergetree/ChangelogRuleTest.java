@@ -98,9 +98,9 @@ class ChangelogRuleTest {
                     + " "
                     + kv.sequenceNumber()
                     + " "
-                    + kv.value()[1]
+                    + kv.get(1)
                     + " "
-                    + kv.value()[2]));
+                    + kv.get(2)));
     return out;
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.changelake.schema.TableOptions;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -129,7 +130,7 @@ class LookupChangelogRuleTest {
         firstRow);
   }
 
-  private void emit(KeyValue kv) {
+  private void emit(ChangeRow kv) {
     changelog.add(kv.kind().shortString() + " " + kv.sequenceNumber());
   }
 }

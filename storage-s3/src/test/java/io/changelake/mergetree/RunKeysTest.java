@@ -79,6 +79,61 @@ class RunKeysTest {
     }
   }
 
+  /**
+   * For a table whose newest version wins, {@link RunKeys#nextNewest} gives each key's newest
+   * version and its version at the top level, as the sort merge orders them, each a view whose
+   * getters agree; the same view when the top alone holds the key.
+   */
+  @ParameterizedTest(name = "{0} seed={1}")
+  @MethodSource("io.changelake.mergetree.RandomRuns#keysAndSeeds")
+  void givesEachKeysNewestVersionAndItsVersionAtTheTopAsViews(Key key, long seed) throws Exception {
+    TableSchema schema = schema(key, false);
+    Comparator<KeyValue> versionOrder = versionOrder(schema, false);
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      List<List<String>> runs = writeRuns(store, schema, seed);
+      int[] runLevels = new int[runs.size()];
+      for (int r = 0; r < runLevels.length; r++) {
+        runLevels[r] = runs.size() - 1 - r;
+      }
+      int top = runLevels[0];
+      List<String> expected = new ArrayList<>();
+      for (List<String> versions : sortMerged(store, schema, runs, runLevels, versionOrder)) {
+        String newest = versions.get(versions.size() - 1);
+        String atTop =
+            versions.stream().filter(v -> v.startsWith(top + " ")).findFirst().orElse("none");
+        expected.add(withoutLevel(newest) + " | " + withoutLevel(atTop));
+      }
+      List<String> actual = new ArrayList<>();
+      int together = 0;
+      List<RunCursor> cursors = cursors(store, schema, runs);
+      try {
+        RunKeys keys =
+            new RunKeys(cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
+        while (keys.nextNewest(top)) {
+          ChangeRow newest = keys.newest();
+          assertGettersAgree(newest);
+          String newestText = text(newest.toKeyValue());
+          ChangeRow atTop = keys.atLevel();
+          String atTopText = "none";
+          if (atTop != null) {
+            assertGettersAgree(atTop);
+            atTopText = text(atTop.toKeyValue());
+            together += atTop == newest ? 1 : 0;
+          }
+          actual.add(newestText + " | " + atTopText);
+        }
+      } finally {
+        closeAll(cursors);
+      }
+      assertEquals(expected, actual);
+      assertTrue(runs.size() == 1 || together < actual.size(), "lone at the top " + together);
+    }
+  }
+
+  private static String withoutLevel(String version) {
+    return version.equals("none") ? version : version.substring(version.indexOf(' ') + 1);
+  }
+
   /** By sequence number; or by column {@code v}, nulls first, then by sequence number. */
   private static Comparator<KeyValue> versionOrder(TableSchema schema, boolean bySequenceField) {
     Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);

@@ -1,0 +1,77 @@
+package io.changelake.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.changelake.schema.TableSchema;
+import io.changelake.store.LocalObjectStore;
+import io.changelake.table.PaimonStreams.Change;
+import io.changelake.types.RowKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A full compaction's changelog names the keys it changed and no other: keys the top level alone
+ * holds, merged beside keys that changed (their files overlap), emit nothing. Our changelog is
+ * Paimon 1.3.1's for the same writes, change for change.
+ */
+class FullCompactionChangelogTest {
+
+  @TempDir Path warehouse;
+
+  @ParameterizedTest(name = "row-deduplicate={0}")
+  @ValueSource(booleans = {false, true})
+  void keysTheTopAloneHoldsEmitNothing(boolean rowDeduplicate) throws Exception {
+    TableSchema schema =
+        Orders.schema(
+            Map.of(
+                "bucket", "1",
+                "changelog-producer", "full-compaction",
+                "full-compaction.delta-commits", "1",
+                "changelog-producer.row-deduplicate", Boolean.toString(rowDeduplicate)));
+    TablePath path = new TablePath("db", "orders");
+    try (LocalObjectStore store = new LocalObjectStore(warehouse.resolve("ours"))) {
+      Table table = Table.create(store, path, schema);
+      SnapshotCommit commit = table.newCommit("test");
+      FileStoreTable paimon =
+          PaimonTables.create(warehouse.resolve("paimon").resolve(path.root()), schema);
+      try (TableWriter ours = table.newWriter();
+          PaimonStreams.Writer theirs =
+              new PaimonStreams.Writer(
+                  paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
+        long identifier = 0;
+        for (List<Long> keys : List.of(range(1, 50), List.of(10L, 40L), List.of(25L))) {
+          for (long key : keys) {
+            // The same row again for key 40 after its first write: an update to an equal row.
+            long amount = key == 40 ? 400 : key * 10 + identifier;
+            Object[] row = Orders.row(key, 1L, amount);
+            ours.write(RowKind.INSERT, row);
+            theirs.write(RowKind.INSERT, row);
+          }
+          identifier++;
+          commit.commit(identifier, ours.prepareCommit(identifier));
+          theirs.commit();
+        }
+      }
+      List<Change> ours = ChangelogScanTest.changelog(table, 1);
+      // Paimon commits each compaction in a snapshot of its own; ours commits it with the writes.
+      assertEquals(changes(PaimonStreams.changelog(paimon, schema, 1)), changes(ours));
+      long changedKeys = ours.stream().filter(c -> c.kind() == RowKind.UPDATE_AFTER).count();
+      assertEquals(rowDeduplicate ? 2 : 3, changedKeys, ours.toString());
+    }
+  }
+
+  private static List<String> changes(List<Change> changes) {
+    return changes.stream().map(c -> c.kind().shortString() + c.row()).toList();
+  }
+
+  private static List<Long> range(long first, long last) {
+    return LongStream.rangeClosed(first, last).boxed().toList();
+  }
+}
