@@ -27,6 +27,9 @@ import java.util.Objects;
  *
  * <p>The first-row engine is insert-only: a key that already had a row emits nothing, a new key its
  * first row with the kind it was written with.
+ *
+ * <p>Not thread-safe: a view emitted under another kind goes through one wrapper the rule reuses,
+ * so each compaction rewriter, which runs on one thread at a time, has a rule of its own.
  */
 final class ChangelogRule {
 

@@ -173,7 +173,8 @@ public final class MergeTreeWriter implements Closeable {
                     increment,
                     new KeyMerge(mergeFunctions.get(), versionOrder, false),
                     versionOrder,
-                    changelogRule),
+                    // A rule of its own: a rule is not shared between threads.
+                    new ChangelogRule(options, schema.rowType())),
                 files)
             : null;
     this.nextSequence = restored.maxSequenceNumber() + 1;
