@@ -102,12 +102,11 @@ public final class RunKeys {
     do {
       int position = runs.top();
       last = runs.laterVersionOfTop() < 0;
-      if (last || runLevels[position] == level) {
+      boolean atTheLevel = runLevels[position] == level;
+      if (last || atTheLevel) {
         ChangeRow row = runs.run(position).row();
-        if (runLevels[position] == level) {
-          atLevel = row;
-        }
-        newest = row;
+        atLevel = atTheLevel ? row : atLevel;
+        newest = last ? row : newest;
       }
       runs.advanceTop();
     } while (!last);

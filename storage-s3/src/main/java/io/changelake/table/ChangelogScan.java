@@ -5,6 +5,7 @@ import io.changelake.format.FileKind;
 import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.format.ManifestEntry;
+import io.changelake.mergetree.BatchedRun;
 import io.changelake.mergetree.BucketFiles;
 import io.changelake.mergetree.KeyOrderedChanges;
 import io.changelake.mergetree.RunReader;
@@ -306,9 +307,21 @@ public final class ChangelogScan {
       readRun(task, runs.get(0), sink);
       return;
     }
+    readRuns(task, runs, sink);
+  }
+
+  /** The records of a task's runs of files interleaved by key, each run in column batches. */
+  @SuppressWarnings("try") // The resource is there to close the runs, not to be read.
+  private void readRuns(ChangelogTask task, List<List<DataFileMeta>> runs, ChangeSink sink)
+      throws IOException {
     BucketFiles bucketFiles = tableRead.bucketFiles(task.partition(), task.bucket());
-    try (KeyOrderedChanges changes =
-        new KeyOrderedChanges(runs, f -> bucketFiles.open(f, columns), tableRead.keyOrder())) {
+    List<BatchedRun> batchedRuns = new ArrayList<>();
+    for (List<DataFileMeta> run : runs) {
+      batchedRuns.add(new BatchedRun(run, f -> bucketFiles.open(f, columns)));
+    }
+    // A failure to close comes suppressed behind a failure to read.
+    try (Closeable closing = () -> TableRead.closeAll(batchedRuns)) {
+      KeyOrderedChanges changes = new KeyOrderedChanges(batchedRuns, tableRead.keyOrder());
       for (ChangeRow change = changes.next(); change != null; change = changes.next()) {
         sink.change(change);
       }

@@ -9,7 +9,6 @@ import static io.changelake.mergetree.RandomRuns.writeChangeRuns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.RandomRuns.Key;
 import io.changelake.schema.TableSchema;
@@ -56,19 +55,23 @@ class KeyOrderedChangesTest {
       List<String> expected = written.stream().map(RandomRuns::text).toList();
 
       List<String> actual = new ArrayList<>();
-      List<List<DataFileMeta>> files =
-          runs.stream()
-              .map(run -> run.stream().map(path -> Bucket.file(path, 1, 0)).toList())
-              .toList();
-      try (KeyOrderedChanges changes =
-          new KeyOrderedChanges(
-              files,
-              f -> KeyValueFileReader.open(store, f.fileName(), schema.keyType(), schema.rowType()),
-              keyOrder)) {
+      List<BatchedRun> batchedRuns = new ArrayList<>();
+      for (List<String> run : runs) {
+        batchedRuns.add(
+            new BatchedRun(
+                run.stream().map(path -> Bucket.file(path, 1, 0)).toList(),
+                f ->
+                    KeyValueFileReader.open(
+                        store, f.fileName(), schema.keyType(), schema.rowType())));
+      }
+      try {
+        KeyOrderedChanges changes = new KeyOrderedChanges(batchedRuns, keyOrder);
         for (ChangeRow change = changes.next(); change != null; change = changes.next()) {
           assertGettersAgree(change);
           actual.add(text(change.toKeyValue()));
         }
+      } finally {
+        closeAll(batchedRuns);
       }
       assertEquals(expected, actual);
       assertTrue(actual.size() > runs.size(), "records " + actual.size());
