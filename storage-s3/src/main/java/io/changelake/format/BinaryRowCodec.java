@@ -88,7 +88,7 @@ public final class BinaryRowCodec {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   /** Bytes before the row in the serialized form, and in {@link #buffer}. */
-  private static final int PREFIX = 4;
+  public static final int PREFIX = 4;
 
   static final int ROW_KIND_BITS = 8;
   private static final int MAX_INLINE_BYTES = 7;
@@ -215,6 +215,11 @@ public final class BinaryRowCodec {
     return cursor;
   }
 
+  /** The length of the BinaryRow last written by {@link #writeRow}. */
+  public int lastRowLength() {
+    return cursor;
+  }
+
   /** Copies the BinaryRow last written by {@link #writeRow} to {@code target} at {@code offset}. */
   public void copyLastRow(byte[] target, int offset) {
     System.arraycopy(buffer, PREFIX, target, offset, cursor);
@@ -248,15 +253,39 @@ public final class BinaryRowCodec {
   public Object[] decodeRow(byte[] bytes, int offset) {
     Object[] row = new Object[roots.length];
     for (int i = 0; i < roots.length; i++) {
-      int bit = i + ROW_KIND_BITS;
-      if ((bytes[offset + (bit >>> 3)] & (1 << (bit & 7))) == 0) {
+      if (!isNullAt(bytes, offset, i)) {
         row[i] = read(bytes, offset, i);
       }
     }
     return row;
   }
 
-  private Object read(byte[] bytes, int rowStart, int i) {
+  /** The number of fields of a row of this codec's type. */
+  int arity() {
+    return roots.length;
+  }
+
+  /** The type of field {@code i}. */
+  TypeRoot root(int i) {
+    return roots[i];
+  }
+
+  /** Whether field {@code i} of the BinaryRow at {@code rowStart} is null. */
+  static boolean isNullAt(byte[] bytes, int rowStart, int i) {
+    int bit = i + ROW_KIND_BITS;
+    return (bytes[rowStart + (bit >>> 3)] & (1 << (bit & 7))) != 0;
+  }
+
+  /** Where field {@code i}'s 8-byte slot is, in the BinaryRow at {@code rowStart}. */
+  int slot(int rowStart, int i) {
+    return rowStart + nullBitsBytes + 8 * i;
+  }
+
+  /**
+   * Field {@code i}, not null, of the BinaryRow at {@code rowStart}, as {@link #decodeRow} holds
+   * it.
+   */
+  Object read(byte[] bytes, int rowStart, int i) {
     int slot = rowStart + nullBitsBytes + 8 * i;
     return switch (roots[i]) {
       case BOOLEAN -> bytes[slot] != 0;

@@ -91,7 +91,17 @@ final class CompactRewriter {
             : new LookupChangelogRule(
                 keyMerge,
                 changelogRule,
-                lookup::lookup,
+                new LookupChangelogRule.KeyLookup() {
+                  @Override
+                  public KeyValue lookup(Object[] key, int startLevel) throws IOException {
+                    return lookup.lookup(key, startLevel);
+                  }
+
+                  @Override
+                  public ChangeRow lookup(ChangeRow row, int startLevel) throws IOException {
+                    return lookup.lookup(row, startLevel);
+                  }
+                },
                 producer == ChangelogProducer.LOOKUP,
                 options.mergeEngine() == MergeEngine.FIRST_ROW);
     // A key's newest record alone is its merged value: deduplicate by arrival order.
@@ -295,6 +305,14 @@ final class CompactRewriter {
       }
       if (writeData && keyMode == ChangelogMode.NONE && newestVersionWins) {
         writeNewest(inputs, dropDeletes, out, sink);
+      } else if (keyMode == ChangelogMode.LOOKUP && newestVersionWins) {
+        mergeNewestWithLookup(
+            new RunKeys(inputs, runLevels, keyOrder, versionOrder),
+            outputLevel,
+            writeData ? out : null,
+            dropDeletes,
+            changelog,
+            sink);
       } else if (keyMode == ChangelogMode.FULL_COMPACTION && newestVersionWins) {
         mergeNewestWithChangelog(
             new RunKeys(inputs, runLevels, keyOrder, versionOrder),
@@ -371,6 +389,31 @@ final class CompactRewriter {
       }
       if (out != null && (newest.kind().isAdd() || !dropDeletes)) {
         out.write(newest);
+      }
+    }
+  }
+
+  /**
+   * A lookup compaction of a table whose newest version wins ({@link
+   * LookupChangelogRule#mergeNewest}): each key's versions read as views of their files' column
+   * batches, the before-image of a key no run above level 0 holds looked up as a view of its block
+   * in the lookup copy: what {@link #mergeKeys} gives such a table, with no key-value built per
+   * key.
+   */
+  private void mergeNewestWithLookup(
+      RunKeys keys,
+      int outputLevel,
+      RollingFileWriter out,
+      boolean dropDeletes,
+      RollingFileWriter changelog,
+      StepSink sink)
+      throws IOException {
+    ChangelogRule.Sink toChangelog = changelog::write;
+    while (keys.nextNewestOverUpper()) {
+      checkNotCancelled(sink);
+      ChangeRow merged = lookupRule.mergeNewest(keys, outputLevel, maxLevel, toChangelog);
+      if (out != null && (merged.kind().isAdd() || !dropDeletes)) {
+        out.write(merged);
       }
     }
   }

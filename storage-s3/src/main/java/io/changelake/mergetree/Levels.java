@@ -1,6 +1,7 @@
 package io.changelake.mergetree;
 
 import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.DataFileMeta;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
@@ -25,6 +26,7 @@ public final class Levels {
   private final int numberOfLevels;
   private final BinaryRowCodec keyCodec;
   private final RowComparator keyOrder;
+  private final BinaryRowOrder binaryKeyOrder;
   private final Map<String, Object[]> minKeys = new HashMap<>();
   private final Map<String, Object[]> maxKeys = new HashMap<>();
   private final TreeSet<DataFileMeta> level0;
@@ -42,6 +44,7 @@ public final class Levels {
     this.numberOfLevels = numberOfLevels;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.keyOrder = new RowComparator(keyType);
+    this.binaryKeyOrder = new BinaryRowOrder(keyType);
     this.level0 =
         new TreeSet<>(
             Comparator.comparingLong(DataFileMeta::maxSequenceNumber)
@@ -170,17 +173,24 @@ public final class Levels {
     return key;
   }
 
-  /** The file of a level above 0 whose key range holds {@code key}, or null. */
-  public DataFileMeta fileFor(int level, Object[] key) {
+  /**
+   * The file of a level above 0 whose key range holds a key, or null.
+   *
+   * @param binaryKey the key's BinaryRow from offset 0 ({@link BinaryRowCodec#writeRow}): compared
+   *     in place with the files' smallest and largest keys, as they are stored, so a lookup builds
+   *     no key object
+   */
+  public DataFileMeta fileFor(int level, byte[] binaryKey) {
     List<DataFileMeta> files = upper.get(level - 1);
     int lo = 0;
     int hi = files.size() - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
       DataFileMeta f = files.get(mid);
-      if (keyOrder.compare(maxKey(f), key) < 0) {
+      if (binaryKeyOrder.compare(f.maxKey().bytes(), BinaryRowCodec.PREFIX, binaryKey, 0) < 0) {
         lo = mid + 1;
-      } else if (keyOrder.compare(minKey(f), key) > 0) {
+      } else if (binaryKeyOrder.compare(f.minKey().bytes(), BinaryRowCodec.PREFIX, binaryKey, 0)
+          > 0) {
         hi = mid - 1;
       } else {
         return f;

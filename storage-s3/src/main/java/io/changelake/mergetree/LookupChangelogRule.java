@@ -1,5 +1,7 @@
 package io.changelake.mergetree;
 
+import io.changelake.mergetree.lookup.LookupLevels;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import java.io.IOException;
 
@@ -29,11 +31,18 @@ import java.io.IOException;
  */
 final class LookupChangelogRule {
 
-  /** Finds a key's current version in the levels from {@code startLevel} up. */
-  @FunctionalInterface
+  /**
+   * Finds a key's current version in the levels from {@code startLevel} up ({@link LookupLevels}).
+   */
   interface KeyLookup {
     /** The version found, or null. */
     KeyValue lookup(Object[] key, int startLevel) throws IOException;
+
+    /**
+     * The version found of the key {@code row} holds in its key columns (a row of every table
+     * column), or null: a view valid until the next lookup.
+     */
+    ChangeRow lookup(ChangeRow row, int startLevel) throws IOException;
   }
 
   private final KeyMerge keyMerge;
@@ -88,6 +97,35 @@ final class LookupChangelogRule {
       return null;
     }
     KeyValue after = keyMerge.merge(versions, lookedUp);
+    if (emits) {
+      changelogRule.emit(before, after, changelog);
+    }
+    return after;
+  }
+
+  /**
+   * {@link #merge} for a table whose newest version wins, its key's versions read as views by
+   * {@link RunKeys#nextNewestOverUpper}: the same version stored, the same changelog emitted, no
+   * key-value built unless a lookup finds one. The merge engine keeps the newest version, a lone
+   * upper one as it is, so the result is {@link RunKeys#newest}, or the looked-up version if it is
+   * not older.
+   *
+   * @return the version the compaction writes: a view valid until the keys or the lookup move on
+   */
+  ChangeRow mergeNewest(RunKeys keys, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
+      throws IOException {
+    ChangeRow after = keys.newest();
+    if (!keys.fromLevel0()) {
+      return after;
+    }
+    ChangeRow before = keys.atLevel();
+    if (before == null && outputLevel < maxLevel) {
+      before = lookup.lookup(after, outputLevel + 1);
+      // KeyMerge places a looked-up version after the versions it is not older than.
+      if (before != null && before.sequenceNumber() >= after.sequenceNumber()) {
+        after = before;
+      }
+    }
     if (emits) {
       changelogRule.emit(before, after, changelog);
     }

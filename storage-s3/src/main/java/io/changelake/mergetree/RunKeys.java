@@ -28,6 +28,7 @@ public final class RunKeys {
   private int loneLevel;
   private ChangeRow newest;
   private ChangeRow atLevel;
+  private boolean fromLevel0;
 
   /**
    * @param runs the sorted runs, none read yet; closing them is the caller's
@@ -113,14 +114,63 @@ public final class RunKeys {
     return true;
   }
 
-  /** The current key's newest version, after {@link #nextNewest}: valid until the next call. */
+  /**
+   * For a lookup table whose newest version wins: moves to the next key, with what {@link
+   * KeyMerge#merge} makes of its versions, each a view ({@link RunCursor#row}): {@link #atLevel}
+   * its version from the lowest level above 0, the key's value before level 0 joins it (null when
+   * no run above 0 holds the key), and {@link #newest} the newest of that version and the level-0
+   * ones, the older upper versions superseded; {@link #fromLevel0} whether a level-0 run holds the
+   * key. The superseded versions' values are passed over unread.
+   *
+   * @return false when every run is exhausted
+   * @throws java.io.UncheckedIOException if a file cannot be opened or read
+   */
+  public boolean nextNewestOverUpper() {
+    if (runs.isEmpty()) {
+      return false;
+    }
+    atLevel = null;
+    fromLevel0 = false;
+    int upperLevel = Integer.MAX_VALUE;
+    boolean last;
+    do {
+      int position = runs.top();
+      last = runs.laterVersionOfTop() < 0;
+      int level = runLevels[position];
+      // The versions come oldest first, so each one that counts is the newest that counts so far:
+      // a level-0 version, or one from a lower level above 0 than any before it.
+      if (level <= 0 || level < upperLevel) {
+        ChangeRow row = runs.run(position).row();
+        newest = row;
+        if (level > 0) {
+          atLevel = row;
+          upperLevel = level;
+        } else {
+          fromLevel0 = true;
+        }
+      }
+      runs.advanceTop();
+    } while (!last);
+    return true;
+  }
+
+  /** Whether a level-0 run holds the current key, after {@link #nextNewestOverUpper}. */
+  public boolean fromLevel0() {
+    return fromLevel0;
+  }
+
+  /**
+   * The current key's newest version, after {@link #nextNewest} or {@link #nextNewestOverUpper}:
+   * valid until the next call.
+   */
   public ChangeRow newest() {
     return newest;
   }
 
   /**
-   * The current key's version in the run at the level {@link #nextNewest} named, or null when that
-   * run does not hold the key: valid until the next call.
+   * The current key's version in the run at the level {@link #nextNewest} named, or from the lowest
+   * level above 0 after {@link #nextNewestOverUpper}; null when no such run holds the key. Valid
+   * until the next call.
    */
   public ChangeRow atLevel() {
     return atLevel;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.DataFileMeta;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,15 +67,15 @@ class LevelsTest {
   }
 
   @Test
-  void fileForFindsTheFileWhoseKeyRangeHoldsTheKey() {
+  void fileForFindsTheFileWhoseKeyRangeHoldsTheKeyComparedInPlace() {
     Levels levels = new Levels(Bucket.KEY, 4, List.of(high1, low1));
 
-    assertEquals(low1, levels.fileFor(1, new Object[] {1L}));
-    assertEquals(low1, levels.fileFor(1, new Object[] {59L}));
-    assertEquals(high1, levels.fileFor(1, new Object[] {60L}));
-    assertEquals(high1, levels.fileFor(1, new Object[] {99L}));
-    assertNull(levels.fileFor(1, new Object[] {100L}));
-    assertNull(levels.fileFor(2, new Object[] {5L}));
+    assertEquals(low1, levels.fileFor(1, key(1)));
+    assertEquals(low1, levels.fileFor(1, key(59)));
+    assertEquals(high1, levels.fileFor(1, key(60)));
+    assertEquals(high1, levels.fileFor(1, key(99)));
+    assertNull(levels.fileFor(1, key(100)));
+    assertNull(levels.fileFor(2, key(5)));
   }
 
   @Test
@@ -94,5 +95,9 @@ class LevelsTest {
   @Test
   void fewerThanTwoLevelsAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> new Levels(Bucket.KEY, 1, List.of()));
+  }
+
+  private static byte[] key(long id) {
+    return new BinaryRowCodec(Bucket.KEY).encodeRow(new Object[] {id});
   }
 }

@@ -2,21 +2,42 @@ package io.changelake.mergetree;
 
 import static io.changelake.mergetree.Bucket.row;
 import static io.changelake.mergetree.KeyMergeTest.versions;
+import static io.changelake.mergetree.RandomRuns.assertGettersAgree;
+import static io.changelake.mergetree.RandomRuns.closeAll;
+import static io.changelake.mergetree.RandomRuns.cursors;
+import static io.changelake.mergetree.RandomRuns.open;
+import static io.changelake.mergetree.RandomRuns.text;
+import static io.changelake.mergetree.RandomRuns.writeRuns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.format.KeyValueFileReader;
+import io.changelake.mergetree.RandomRuns.Key;
+import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.TableOptions;
+import io.changelake.schema.TableSchema;
+import io.changelake.store.LocalObjectStore;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import io.changelake.types.TypeRoot;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Each row of {@link LookupChangelogRule}'s table, with a {@link Recording} merge engine (its
@@ -28,6 +49,8 @@ class LookupChangelogRuleTest {
       RowType.of(
           new String[] {"id", "amount"}, new DataType[] {DataType.bigint(), DataType.bigint()});
   private static final int MAX_LEVEL = 5;
+
+  @TempDir Path dir;
 
   private final List<String> lookups = new ArrayList<>();
   private final List<String> changelog = new ArrayList<>();
@@ -114,6 +137,133 @@ class LookupChangelogRuleTest {
     assertEquals(List.of(), changelog);
   }
 
+  /**
+   * For a table whose newest version wins, {@link LookupChangelogRule#mergeNewest} over the views
+   * {@link RunKeys#nextNewestOverUpper} gives stores, emits and looks up, key for key, what {@link
+   * LookupChangelogRule#merge} does over the sort merge's key-values: over random runs, one to
+   * three of them at level 0 and the others at levels above, sequence numbers in any order across
+   * levels, and a lookup that finds nothing, a retraction, an older version or one not older than
+   * any the compaction takes; output below the top level and at it.
+   */
+  @ParameterizedTest(name = "{0} seed={1}")
+  @MethodSource("io.changelake.mergetree.RandomRuns#keysAndSeeds")
+  void mergeNewestOverViewsStoresEmitsAndLooksUpWhatMergeDoesOverKeyValues(Key key, long seed)
+      throws Exception {
+    TableSchema schema = RandomRuns.schema(key, false);
+    Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);
+    RowComparator keyOrder = new RowComparator(schema.keyType());
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      List<List<String>> runs = writeRuns(store, schema, seed);
+      Random random = new Random(seed);
+      int zeros = 1 + random.nextInt(Math.min(3, runs.size()));
+      int[] runLevels = new int[runs.size()];
+      List<String> paths = new ArrayList<>();
+      List<Integer> fileLevels = new ArrayList<>();
+      for (int r = 0; r < runs.size(); r++) {
+        runLevels[r] = r < zeros ? 0 : r - zeros + 1;
+        for (String path : runs.get(r)) {
+          paths.add(path);
+          fileLevels.add(runLevels[r]);
+        }
+      }
+      int highest = Math.max(1, runLevels[runs.size() - 1]);
+      int lookedUp = 0;
+      for (int outputLevel : new int[] {highest, MAX_LEVEL}) {
+        LookupChangelogRule rule = rule(schema, seed);
+        List<String> expected = new ArrayList<>();
+        List<KeyValueFileReader> readers = open(store, schema, paths);
+        try {
+          SortMergeReader merged = new SortMergeReader(readers, keyOrder, bySequence);
+          KeyVersions versions = new KeyVersions(keyOrder);
+          int[] levels = fileLevels.stream().mapToInt(Integer::intValue).toArray();
+          while (versions.fill(merged, levels)) {
+            KeyValue stored = rule.merge(versions, outputLevel, MAX_LEVEL, this::emitWhole);
+            expected.add(outcome(stored));
+          }
+        } finally {
+          closeAll(readers);
+        }
+        List<String> expectedLookups = List.copyOf(lookups);
+        lookups.clear();
+        List<String> actual = new ArrayList<>();
+        List<RunCursor> cursors = cursors(store, schema, runs);
+        try {
+          RunKeys keys = new RunKeys(cursors, runLevels, keyOrder, bySequence);
+          while (keys.nextNewestOverUpper()) {
+            ChangeRow stored = rule.mergeNewest(keys, outputLevel, MAX_LEVEL, this::emitWhole);
+            assertGettersAgree(stored);
+            actual.add(outcome(stored.toKeyValue()));
+          }
+        } finally {
+          closeAll(cursors);
+        }
+        assertEquals(expected, actual, "output level " + outputLevel);
+        assertEquals(expectedLookups, lookups, "output level " + outputLevel);
+        lookedUp += lookups.size();
+        lookups.clear();
+      }
+      assertTrue(lookedUp > 0, "no key was looked up");
+    }
+  }
+
+  /** What a key's merge stored, and the changelog it emitted since the last call. */
+  private String outcome(KeyValue stored) {
+    String text = (stored == null ? "nothing" : text(stored)) + " | " + changelog;
+    changelog.clear();
+    return text;
+  }
+
+  /**
+   * A deduplicate lookup table's rule whose lookup finds, for a key, what a random generator seeded
+   * by it and {@code seed} draws: nothing, or a version of any kind and sequence number.
+   */
+  private LookupChangelogRule rule(TableSchema schema, long seed) {
+    int[] keyIndexes = schema.keyIndexes();
+    RowType rowType = schema.rowType();
+    Function<Object[], KeyValue> found =
+        k -> {
+          Random random = new Random(Arrays.hashCode(k) * 31L + seed);
+          if (random.nextInt(3) == 0) {
+            return null;
+          }
+          Object[] value = new Object[rowType.size()];
+          for (int c = 0; c < value.length; c++) {
+            value[c] =
+                rowType.type(c).root() == TypeRoot.VARCHAR
+                    ? "looked-up"
+                    : (long) random.nextInt(1000);
+          }
+          for (int i = 0; i < keyIndexes.length; i++) {
+            value[keyIndexes[i]] = k[i];
+          }
+          return new KeyValue(k, random.nextInt(450), RowKind.values()[random.nextInt(4)], value);
+        };
+    return new LookupChangelogRule(
+        new KeyMerge(
+            MergeFunctions.create(schema),
+            Comparator.comparingLong(KeyValue::sequenceNumber),
+            true),
+        new ChangelogRule(TableOptions.of(Map.of("changelog-producer", "lookup")), rowType),
+        new LookupChangelogRule.KeyLookup() {
+          @Override
+          public KeyValue lookup(Object[] k, int startLevel) {
+            lookups.add(Arrays.toString(k) + " from level " + startLevel);
+            return found.apply(k);
+          }
+
+          @Override
+          public ChangeRow lookup(ChangeRow row, int startLevel) {
+            Object[] k = new Object[keyIndexes.length];
+            for (int i = 0; i < k.length; i++) {
+              k[i] = row.get(keyIndexes[i]);
+            }
+            return lookup(k, startLevel);
+          }
+        },
+        true,
+        false);
+  }
+
   private LookupChangelogRule rule(boolean emits, boolean firstRow) {
     Map<String, String> options =
         firstRow ? Map.of("merge-engine", "first-row") : Map.of("changelog-producer", "lookup");
@@ -122,9 +272,17 @@ class LookupChangelogRuleTest {
     return new LookupChangelogRule(
         keyMerge,
         new ChangelogRule(TableOptions.of(options), ROW),
-        (key, startLevel) -> {
-          lookups.add("key " + key[0] + " from level " + startLevel);
-          return stored;
+        new LookupChangelogRule.KeyLookup() {
+          @Override
+          public KeyValue lookup(Object[] key, int startLevel) {
+            lookups.add("key " + key[0] + " from level " + startLevel);
+            return stored;
+          }
+
+          @Override
+          public ChangeRow lookup(ChangeRow row, int startLevel) {
+            return lookup(new Object[] {row.getLong(0)}, startLevel);
+          }
         },
         emits,
         firstRow);
@@ -132,5 +290,10 @@ class LookupChangelogRuleTest {
 
   private void emit(ChangeRow kv) {
     changelog.add(kv.kind().shortString() + " " + kv.sequenceNumber());
+  }
+
+  /** Records a change whole, read while it is valid (a view is, until the next). */
+  private void emitWhole(ChangeRow kv) {
+    changelog.add(text(kv.toKeyValue()));
   }
 }

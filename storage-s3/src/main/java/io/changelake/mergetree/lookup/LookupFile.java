@@ -4,7 +4,7 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
-import io.changelake.types.KeyValue;
+import io.changelake.format.BinaryRowView;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -67,7 +67,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
       long owner,
       ZstdDecompressCtx zstd,
       boolean compress,
-      BinaryRowCodec valueCodec,
       BinaryRowOrder keyOrder,
       LookupCache cache) {}
 
@@ -79,7 +78,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   /** The shared codecs and context, in fields of their own for the lookups. */
   private final ZstdDecompressCtx zstd;
 
-  private final BinaryRowCodec valueCodec;
   private final BinaryRowOrder keyOrder;
   private final MemoryCache memory;
   private final MemoryCache.Key indexKey;
@@ -108,7 +106,6 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
     this.id = id;
     this.path = path;
     this.zstd = shared.zstd();
-    this.valueCodec = shared.valueCodec();
     this.keyOrder = shared.keyOrder();
     this.memory = shared.cache().memory();
     this.rowCount = rowCount;
@@ -195,13 +192,13 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
   }
 
   /**
-   * The stored key-value of a key, or null.
+   * Finds a key's stored version: points {@code found} at it, in the block that holds it.
    *
-   * @param key the key, whose array the key-value found shares
-   * @param binaryKey the key's BinaryRow
+   * @param binaryKey the key's BinaryRow, from offset 0
    * @param hash the key's hash, as {@link BinaryRowCodec#hash} gives it
+   * @return whether the copy holds the key
    */
-  synchronized KeyValue get(Object[] key, byte[] binaryKey, int hash) throws IOException {
+  synchronized boolean find(byte[] binaryKey, int hash, BinaryRowView found) throws IOException {
     lastUsedNanos = System.nanoTime();
     // A held copy's entries are pinned in the cache; its own references answer only if they
     // were not, and never lose the blocks. Loaded and cached here, not by a loader the cache
@@ -212,11 +209,11 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
       memory.put(owner, indexKey, index, index.retainedBytes(), null);
     }
     if (!index.bloom().mightContain(hash)) {
-      return null;
+      return false;
     }
     int b = index.blockFor(binaryKey, keyOrder);
     if (b < 0) {
-      return null;
+      return false;
     }
     MemoryCache.Key blockKey = new MemoryCache.Key(id, b);
     byte[] block = (byte[]) memory.cached(owner, blockKey);
@@ -224,14 +221,14 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
       block = heldBlocks == null ? readBlock(index, b) : heldBlocks.get(b);
       memory.put(owner, blockKey, block, block.length, null);
     }
-    return find(block, key, binaryKey);
+    return findInBlock(block, binaryKey, found);
   }
 
   /**
-   * The key-value of a key in a block, or null. The key is not decoded from the block: its bytes
-   * equal the key's, so the key-value takes the caller's key.
+   * Finds a key in a block: points {@code found} at its value there, undecoded (a block is never
+   * written once built, so the view stays valid if the cache drops it).
    */
-  private KeyValue find(byte[] block, Object[] key, byte[] binaryKey) {
+  private boolean findInBlock(byte[] block, byte[] binaryKey, BinaryRowView found) {
     int count = (int) INTS.get(block, block.length - 4);
     int offsets = block.length - 4 - 4 * count;
     int lo = 0;
@@ -248,14 +245,12 @@ final class LookupFile implements Closeable, MemoryCache.Spillable {
         int valueLength = record + 4 + (int) INTS.get(block, record);
         int value = valueLength + 4;
         int tail = value + (int) INTS.get(block, valueLength);
-        return new KeyValue(
-            key,
-            (long) LONGS.get(block, tail),
-            RowKind.fromByteValue(block[tail + 8]),
-            valueCodec.decodeRow(block, value));
+        found.of(
+            block, value, (long) LONGS.get(block, tail), RowKind.fromByteValue(block[tail + 8]));
+        return true;
       }
     }
-    return null;
+    return false;
   }
 
   private byte[] readBlock(FileIndex index, int b) throws IOException {

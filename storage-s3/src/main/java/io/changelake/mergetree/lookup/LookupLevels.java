@@ -3,10 +3,12 @@ package io.changelake.mergetree.lookup;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
+import io.changelake.format.BinaryRowView;
 import io.changelake.format.DataFileMeta;
 import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.Levels;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.Closeable;
@@ -95,6 +97,16 @@ public final class LookupLevels implements Closeable {
   private final RowType keyType;
   private final RowType valueType;
   private final BinaryRowCodec keyCodec;
+
+  /** Where each key column stands among the table's columns. */
+  private final int[] keyInValue;
+
+  /** The version the last lookup found, in its block. */
+  private final BinaryRowView found;
+
+  /** The key looked up, as a BinaryRow from offset 0: reused, grown as keys need. */
+  private byte[] probe = new byte[64];
+
   private final DataFileOpener<KeyValueFileReader> opener;
   private final Path folder;
   private final LookupCache cache;
@@ -169,6 +181,12 @@ public final class LookupLevels implements Closeable {
     this.keyType = keyType;
     this.valueType = valueType;
     this.keyCodec = new BinaryRowCodec(keyType);
+    this.keyInValue = valueType.positionsOf(keyType);
+    if (keyInValue == null) {
+      throw new IllegalArgumentException(
+          "the key " + keyType.names() + " is not among the columns " + valueType.names());
+    }
+    this.found = new BinaryRowView(valueType, keyInValue);
     this.opener = opener;
     this.folder = Files.createDirectories(folder);
     this.cache = cache;
@@ -179,7 +197,6 @@ public final class LookupLevels implements Closeable {
             owner,
             compress ? new ZstdDecompressCtx() : null,
             compress,
-            new BinaryRowCodec(valueType),
             new BinaryRowOrder(keyType),
             cache);
   }
@@ -193,25 +210,57 @@ public final class LookupLevels implements Closeable {
    * @param startLevel 1 or more: level-0 files overlap and are never looked up
    */
   public KeyValue lookup(Object[] key, int startLevel) throws IOException {
+    checkStartLevel(startLevel);
+    settle();
+    keyCodec.writeRow(key);
+    return find(startLevel)
+        ? new KeyValue(key, found.sequenceNumber(), found.kind(), found.decodeValues())
+        : null;
+  }
+
+  /**
+   * {@link #lookup(Object[], int)} of the key {@code row} holds in its key columns (a row of every
+   * table column, as a compaction reads it), answered with a view of the version found in its block
+   * of the local copy ({@link BinaryRowView}), valid until the next lookup: neither the key nor the
+   * version is decoded, and a key of BIGINT, INT, DOUBLE, FLOAT or BOOLEAN columns is not boxed.
+   */
+  public ChangeRow lookup(ChangeRow row, int startLevel) throws IOException {
+    checkStartLevel(startLevel);
+    settle();
+    keyCodec.writeRow(row, keyInValue);
+    return find(startLevel) ? found : null;
+  }
+
+  private static void checkStartLevel(int startLevel) {
     if (startLevel < 1) {
       throw new IllegalArgumentException(
           "lookups start at level 1 or above, got "
               + startLevel
               + ": level 0 is merged, not looked up");
     }
-    settle();
-    byte[] binaryKey = keyCodec.encodeRow(key);
+  }
+
+  /**
+   * Looks up the key {@link #keyCodec} wrote last, from {@code startLevel} up: points {@link
+   * #found} at the version of the first level whose file holds it.
+   */
+  private boolean find(int startLevel) throws IOException {
+    int keyLength = keyCodec.lastRowLength();
+    if (probe.length < keyLength) {
+      probe = new byte[Math.max(keyLength, 2 * probe.length)];
+    }
+    keyCodec.copyLastRow(probe, 0);
     int hash = keyCodec.lastRowHash();
-    KeyValue found = null;
-    for (int level = startLevel; found == null && level <= levels.maxLevel(); level++) {
-      DataFileMeta file = levels.fileFor(level, key);
+    boolean hit = false;
+    for (int level = startLevel; !hit && level <= levels.maxLevel(); level++) {
+      DataFileMeta file = levels.fileFor(level, probe);
       if (file != null) {
-        found = localFile(file).get(key, binaryKey, hash);
+        hit = localFile(file).find(probe, hash, found);
       }
     }
     // A block read may have left the cache over its budget at a held copy: no lock is held here.
     cache.memory().spillWhileOver();
-    return found;
+    return hit;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Compares lookups against a model, the levels as sorted maps, while random compactions replace the
- * content of levels, under budgets small enough that blocks, indexes and copies are evicted.
+ * content of levels, under budgets small enough that blocks, indexes and copies are evicted: each
+ * key looked up as a key and as a row of the table, whose answer is a view of the block.
  */
 class LookupLevelsDifferentialTest {
 
@@ -34,7 +36,9 @@ class LookupLevelsDifferentialTest {
           new DataType[] {
             DataType.string(), DataType.intType(), DataType.bigint(), DataType.string()
           });
-  private static final String[] REGIONS = {"", "a", "b", "ü-region", "a-very-long-region-name"};
+  private static final String[] REGIONS = {
+    "", "a", "b", "ü-region", "a-very-long-region-name", "a region name whose key outgrows 64 bytes"
+  };
   private static final int IDS = 3_000;
   private static final int LEVELS = 5;
 
@@ -80,10 +84,18 @@ class LookupLevelsDifferentialTest {
           Object[] key = {REGIONS[random.nextInt(REGIONS.length)], random.nextInt(-5, IDS + 5)};
           int startLevel = 1 + random.nextInt(LEVELS - 1);
           String expected = describe(modelLookup(model, key, startLevel));
-          assertEquals(
-              expected,
-              describe(lookup.lookup(key, startLevel)),
-              "round " + round + ", key " + Arrays.toString(key) + " from level " + startLevel);
+          String what =
+              "round " + round + ", key " + Arrays.toString(key) + " from level " + startLevel;
+          assertEquals(expected, describe(lookup.lookup(key, startLevel)), what);
+          // The same key in a row of the table, as a compaction looks it up: a view of the block.
+          KeyValue row =
+              new KeyValue(key, 0, RowKind.INSERT, new Object[] {key[0], key[1], 1L, "unread"});
+          ChangeRow found = lookup.lookup(row, startLevel);
+          assertEquals(expected, describe(found == null ? null : found.toKeyValue()), what);
+          if (found != null) {
+            assertEquals(key[1], found.getInt(1), what);
+            assertEquals(found.get(2), found.getLong(2), what);
+          }
           lookups++;
         }
       }
