@@ -67,6 +67,58 @@ class FullCompactionChangelogTest {
     }
   }
 
+  /**
+   * With a {@code sequence.field}, a version that comes later but orders before the stored one
+   * loses to it, and the changelog still names the key, as Paimon's does: -U and +U of the row it
+   * keeps (nothing with row-deduplicate). Lookup and full-compaction producers alike, the key's
+   * stored version found in the compaction (full compaction) or by a lookup (lookup).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"full-compaction", "lookup"})
+  void aLaterVersionThatOrdersBeforeTheStoredOneLosesAndEmitsAsPaimons(String producer)
+      throws Exception {
+    Map<String, String> options =
+        new java.util.HashMap<>(
+            Map.of("bucket", "1", "changelog-producer", producer, "sequence.field", "amount"));
+    if (producer.equals("full-compaction")) {
+      options.put("full-compaction.delta-commits", "1");
+    }
+    TableSchema schema = Orders.schema(options);
+    TablePath path = new TablePath("db", "orders");
+    try (LocalObjectStore store = new LocalObjectStore(warehouse.resolve("ours"))) {
+      Table table = Table.create(store, path, schema);
+      SnapshotCommit commit = table.newCommit("test");
+      FileStoreTable paimon =
+          PaimonTables.create(warehouse.resolve("paimon").resolve(path.root()), schema);
+      try (TableWriter ours = table.newWriter();
+          PaimonStreams.Writer theirs =
+              new PaimonStreams.Writer(
+                  paimon, schema, Files.createDirectories(warehouse.resolve("io")))) {
+        long identifier = 0;
+        // Key 10 comes again with a smaller amount (it loses), key 40 with a greater one.
+        for (List<Long> keys : List.of(range(1, 50), List.of(10L, 40L), List.of(10L))) {
+          for (long key : keys) {
+            long amount = identifier == 0 ? key * 10 : key == 10 ? identifier : key * 100;
+            Object[] row = Orders.row(key, identifier, amount);
+            ours.write(RowKind.INSERT, row);
+            theirs.write(RowKind.INSERT, row);
+          }
+          identifier++;
+          commit.commit(identifier, ours.prepareCommit(identifier));
+          theirs.commit();
+        }
+      }
+      List<Change> ours = ChangelogScanTest.changelog(table, 1);
+      List<String> expected = changes(PaimonStreams.changelog(paimon, schema, 1));
+      assertEquals(expected, changes(ours));
+      // Key 10's stored row is named twice, as it stays: -U and +U of the same row.
+      assertEquals(
+          2,
+          expected.stream().filter(c -> c.equals("+U[10, 0, 100]")).count(),
+          expected.toString());
+    }
+  }
+
   private static List<String> changes(List<Change> changes) {
     return changes.stream().map(c -> c.kind().shortString() + c.row()).toList();
   }

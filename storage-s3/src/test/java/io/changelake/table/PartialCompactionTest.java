@@ -10,11 +10,12 @@ import io.changelake.store.LocalObjectStore;
 import io.changelake.types.RowKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A compaction that leaves an older sorted run out (universal compaction's size-ratio pick: small
@@ -29,15 +30,26 @@ class PartialCompactionTest {
 
   @TempDir Path warehouse;
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"none", "input", "lookup", "full-compaction"})
-  void retractionsMergedBesideALargerRunLeftOutKeepShadowingIt(String producer) throws Exception {
+  @ParameterizedTest(name = "{0} sequence.field={1}")
+  @CsvSource({
+    "none, false",
+    "input, false",
+    "lookup, false",
+    "full-compaction, false",
+    "none, true",
+    "input, true",
+    "lookup, true",
+    "full-compaction, true"
+  })
+  void retractionsMergedBesideALargerRunLeftOutKeepShadowingIt(
+      String producer, boolean bySequenceField) throws Exception {
+    Map<String, String> options = new HashMap<>(Map.of("changelog-producer", producer));
+    if (bySequenceField) {
+      // The commit's identifier, rising: each version orders after the ones before it.
+      options.put("sequence.field", "store_id");
+    }
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
-      Table table =
-          Table.create(
-              store,
-              new TablePath("db", "orders"),
-              Orders.schema(Map.of("changelog-producer", producer)));
+      Table table = Table.create(store, new TablePath("db", "orders"), Orders.schema(options));
       RawReadTest.writeUpdates(table, 1, KEYS, CompactionRequest.FULL);
       SnapshotCommit commit = table.newCommit("test");
       long id = 2;

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.paimon.data.InternalRow;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A batch read takes the raw path (files read one after another, no merge) exactly when Paimon's
@@ -231,6 +233,60 @@ class RawReadTest {
         ours.addAll(kindedRows(read.read(split)));
       }
       assertEquals(paimonKindedRows(table), sorted(ours));
+    }
+  }
+
+  /**
+   * A deduplicate table with a {@code sequence.field} keeps each key's greatest version, not its
+   * last: random upserts and deletions, their sequence field drawn out of order, in commits that
+   * leave files at level 0 beside files above. Each merged split hands a sink the rows its reader
+   * gives, whole and cut to some columns, and the table reads as Paimon reads it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"none", "lookup", "full-compaction"})
+  void aSequenceFieldTableHandsASinkTheVersionsThatWinAsItsReaderAndPaimonRead(String producer)
+      throws Exception {
+    Random random = new Random(producer.hashCode());
+    try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
+      Table table =
+          Table.create(
+              store,
+              PATH,
+              Orders.schema(
+                  Map.of(
+                      "changelog-producer", producer,
+                      "sequence.field", "amount",
+                      "num-sorted-run.compaction-trigger", "5",
+                      // A full compaction every fourth commit: the last two leave level 0.
+                      "full-compaction.delta-commits", "4")));
+      SnapshotCommit commit = table.newCommit("test");
+      for (long id = 1; id <= 6; id++) {
+        try (TableWriter writer = table.newWriter()) {
+          for (int i = 0; i < 400; i++) {
+            long key = random.nextInt(300);
+            Long amount = random.nextInt(8) == 0 ? null : (long) random.nextInt(1000);
+            RowKind kind = random.nextInt(6) == 0 ? RowKind.DELETE : RowKind.INSERT;
+            writer.write(kind, Orders.row(key, id, amount));
+          }
+          commit.commit(id, writer.prepareCommit(id, CompactionRequest.AUTO));
+        }
+      }
+      TableRead read = table.newRead();
+      List<String> ours = new ArrayList<>();
+      int merged = 0;
+      for (BucketSplit split : read.splits(table.snapshots().latest().orElseThrow())) {
+        merged += read.read(split).raw() ? 0 : 1;
+        List<String> asRead = kindedRows(read.read(split));
+        assertEquals(asInserts(asRead), inserts(read.read(split)), producer + " handed to a sink");
+        int[] columns = {2, 0};
+        assertEquals(
+            asInserts(kindedRows(read.read(split), columns)),
+            inserts(read.read(split, columns)),
+            producer + " columns " + Arrays.toString(columns) + " handed to a sink");
+        ours.addAll(asRead);
+      }
+      assertTrue(merged > 0, "no split was merged");
+      assertEquals(paimonKindedRows(table), sorted(ours), producer);
     }
   }
 

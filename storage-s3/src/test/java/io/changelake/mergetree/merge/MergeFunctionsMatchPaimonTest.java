@@ -199,18 +199,32 @@ class MergeFunctionsMatchPaimonTest {
 
   @Test
   void sequenceOrderMatchesPaimonsUserDefinedSeqComparator() {
+    assertSequenceOrderMatchesPaimon(
+        new DataType[] {DataType.string(), DataType.intType(), DataType.bytes()});
+    // The columns compared through a view's unboxed getters.
+    assertSequenceOrderMatchesPaimon(
+        new DataType[] {DataType.bigint(), DataType.doubleType(), DataType.floatType()});
+    assertSequenceOrderMatchesPaimon(new DataType[] {DataType.booleanType(), DataType.bigint()});
+  }
+
+  /** Our order of random versions, by sequence fields of these types, is Paimon's. */
+  private void assertSequenceOrderMatchesPaimon(DataType[] sequenceTypes) {
+    String[] names = new String[sequenceTypes.length + 1];
+    DataType[] types = new DataType[sequenceTypes.length + 1];
+    names[0] = "k";
+    types[0] = DataType.bigint();
+    List<String> sequenceFields = new ArrayList<>();
+    for (int i = 0; i < sequenceTypes.length; i++) {
+      names[i + 1] = "s" + i;
+      types[i + 1] = sequenceTypes[i];
+      sequenceFields.add(names[i + 1]);
+    }
     TableSchema table =
-        Versions.table(
-            new String[] {"k", "a", "b", "c"},
-            new DataType[] {
-              DataType.bigint(), DataType.string(), DataType.intType(), DataType.bytes()
-            },
-            Map.of("sequence.field", "a,b,c"));
+        Versions.table(names, types, Map.of("sequence.field", String.join(",", sequenceFields)));
     RowType rowType = table.rowType();
     Comparator<KeyValue> ours = MergeFunctions.sequenceOrder(table);
     UserDefinedSeqComparator paimon =
-        UserDefinedSeqComparator.create(
-            PaimonTypes.toPaimon(rowType), List.of("a", "b", "c"), true);
+        UserDefinedSeqComparator.create(PaimonTypes.toPaimon(rowType), sequenceFields, true);
     PaimonRows rows = new PaimonRows(rowType);
     for (int n = 0; n < SEQUENCES; n++) {
       KeyValue x = randomVersion(rowType, n % 3, 0);
