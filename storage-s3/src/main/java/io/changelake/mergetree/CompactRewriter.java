@@ -387,9 +387,7 @@ final class CompactRewriter {
       if (top != newest) {
         changelogRule.emit(top, newest, toChangelog);
       }
-      if (out != null && (newest.kind().isAdd() || !dropDeletes)) {
-        out.write(newest);
-      }
+      store(newest, out, dropDeletes);
     }
   }
 
@@ -411,10 +409,18 @@ final class CompactRewriter {
     ChangelogRule.Sink toChangelog = changelog::write;
     while (keys.nextNewestOverUpper()) {
       checkNotCancelled(sink);
-      ChangeRow merged = lookupRule.mergeNewest(keys, outputLevel, maxLevel, toChangelog);
-      if (out != null && (merged.kind().isAdd() || !dropDeletes)) {
-        out.write(merged);
-      }
+      store(lookupRule.mergeNewest(keys, outputLevel, maxLevel, toChangelog), out, dropDeletes);
+    }
+  }
+
+  /**
+   * Writes a key's merged version to {@code out}, unless only the changelog is written ({@code out}
+   * null) or it is a retraction the compaction may drop.
+   */
+  private static void store(ChangeRow merged, RollingFileWriter out, boolean dropDeletes)
+      throws IOException {
+    if (out != null && (merged.kind().isAdd() || !dropDeletes)) {
+      out.write(merged);
     }
   }
 
@@ -467,14 +473,12 @@ final class CompactRewriter {
       checkNotCancelled(sink);
       ChangeRow lone = keys.lone();
       if (lone != null) {
-        if (out != null && (lone.kind().isAdd() || !dropDeletes)) {
-          out.write(lone);
-        }
+        store(lone, out, dropDeletes);
         continue;
       }
       KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
-      if (out != null && result != null && (result.kind().isAdd() || !dropDeletes)) {
-        out.write(result);
+      if (result != null) {
+        store(result, out, dropDeletes);
       }
     }
   }
