@@ -215,11 +215,6 @@ public final class BinaryRowCodec {
     return cursor;
   }
 
-  /** The length of the BinaryRow last written by {@link #writeRow}. */
-  public int lastRowLength() {
-    return cursor;
-  }
-
   /** Copies the BinaryRow last written by {@link #writeRow} to {@code target} at {@code offset}. */
   public void copyLastRow(byte[] target, int offset) {
     System.arraycopy(buffer, PREFIX, target, offset, cursor);
@@ -286,7 +281,7 @@ public final class BinaryRowCodec {
    * it.
    */
   Object read(byte[] bytes, int rowStart, int i) {
-    int slot = rowStart + nullBitsBytes + 8 * i;
+    int slot = slot(rowStart, i);
     return switch (roots[i]) {
       case BOOLEAN -> bytes[slot] != 0;
       case TINYINT -> bytes[slot];

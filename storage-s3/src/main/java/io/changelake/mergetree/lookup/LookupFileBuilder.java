@@ -177,7 +177,17 @@ public final class LookupFileBuilder implements Closeable {
   /** Whether finished or abandoned; guarded by this. */
   private boolean done;
 
-  LookupFileBuilder(Path path, RowType keyType, RowType valueType, boolean compress, Owner owner)
+  /**
+   * @param keyInValue where each key column stands among {@code valueType}'s ({@link
+   *     RowType#positionsOf}, checked by the lookup that makes the builder)
+   */
+  LookupFileBuilder(
+      Path path,
+      RowType keyType,
+      RowType valueType,
+      int[] keyInValue,
+      boolean compress,
+      Owner owner)
       throws IOException {
     this.path = path;
     this.hashesPath = path.resolveSibling(path.getFileName() + ".hashes");
@@ -186,11 +196,7 @@ public final class LookupFileBuilder implements Closeable {
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
     this.keyOrder = new RowComparator(keyType);
-    this.keyInValue = valueType.positionsOf(keyType);
-    if (keyInValue == null) {
-      throw new IllegalArgumentException(
-          "the key " + keyType.names() + " is not among the columns " + valueType.names());
-    }
+    this.keyInValue = keyInValue;
     this.bigintKey = keyType.size() == 1 && keyType.type(0).root() == TypeRoot.BIGINT;
     this.hashes = new BufferedOutputStream(Files.newOutputStream(hashesPath), STREAM_BUFFER_BYTES);
   }

@@ -212,8 +212,7 @@ public final class LookupLevels implements Closeable {
   public KeyValue lookup(Object[] key, int startLevel) throws IOException {
     checkStartLevel(startLevel);
     settle();
-    keyCodec.writeRow(key);
-    return find(startLevel)
+    return find(keyCodec.writeRow(key), startLevel)
         ? new KeyValue(key, found.sequenceNumber(), found.kind(), found.decodeValues())
         : null;
   }
@@ -227,8 +226,7 @@ public final class LookupLevels implements Closeable {
   public ChangeRow lookup(ChangeRow row, int startLevel) throws IOException {
     checkStartLevel(startLevel);
     settle();
-    keyCodec.writeRow(row, keyInValue);
-    return find(startLevel) ? found : null;
+    return find(keyCodec.writeRow(row, keyInValue), startLevel) ? found : null;
   }
 
   private static void checkStartLevel(int startLevel) {
@@ -241,11 +239,10 @@ public final class LookupLevels implements Closeable {
   }
 
   /**
-   * Looks up the key {@link #keyCodec} wrote last, from {@code startLevel} up: points {@link
-   * #found} at the version of the first level whose file holds it.
+   * Looks up the key {@link #keyCodec} wrote last, {@code keyLength} bytes, from {@code startLevel}
+   * up: points {@link #found} at the version of the first level whose file holds it.
    */
-  private boolean find(int startLevel) throws IOException {
-    int keyLength = keyCodec.lastRowLength();
+  private boolean find(int keyLength, int startLevel) throws IOException {
     if (probe.length < keyLength) {
       probe = new byte[Math.max(keyLength, 2 * probe.length)];
     }
@@ -275,6 +272,7 @@ public final class LookupLevels implements Closeable {
         folder.resolve("lookup-" + id + ".tmp"),
         keyType,
         valueType,
+        keyInValue,
         shared.compress(),
         new Building(id));
   }
