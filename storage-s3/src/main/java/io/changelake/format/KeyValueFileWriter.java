@@ -2,6 +2,7 @@ package io.changelake.format;
 
 import io.changelake.store.ObjectStore;
 import io.changelake.types.ChangeRow;
+import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -152,11 +153,19 @@ public final class KeyValueFileWriter implements Closeable {
    *     a NOT NULL column, a decimal too large), or a view's columns are not the table's
    */
   public void write(ChangeRow row) throws IOException {
+    write(row, row.kind());
+  }
+
+  /**
+   * {@link #write(ChangeRow)} of the row under {@code kind}, whatever its own: how a changelog
+   * writes the version it names as a -U, -D or +I.
+   */
+  public void write(ChangeRow row, RowKind kind) throws IOException {
     if (failed) {
       throw new IOException("the writer of " + path + " failed on an earlier row");
     }
     try {
-      columns.write(writer, row);
+      columns.write(writer, row, kind);
     } catch (IOException | RuntimeException e) {
       failed = true;
       throw e;
@@ -169,7 +178,7 @@ public final class KeyValueFileWriter implements Closeable {
     long sequenceNumber = row.sequenceNumber();
     minSequenceNumber = Math.min(minSequenceNumber, sequenceNumber);
     maxSequenceNumber = Math.max(maxSequenceNumber, sequenceNumber);
-    if (!row.kind().isAdd()) {
+    if (!kind.isAdd()) {
       deleteRowCount++;
     }
   }

@@ -3,7 +3,6 @@ package io.changelake.mergetree;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
@@ -28,25 +27,23 @@ import java.util.Objects;
  * <p>The first-row engine is insert-only: a key that already had a row emits nothing, a new key its
  * first row with the kind it was written with.
  *
- * <p>Not thread-safe: a view emitted under another kind goes through one wrapper the rule reuses,
- * so each compaction rewriter, which runs on one thread at a time, has a rule of its own.
+ * <p>Immutable: a version emitted under another kind than its own goes to the sink as it is, with
+ * that kind beside it, so a rule is shared between threads and nothing is built per change.
  */
 final class ChangelogRule {
 
   /**
-   * Receives the changelog records, in order: each valid until the next is given (a version read as
-   * a view comes as a view, with the kind the rule gives it).
+   * Receives the changelog records, in order: each a version of the key and the kind it is emitted
+   * under, which is not always the version's own (the -U of a stored +I). A version read as a view
+   * comes as that view, valid until the next is given.
    */
   interface Sink {
-    void accept(ChangeRow changelog) throws IOException;
+    void accept(ChangeRow version, RowKind kind) throws IOException;
   }
 
   private final boolean insertOnly;
   private final boolean rowDeduplicate;
   private final boolean[] compared;
-
-  // The version emitted under another kind, when it is a view: one at a time reaches the sink.
-  private final RekindedRow rekinded = new RekindedRow();
 
   ChangelogRule(TableOptions options, RowType rowType) {
     this.insertOnly = options.mergeEngine() == MergeEngine.FIRST_ROW;
@@ -69,7 +66,7 @@ final class ChangelogRule {
       if (hasRow) {
         // first-row emits the new row as it is stored (a +U stays +U), as Paimon's
         // FirstRowMergeFunctionWrapper does; the other engines emit +I.
-        sink.accept(insertOnly ? after : withKind(after, RowKind.INSERT));
+        sink.accept(after, insertOnly ? after.kind() : RowKind.INSERT);
       }
       return;
     }
@@ -77,14 +74,14 @@ final class ChangelogRule {
       return;
     }
     if (!hasRow) {
-      sink.accept(withKind(before, RowKind.DELETE));
+      sink.accept(before, RowKind.DELETE);
       return;
     }
     if (rowDeduplicate && sameRow(before, after)) {
       return;
     }
-    sink.accept(withKind(before, RowKind.UPDATE_BEFORE));
-    sink.accept(withKind(after, RowKind.UPDATE_AFTER));
+    sink.accept(before, RowKind.UPDATE_BEFORE);
+    sink.accept(after, RowKind.UPDATE_AFTER);
   }
 
   private boolean sameRow(ChangeRow a, ChangeRow b) {
@@ -94,16 +91,5 @@ final class ChangelogRule {
       }
     }
     return true;
-  }
-
-  /** The row under {@code kind}: a key-value of its own, a view rekinded until the next call. */
-  private ChangeRow withKind(ChangeRow row, RowKind kind) {
-    if (row.kind() == kind) {
-      return row;
-    }
-    if (row instanceof KeyValue kv) {
-      return new KeyValue(kv.key(), kv.sequenceNumber(), kind, kv.value());
-    }
-    return rekinded.of(row, kind);
   }
 }

@@ -173,8 +173,7 @@ public final class MergeTreeWriter implements Closeable {
                     increment,
                     new KeyMerge(mergeFunctions.get(), versionOrder, false),
                     versionOrder,
-                    // A rule of its own: a rule is not shared between threads.
-                    new ChangelogRule(options, schema.rowType())),
+                    changelogRule),
                 files)
             : null;
     this.nextSequence = restored.maxSequenceNumber() + 1;

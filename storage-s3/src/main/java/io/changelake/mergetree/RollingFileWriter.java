@@ -6,6 +6,7 @@ import io.changelake.format.KeyValueFileWriter;
 import io.changelake.mergetree.lookup.LookupFileBuilder;
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.types.ChangeRow;
+import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -72,13 +73,27 @@ final class RollingFileWriter implements Closeable {
    *     is then abandoned, and every later call fails
    */
   void write(ChangeRow kv) throws IOException {
+    write(kv, kv.kind());
+  }
+
+  /**
+   * {@link #write(ChangeRow)} of the record under {@code kind}, whatever its own: a changelog's -U,
+   * -D or +I of a version. A data file stores each record under its own kind.
+   *
+   * @throws IllegalArgumentException if this writes data files and {@code kind} is not the record's
+   */
+  void write(ChangeRow kv, RowKind kind) throws IOException {
+    if (!changelog && kind != kv.kind()) {
+      throw new IllegalArgumentException(
+          "a data file stores a record under its own kind " + kv.kind() + ", not " + kind);
+    }
     checkNotFailed();
     try {
       if (current == null) {
         current = changelog ? files.newChangelogFile() : files.newDataFile();
         currentLookup = lookup != null ? lookup.newFile() : null;
       }
-      current.write(kv);
+      current.write(kv, kind);
       if (currentLookup != null) {
         currentLookup.add(kv);
       }

@@ -25,7 +25,6 @@ public final class RunKeys {
   private final int[] runLevels;
   private final Comparator<KeyValue> versionOrder;
   private ChangeRow lone;
-  private int loneLevel;
   private ChangeRow newest;
   private ChangeRow atLevel;
   private boolean fromLevel0;
@@ -64,7 +63,6 @@ public final class RunKeys {
     int top = runs.top();
     if (runs.laterVersionOfTop() < 0 && asView.test(runLevels[top])) {
       lone = runs.run(top).row();
-      loneLevel = runLevels[top];
       runs.advanceTop();
       return true;
     }
@@ -182,10 +180,5 @@ public final class RunKeys {
    */
   public ChangeRow lone() {
     return lone;
-  }
-
-  /** The level of the run holding {@link #lone}. */
-  public int loneLevel() {
-    return loneLevel;
   }
 }

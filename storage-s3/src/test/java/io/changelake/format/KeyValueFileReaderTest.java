@@ -388,20 +388,73 @@ class KeyValueFileReaderTest {
         });
     for (int file = 0; file < 2; file++) {
       KeyValueFileMeta views = writers.get(2 * file).finish();
-      KeyValueFileMeta keyValues = writers.get(2 * file + 1).finish();
-      assertArrayEquals(
-          Files.readAllBytes(dir.resolve("rewritten").resolve(keyValues.path())),
-          Files.readAllBytes(dir.resolve("rewritten").resolve(views.path())));
-      assertEquals(keyValues.minKey(), views.minKey());
-      assertEquals(keyValues.maxKey(), views.maxKey());
+      assertSameFile(dir.resolve("rewritten"), writers.get(2 * file + 1).finish(), views);
       assertEquals(rows.get(rows.size() - 1).key()[0], views.maxKey().get(0));
-      assertEquals(keyValues.rowCount(), views.rowCount());
-      assertEquals(keyValues.minSequenceNumber(), views.minSequenceNumber());
-      assertEquals(keyValues.maxSequenceNumber(), views.maxSequenceNumber());
-      assertEquals(keyValues.deleteRowCount(), views.deleteRowCount());
-      assertEquals(keyValues.keyStats(), views.keyStats());
-      assertEquals(keyValues.valueStats(), views.valueStats());
     }
+  }
+
+  /**
+   * A row written under a kind that is not its own (a changelog's -U, -D or +I of a stored
+   * version), a view or a key-value, is written byte for byte as a key-value of that kind, and
+   * counted as a retraction by that kind.
+   */
+  @Test
+  void aRowWrittenUnderAnotherKindIsWrittenAsAKeyValueOfThatKind() throws IOException {
+    ObjectStore out = new LocalObjectStore(dir.resolve("rekinded"));
+    List<KeyValueFileWriter> writers = new ArrayList<>();
+    for (String file : List.of("ours", "paimons")) {
+      for (String way : List.of("views", "kvs", "of-that-kind")) {
+        writers.add(
+            KeyValueFileWriter.createSortedRun(
+                out,
+                file + "-" + way + ".parquet",
+                AllTypes.KEY_TYPE,
+                AllTypes.VALUE_TYPE,
+                ParquetFileOptions.DEFAULTS));
+      }
+    }
+    RowKind[] kinds = RowKind.values();
+    int[] written = {0};
+    forEachBatchRowOfBothFiles(
+        "rekinded",
+        (file, row, keyValue) -> {
+          RowKind kind = kinds[written[0]++ % kinds.length];
+          try {
+            writers.get(3 * file).write(row, kind);
+            writers.get(3 * file + 1).write(keyValue, kind);
+            writers
+                .get(3 * file + 2)
+                .write(
+                    new KeyValue(
+                        keyValue.key(), keyValue.sequenceNumber(), kind, keyValue.value()));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+    for (int file = 0; file < 2; file++) {
+      KeyValueFileMeta ofThatKind = writers.get(3 * file + 2).finish();
+      assertTrue(
+          ofThatKind.deleteRowCount() > 0 && ofThatKind.deleteRowCount() < ofThatKind.rowCount(),
+          "both kinds written");
+      assertSameFile(dir.resolve("rekinded"), ofThatKind, writers.get(3 * file).finish());
+      assertSameFile(dir.resolve("rekinded"), ofThatKind, writers.get(3 * file + 1).finish());
+    }
+  }
+
+  /** The two files, in {@code folder}, have the same bytes and the same metadata. */
+  private static void assertSameFile(
+      Path folder, KeyValueFileMeta expected, KeyValueFileMeta actual) throws IOException {
+    assertArrayEquals(
+        Files.readAllBytes(folder.resolve(expected.path())),
+        Files.readAllBytes(folder.resolve(actual.path())));
+    assertEquals(expected.minKey(), actual.minKey());
+    assertEquals(expected.maxKey(), actual.maxKey());
+    assertEquals(expected.rowCount(), actual.rowCount());
+    assertEquals(expected.minSequenceNumber(), actual.minSequenceNumber());
+    assertEquals(expected.maxSequenceNumber(), actual.maxSequenceNumber());
+    assertEquals(expected.deleteRowCount(), actual.deleteRowCount());
+    assertEquals(expected.keyStats(), actual.keyStats());
+    assertEquals(expected.valueStats(), actual.valueStats());
   }
 
   /** The BinaryRow {@code codec} writes of {@code row}'s {@code columns}. */

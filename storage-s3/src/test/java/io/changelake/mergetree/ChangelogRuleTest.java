@@ -92,9 +92,9 @@ class ChangelogRuleTest {
     rule.emit(
         before,
         after,
-        kv ->
+        (kv, kind) ->
             out.add(
-                kv.kind().shortString()
+                kind.shortString()
                     + " "
                     + kv.sequenceNumber()
                     + " "

@@ -288,12 +288,13 @@ class LookupChangelogRuleTest {
         firstRow);
   }
 
-  private void emit(ChangeRow kv) {
-    changelog.add(kv.kind().shortString() + " " + kv.sequenceNumber());
+  private void emit(ChangeRow kv, RowKind kind) {
+    changelog.add(kind.shortString() + " " + kv.sequenceNumber());
   }
 
   /** Records a change whole, read while it is valid (a view is, until the next). */
-  private void emitWhole(ChangeRow kv) {
-    changelog.add(text(kv.toKeyValue()));
+  private void emitWhole(ChangeRow kv, RowKind kind) {
+    KeyValue whole = kv.toKeyValue();
+    changelog.add(text(new KeyValue(whole.key(), whole.sequenceNumber(), kind, whole.value())));
   }
 }

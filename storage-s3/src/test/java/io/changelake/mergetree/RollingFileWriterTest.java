@@ -97,6 +97,39 @@ class RollingFileWriterTest {
     }
   }
 
+  /**
+   * A changelog writes a version under the kind it is emitted as (the -U of a stored +I); a data
+   * file stores each record under its own kind, and refuses another before writing anything.
+   */
+  @Test
+  void aChangelogWritesAVersionUnderItsEmittedKindADataFileUnderItsOwn() throws IOException {
+    try (ObjectStore store = new LocalObjectStore(dir)) {
+      BucketFiles files = new BucketFiles(store, "rolling-0/", SCHEMA);
+      try (RollingFileWriter changelog = new RollingFileWriter(files, 3, true, 1 << 20, null);
+          RollingFileWriter data = new RollingFileWriter(files, 1, false, 1 << 20, null)) {
+        changelog.write(Bucket.row(1, 1, RowKind.INSERT, 5), RowKind.UPDATE_BEFORE);
+        changelog.write(Bucket.row(1, 2, RowKind.INSERT, 6), RowKind.UPDATE_AFTER);
+        IllegalArgumentException refused =
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> data.write(Bucket.row(1, 2, RowKind.INSERT, 6), RowKind.DELETE));
+        data.write(Bucket.row(1, 2, RowKind.INSERT, 6), RowKind.INSERT);
+
+        DataFileMeta changelogFile = changelog.finish().get(0);
+        assertEquals(1L, changelogFile.deleteRowCount());
+        List<String> kinds = new ArrayList<>();
+        try (KeyValueFileReader reader = files.open(changelogFile)) {
+          while (reader.hasNext()) {
+            kinds.add(reader.next().kind().shortString());
+          }
+        }
+        assertEquals(List.of("-U", "+U"), kinds);
+        assertTrue(refused.getMessage().contains("its own kind"), refused.getMessage());
+        assertEquals(1L, data.finish().get(0).rowCount());
+      }
+    }
+  }
+
   @Test
   void aFileThatCannotBeWrittenFailsTheOutputAndEveryLaterCall() throws IOException {
     try (ObjectStore store =
