@@ -150,7 +150,7 @@ record RandomScript(long seed, String producer, String engine, List<String> line
         retractionsAccepted,
         lines.contains("OPTION ignore-delete=true"),
         waits ? 6 : 4,
-        tinyBuffer ? 30 : 6,
+        tinyBuffer ? 80 : 6,
         columns.size() > 2,
         partitioned,
         lines);

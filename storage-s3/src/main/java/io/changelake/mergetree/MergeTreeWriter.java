@@ -12,6 +12,7 @@ import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -87,6 +88,13 @@ public final class MergeTreeWriter implements Closeable {
   private final KeyMerge keyMerge;
   private final Comparator<KeyValue> versionOrder;
   private final RowComparator keyOrder;
+
+  /** Whether a key's versions arrive in version order: no {@code sequence.field}. */
+  private final boolean arrivalOrder;
+
+  /** Whether a key's newest version is its merged value: deduplicate in arrival order. */
+  private final boolean newestRecordWins;
+
   private final WriteBuffer buffer;
   private final UniversalCompaction compaction;
   private final PendingIncrement increment;
@@ -128,16 +136,18 @@ public final class MergeTreeWriter implements Closeable {
     this.keyOrder = restored.keyOrder();
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+    this.arrivalOrder = sequenceOrder == null;
+    this.newestRecordWins = arrivalOrder && options.mergeEngine() == MergeEngine.DEDUPLICATE;
     this.keyMerge = new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
-    // Records arrive in sequence order and the buffer's sort is stable, so without a
-    // sequence.field the buffer sorts by key alone.
+    // Records arrive in sequence order and the buffer's sort is stable, so it sorts by key alone
+    // and orders a key's versions by a sequence.field only when it reads them as key-values.
     this.buffer =
         new WriteBuffer(
             schema.keyType(),
             schema.rowType(),
-            keyOrder,
             sequenceOrder,
             options.writeBufferSize(),
+            options.pageSize(),
             options.writeBufferSpillable(),
             spillFolder);
     this.compaction =
@@ -200,8 +210,10 @@ public final class MergeTreeWriter implements Closeable {
    *
    * @param key the trimmed primary key
    * @param kind the row kind
-   * @param row the whole row
+   * @param row the whole row; it is serialized now, so neither array is kept
    * @throws MergeException if the merge engine cannot take it (a retraction it cannot undo); the
+   *     record is not kept
+   * @throws IllegalArgumentException naming the column if a value is not of its column's type; the
    *     record is not kept
    */
   public void write(Object[] key, RowKind kind, Object[] row) throws IOException {
@@ -209,16 +221,16 @@ public final class MergeTreeWriter implements Closeable {
       // ignore-delete drops retractions before any merge, whatever the engine, as Paimon does.
       return;
     }
-    KeyValue kv = new KeyValue(key, nextSequence, kind, row);
     if (!kind.isAdd()) {
       // Refuse now what the merge engine would refuse at the commit, while the rest of the
       // buffer is still good: the same rule, run on the record alone.
       mergeFunction.reset();
-      mergeFunction.add(kv);
+      mergeFunction.add(new KeyValue(key, nextSequence, kind, row));
     }
+    boolean full = buffer.add(key, nextSequence, kind, row);
     nextSequence++;
     writtenSinceFullCompaction = true;
-    if (buffer.add(kv)) {
+    if (full) {
       if (background != null) {
         flushBesideCompaction();
       } else {
@@ -351,31 +363,81 @@ public final class MergeTreeWriter implements Closeable {
     if (buffer.isEmpty()) {
       return;
     }
-    boolean inputChangelog = producer == ChangelogProducer.INPUT;
     long targetSize = options.targetFileSize();
     try (RollingFileWriter out = new RollingFileWriter(files, 0, false, targetSize, lookup);
         RollingFileWriter changelog = new RollingFileWriter(files, 0, true, targetSize, lookup)) {
-      List<Iterator<KeyValue>> runs = buffer.sortedRuns();
-      SortMergeReader merged = new SortMergeReader(runs, keyOrder, versionOrder);
-      int[] runLevels = new int[runs.size()];
-      KeyVersions versions = new KeyVersions(keyOrder);
-      while (versions.fill(merged, runLevels)) {
-        if (inputChangelog) {
-          // The input producer's changelog is every record as given, in the same pass.
-          for (int i = 0; i < versions.size(); i++) {
-            changelog.write(versions.record(i));
-          }
-        }
-        KeyValue result = keyMerge.reduce(versions);
-        if (result != null) {
-          out.write(result);
-        }
+      if (buffer.spilled()) {
+        mergeRuns(buffer.sortedRuns(), out, changelog);
+      } else {
+        mergeKeys(buffer.sortedKeys(), out, changelog);
       }
       List<DataFileMeta> written = out.finish();
       increment.flushed(written, changelog.finish());
       levels.update(List.of(), written);
     }
     buffer.clear();
+  }
+
+  /**
+   * Merges the keys of a buffer that spilled nothing, each version read as a view of its row where
+   * it is written as it is: every version of a key whose versions arrive in version order, for the
+   * input changelog; a key's lone version, which no engine merges ({@link KeyMerge#reduce}); a
+   * deduplicate table's newest version. Any other key goes through the merge engine as key-values.
+   */
+  private void mergeKeys(
+      WriteBuffer.SortedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
+      throws IOException {
+    boolean inputChangelog = producer == ChangelogProducer.INPUT;
+    KeyVersions versions = new KeyVersions(keyOrder);
+    List<KeyValue> decoded = new ArrayList<>();
+    while (keys.next()) {
+      int count = keys.versions();
+      boolean inVersionOrder = arrivalOrder || count == 1;
+      if (inputChangelog && inVersionOrder) {
+        // The input producer's changelog is every record as given, in the same pass.
+        for (int i = 0; i < count; i++) {
+          changelog.write(keys.view(i));
+        }
+      }
+      if (count == 1 || newestRecordWins) {
+        out.write(keys.view(count - 1));
+        continue;
+      }
+      decoded.clear();
+      keys.addVersions(decoded);
+      versions.clear();
+      for (KeyValue version : decoded) {
+        if (inputChangelog && !inVersionOrder) {
+          changelog.write(version);
+        }
+        versions.add(version, 0);
+      }
+      KeyValue result = keyMerge.reduce(versions);
+      if (result != null) {
+        out.write(result);
+      }
+    }
+  }
+
+  /** Merges the sorted runs of a buffer that spilled, as key-values. */
+  private void mergeRuns(
+      List<Iterator<KeyValue>> runs, RollingFileWriter out, RollingFileWriter changelog)
+      throws IOException {
+    boolean inputChangelog = producer == ChangelogProducer.INPUT;
+    SortMergeReader merged = new SortMergeReader(runs, keyOrder, versionOrder);
+    int[] runLevels = new int[runs.size()];
+    KeyVersions versions = new KeyVersions(keyOrder);
+    while (versions.fill(merged, runLevels)) {
+      if (inputChangelog) {
+        for (int i = 0; i < versions.size(); i++) {
+          changelog.write(versions.record(i));
+        }
+      }
+      KeyValue result = keyMerge.reduce(versions);
+      if (result != null) {
+        out.write(result);
+      }
+    }
   }
 
   /**

@@ -138,6 +138,20 @@ public final class ImplementedOptions {
           "memory the bucket writers of a worker (JVM) buffer together before the largest spills"
               + " or flushes");
 
+  public static final TableOption<Long> PAGE_SIZE =
+      option(
+          "page-size",
+          "64 kb",
+          OptionValues::memorySize,
+          value -> {
+            if (value < 1 || value > 1L << 30) {
+              throw new IllegalArgumentException(
+                  "must be from 1 b to 1 gb, got " + value + " bytes");
+            }
+          },
+          "the pages a write buffer holds its rows in (a larger row takes a page of its own), as"
+              + " Paimon's memory pages; write-buffer-size counts them whole");
+
   public static final TableOption<Boolean> WRITE_BUFFER_SPILLABLE =
       option(
           "write-buffer-spillable",

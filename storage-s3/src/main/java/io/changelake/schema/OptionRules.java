@@ -162,7 +162,6 @@ public final class OptionRules {
     harmless("spill-compression", "local spill files");
     harmless("spill-compression.zstd-level", "local spill files");
     harmless("local-sort.max-num-file-handles", "local spilling");
-    harmless("page-size", "memory pages");
     harmless("cache-page-size", "memory pages");
     harmless("read.batch-size", "reader batches");
     harmless("write.batch-size", "writer batches");

@@ -256,6 +256,11 @@ public final class TableOptions {
     return get(ImplementedOptions.WRITE_BUFFER_SIZE);
   }
 
+  /** {@code page-size}: the size of a write buffer's pages. */
+  public int pageSize() {
+    return (int) (long) get(ImplementedOptions.PAGE_SIZE);
+  }
+
   public boolean writeBufferSpillable() {
     return get(ImplementedOptions.WRITE_BUFFER_SPILLABLE);
   }

@@ -167,7 +167,8 @@ public final class TableWriter implements AutoCloseable {
       writer = open(id, target.partitionPath());
       writers.put(id, writer);
     }
-    writer.write(BucketAssigner.project(row, keyIndexes), kind, row.clone());
+    // The writer serializes the row at once: the caller may reuse the array.
+    writer.write(BucketAssigner.project(row, keyIndexes), kind, row);
   }
 
   private MergeTreeWriter open(BucketId id, String partitionPath) throws IOException {

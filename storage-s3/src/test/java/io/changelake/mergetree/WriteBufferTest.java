@@ -2,17 +2,22 @@ package io.changelake.mergetree;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
+import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,12 +44,11 @@ class WriteBufferTest {
 
   @Test
   void aBufferOfTheFuzzersTinySizeSpillsEveryFewRowsAndLosesNothing() throws Exception {
-    // 1536 bytes: the write-buffer-size the differential fuzzer (RandomScript) draws to spill.
+    // 1536 bytes in pages of 512: the sizes the differential fuzzer (RandomScript) draws to spill,
+    // three pages, as the least Paimon's buffer takes; a page holds nine of these rows.
     List<KeyValue> written = new ArrayList<>();
-    try (WriteBuffer buffer =
-        new WriteBuffer(
-            KEY, ROW, Comparator.comparing(key -> (Long) key[0]), null, 1536, true, spills)) {
-      for (int i = 0; i < 30; i++) {
+    try (WriteBuffer buffer = new WriteBuffer(KEY, ROW, null, 1536, 512, true, spills)) {
+      for (int i = 0; i < 80; i++) {
         long key = 1001 + (i * 7) % 4;
         Object[] row = {
           key,
@@ -57,10 +61,15 @@ class WriteBufferTest {
         KeyValue kv =
             new KeyValue(new Object[] {key}, i, i % 6 == 5 ? RowKind.DELETE : RowKind.INSERT, row);
         written.add(kv);
-        assertEquals(false, buffer.add(kv), "a spillable buffer never asks for a flush");
+        assertEquals(
+            false,
+            buffer.add(kv.key(), kv.sequenceNumber(), kv.kind(), kv.value()),
+            "a spillable buffer never asks for a flush");
       }
+      assertTrue(buffer.spilled());
       List<Iterator<KeyValue>> runs = buffer.sortedRuns();
-      assertTrue(runs.size() >= 4, "30 rows in 1536 bytes spill every few rows: " + runs.size());
+      // Two pages of rows and their records' arrays fill the budget as the third page comes.
+      assertEquals(5, runs.size(), "80 rows spill every 19: four spills and the rest in memory");
       List<KeyValue> read = new ArrayList<>();
       for (Iterator<KeyValue> run : runs) {
         long previous = Long.MIN_VALUE;
@@ -78,6 +87,115 @@ class WriteBufferTest {
         assertArrayEquals(written.get(i).key(), read.get(i).key());
         assertArrayEquals(written.get(i).value(), read.get(i).value());
       }
+    }
+  }
+
+  @Test
+  void aBufferGivesItsKeysInKeyOrderEachWithItsVersionsInArrivalOrderAsTheRowsGiven()
+      throws Exception {
+    RowType key =
+        RowType.of(
+            new String[] {"note", "store_id"},
+            new DataType[] {DataType.string().notNull(), DataType.bigint().notNull()});
+    Random random = new Random(5);
+    List<KeyValue> written = new ArrayList<>();
+    try (WriteBuffer buffer = new WriteBuffer(key, ROW, null, 64 << 20, 64 << 10, true, spills)) {
+      for (int i = 0; i < 5_000; i++) {
+        // Strings short and long (inline in the row's slot, and in its variable part).
+        String note =
+            random.nextBoolean() ? "n" + random.nextInt(40) : "a longer note " + random.nextInt(40);
+        long store = random.nextInt(3);
+        Object[] row = {
+          (long) i, store, random.nextBoolean() ? null : (long) i, note, i % 2 == 0, 7L
+        };
+        Object[] rowKey = {note, store};
+        RowKind kind = RowKind.values()[random.nextInt(4)];
+        written.add(new KeyValue(rowKey.clone(), i, kind, row.clone()));
+        assertEquals(false, buffer.add(rowKey, i, kind, row));
+        // The buffer serialized them: the caller may reuse its arrays.
+        Arrays.fill(row, null);
+        Arrays.fill(rowKey, null);
+      }
+      assertEquals(false, buffer.spilled());
+      RowComparator keyOrder = new RowComparator(key);
+      List<KeyValue> expected = new ArrayList<>(written);
+      expected.sort((a, b) -> keyOrder.compare(a.key(), b.key()));
+      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
+      int at = 0;
+      while (keys.next()) {
+        List<KeyValue> asKeyValues = new ArrayList<>();
+        keys.addVersions(asKeyValues);
+        assertEquals(keys.versions(), asKeyValues.size());
+        for (int i = 0; i < keys.versions(); i++) {
+          KeyValue want = expected.get(at++);
+          ChangeRow view = keys.view(i);
+          assertEquals(want.sequenceNumber(), view.sequenceNumber());
+          assertEquals(want.kind(), view.kind());
+          assertArrayEquals(want.value(), view.toKeyValue().value());
+          assertArrayEquals(want.key(), view.toKeyValue().key());
+          assertEquals(want.sequenceNumber(), asKeyValues.get(i).sequenceNumber());
+          assertArrayEquals(want.key(), asKeyValues.get(i).key());
+          assertArrayEquals(want.value(), asKeyValues.get(i).value());
+          assertEquals(
+              0,
+              keyOrder.compare(want.key(), expected.get(at - 1 - i).key()),
+              "one key's versions");
+        }
+        assertTrue(
+            at == expected.size()
+                || keyOrder.compare(expected.get(at - 1).key(), expected.get(at).key()) < 0,
+            "a key's versions all come together");
+      }
+      assertEquals(expected.size(), at);
+    }
+  }
+
+  @Test
+  void aKeysVersionsComeInTheSequenceFieldsOrderArrivalOrderAmongTies() throws Exception {
+    Comparator<KeyValue> byAmount = Comparator.comparing(kv -> (Long) kv.value()[2]);
+    try (WriteBuffer buffer =
+        new WriteBuffer(KEY, ROW, byAmount, 64 << 20, 64 << 10, true, spills)) {
+      long[] amounts = {5, 3, 5, 1, 3};
+      for (int i = 0; i < amounts.length; i++) {
+        buffer.add(
+            new Object[] {9L},
+            i,
+            RowKind.INSERT,
+            new Object[] {9L, null, amounts[i], null, null, 1L});
+      }
+      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
+      assertTrue(keys.next());
+      assertEquals(0, keys.view(0).sequenceNumber(), "views come in arrival order");
+      List<KeyValue> versions = new ArrayList<>();
+      keys.addVersions(versions);
+      assertEquals(
+          List.of(3L, 1L, 4L, 0L, 2L), versions.stream().map(KeyValue::sequenceNumber).toList());
+      assertEquals(false, keys.next());
+    }
+  }
+
+  @Test
+  void aValueOfAnotherTypeIsRefusedNamingItsColumnAndTheBufferKeepsWhatItHad() throws Exception {
+    try (WriteBuffer buffer = new WriteBuffer(KEY, ROW, null, 64 << 20, 64 << 10, true, spills)) {
+      buffer.add(new Object[] {1L}, 0, RowKind.INSERT, new Object[] {1L, 2L, 3L, "a", true, 1L});
+      IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  buffer.add(
+                      new Object[] {2L},
+                      1,
+                      RowKind.INSERT,
+                      new Object[] {2L, 2L, "three", "a", true, 1L}));
+      assertTrue(refused.getMessage().contains("amount"), refused.getMessage());
+      buffer.add(new Object[] {3L}, 2, RowKind.INSERT, new Object[] {3L, 2L, 3L, "c", true, 1L});
+      assertEquals(2, buffer.size());
+      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
+      List<Long> sequences = new ArrayList<>();
+      while (keys.next()) {
+        sequences.add(keys.view(0).sequenceNumber());
+      }
+      assertEquals(List.of(0L, 2L), sequences);
     }
   }
 }

@@ -112,6 +112,7 @@ class ImplementedOptionsTest {
     "compaction.max-size-amplification-percent, -5, must be at least 0",
     "file.compression.zstd-level, 0, must be from 1 to 22",
     "file.compression.zstd-level, 23, must be from 1 to 22",
+    "page-size, 0, must be from 1 b to 1 gb",
   })
   void aValueOutOfBoundsIsRefusedNamingTheOptionTheValueAndTheBound(
       String key, String value, String bound) {
