@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -366,11 +365,7 @@ public final class MergeTreeWriter implements Closeable {
     long targetSize = options.targetFileSize();
     try (RollingFileWriter out = new RollingFileWriter(files, 0, false, targetSize, lookup);
         RollingFileWriter changelog = new RollingFileWriter(files, 0, true, targetSize, lookup)) {
-      if (buffer.spilled()) {
-        mergeRuns(buffer.sortedRuns(), out, changelog);
-      } else {
-        mergeKeys(buffer.sortedKeys(), out, changelog);
-      }
+      mergeKeys(buffer.keys(), out, changelog);
       List<DataFileMeta> written = out.finish();
       increment.flushed(written, changelog.finish());
       levels.update(List.of(), written);
@@ -379,13 +374,12 @@ public final class MergeTreeWriter implements Closeable {
   }
 
   /**
-   * Merges the keys of a buffer that spilled nothing, each version read as a view of its row where
-   * it is written as it is: every version of a key whose versions arrive in version order, for the
-   * input changelog; a key's lone version, which no engine merges ({@link KeyMerge#reduce}); a
-   * deduplicate table's newest version. Any other key goes through the merge engine as key-values.
+   * Merges the buffer's keys, each version read as a view of its row where it is written as it is:
+   * every version of a key whose versions arrive in version order, for the input changelog; a key's
+   * lone version, which no engine merges ({@link KeyMerge#reduce}); a deduplicate table's newest
+   * version. Any other key goes through the merge engine as key-values.
    */
-  private void mergeKeys(
-      WriteBuffer.SortedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
+  private void mergeKeys(BufferedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
       throws IOException {
     boolean inputChangelog = producer == ChangelogProducer.INPUT;
     KeyVersions versions = new KeyVersions(keyOrder);
@@ -411,27 +405,6 @@ public final class MergeTreeWriter implements Closeable {
           changelog.write(version);
         }
         versions.add(version, 0);
-      }
-      KeyValue result = keyMerge.reduce(versions);
-      if (result != null) {
-        out.write(result);
-      }
-    }
-  }
-
-  /** Merges the sorted runs of a buffer that spilled, as key-values. */
-  private void mergeRuns(
-      List<Iterator<KeyValue>> runs, RollingFileWriter out, RollingFileWriter changelog)
-      throws IOException {
-    boolean inputChangelog = producer == ChangelogProducer.INPUT;
-    SortMergeReader merged = new SortMergeReader(runs, keyOrder, versionOrder);
-    int[] runLevels = new int[runs.size()];
-    KeyVersions versions = new KeyVersions(keyOrder);
-    while (versions.fill(merged, runLevels)) {
-      if (inputChangelog) {
-        for (int i = 0; i < versions.size(); i++) {
-          changelog.write(versions.record(i));
-        }
       }
       KeyValue result = keyMerge.reduce(versions);
       if (result != null) {

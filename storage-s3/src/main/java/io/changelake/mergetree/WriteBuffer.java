@@ -2,8 +2,6 @@ package io.changelake.mergetree;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
-import io.changelake.format.BinaryRowView;
-import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -14,9 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
  * The records a bucket writer has received since its last flush, held serialized: each row as its
@@ -24,22 +20,26 @@ import java.util.NoSuchElementException;
  * kind and its key (the key's value when it is one integral column, else its BinaryRow's place in
  * the pages). No record keeps an object on the heap, so a full buffer is a few large arrays rather
  * than millions of small objects for the collector to trace and copy, and a flush reads its records
- * as views ({@link SortedKeys#view}) in key order.
+ * as views of their rows ({@link BufferedKeys#view}) in key order.
  *
  * <p>Bounded in memory by the worker's {@link WriteBudget} ({@code write-buffer-size}, shared by
  * every bucket writer in the JVM), counting the pages and arrays it holds: when the budget says so,
  * the records in memory are sorted and spilled to a local file as one sorted run ({@code
- * write-buffer-spillable}, the default), or the writer is told to flush.
+ * write-buffer-spillable}, the default), bytes as they are ({@link BufferSpill}), or the writer is
+ * told to flush.
  *
- * <p>A flush reads {@link #sortedKeys()} when nothing was spilled, else merges {@link
- * #sortedRuns()}; then {@link #clear()}.
+ * <p>A flush reads {@link #keys()}, the records in memory and spilled merged by key; then {@link
+ * #clear()}.
  */
 final class WriteBuffer implements Closeable {
 
-  /** The bytes a record holds beside its row: sequence number, key, row address, kind. */
-  private static final int RECORD_BYTES = 8 + 8 + 8 + 1;
+  /**
+   * The bytes a record holds beside its row: sequence number, key, row address and length, kind.
+   */
+  private static final int RECORD_BYTES = 8 + 8 + 8 + 4 + 1;
 
-  private static final int INITIAL_RECORDS = 1024;
+  /** Room for records at first: the arrays double as they fill, and shrink back at a flush. */
+  private static final int INITIAL_RECORDS = 16;
 
   private final RowType keyType;
   private final RowType valueType;
@@ -48,20 +48,21 @@ final class WriteBuffer implements Closeable {
   private final boolean spillable;
   private final Path spillFolder;
   private final boolean integralKey;
-  private final int[] keyInValue;
   private final BinaryRowCodec rowCodec;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowOrder keyBytesOrder;
   private final int pageSize;
   private final List<byte[]> pages = new ArrayList<>();
-  private final List<KeyValueSpill> spills = new ArrayList<>();
+  private final List<BufferSpill> spills = new ArrayList<>();
   private byte[] page;
   private int pagePosition;
   private long pageBytes;
 
-  // Per record, by arrival: where its row is (page index << 32 | offset), its key (the value of
-  // an integral key, else where its key's BinaryRow is), its sequence number and its kind.
+  // Per record, by arrival: where its row is (page index << 32 | offset) and its length, its key
+  // (the value of an integral key, else where its key's BinaryRow is), its sequence number and
+  // its kind.
   private long[] rowAt = new long[INITIAL_RECORDS];
+  private int[] rowLengths = new int[INITIAL_RECORDS];
   private long[] keys = new long[INITIAL_RECORDS];
   private long[] sequences = new long[INITIAL_RECORDS];
   private byte[] kinds = new byte[INITIAL_RECORDS];
@@ -92,8 +93,7 @@ final class WriteBuffer implements Closeable {
     this.spillable = spillable;
     this.spillFolder = spillFolder;
     this.integralKey = RowComparator.integral(keyType);
-    this.keyInValue = valueType.positionsOf(keyType);
-    if (keyInValue == null) {
+    if (valueType.positionsOf(keyType) == null) {
       throw new IllegalArgumentException(
           "the key " + keyType.names() + " is not among the columns " + valueType.names());
     }
@@ -116,12 +116,15 @@ final class WriteBuffer implements Closeable {
     long integralValue = integralKey ? RowComparator.integralValue(key) : 0;
     int rowLength = rowCodec.writeRow(row);
     int keyLength = integralKey ? 0 : keyCodec.writeRow(key);
+    // A key and its row go into one page, the key first: its length is where its row starts.
+    makeRoom(keyLength + rowLength);
     long keyValue = integralKey ? integralValue : append(keyCodec, keyLength);
     long rowAddress = append(rowCodec, rowLength);
     if (count == rowAt.length) {
       grow();
     }
     rowAt[count] = rowAddress;
+    rowLengths[count] = rowLength;
     keys[count] = keyValue;
     sequences[count] = sequenceNumber;
     kinds[count] = kind.toByteValue();
@@ -137,19 +140,22 @@ final class WriteBuffer implements Closeable {
     if (!spillable) {
       return true;
     }
-    spills.add(KeyValueSpill.write(spillFolder, keyType, valueType, sortedKeyValues()));
-    clearMemory();
+    spill();
     return false;
   }
 
-  /** Copies the row the codec just wrote into the pages, and returns where it is. */
-  private long append(BinaryRowCodec codec, int length) {
+  /** Starts a new page unless the current one has {@code length} bytes left. */
+  private void makeRoom(int length) {
     if (page == null || pagePosition + length > page.length) {
       page = new byte[Math.max(pageSize, length)];
       pages.add(page);
       pageBytes += page.length;
       pagePosition = 0;
     }
+  }
+
+  /** Copies the row the codec just wrote into the current page, and returns where it is. */
+  private long append(BinaryRowCodec codec, int length) {
     codec.copyLastRow(page, pagePosition);
     long address = ((long) (pages.size() - 1) << 32) | pagePosition;
     pagePosition += length;
@@ -159,85 +165,59 @@ final class WriteBuffer implements Closeable {
   private void grow() {
     int capacity = 2 * rowAt.length;
     rowAt = Arrays.copyOf(rowAt, capacity);
+    rowLengths = Arrays.copyOf(rowLengths, capacity);
     keys = Arrays.copyOf(keys, capacity);
     sequences = Arrays.copyOf(sequences, capacity);
     kinds = Arrays.copyOf(kinds, capacity);
   }
 
   private long memoryBytes() {
-    return pageBytes + (long) count * RECORD_BYTES;
+    return pageBytes + (long) rowAt.length * RECORD_BYTES;
   }
 
   boolean isEmpty() {
     return count == 0 && spills.isEmpty();
   }
 
-  /** Whether some records were spilled to local files: a flush then merges {@link #sortedRuns}. */
-  boolean spilled() {
-    return !spills.isEmpty();
-  }
-
-  /** Records held, in memory and spilled. */
-  long size() {
-    long size = count;
-    for (KeyValueSpill s : spills) {
-      size += s.count();
-    }
-    return size;
-  }
-
   /**
-   * The records as sorted runs (those in memory, then each spill), each sorted by key, then
-   * version, as key-values to merge.
+   * The keys of every record held, in memory and spilled, in key order; read them before the buffer
+   * changes.
+   *
+   * @throws IOException if a spill cannot be opened
    */
-  List<Iterator<KeyValue>> sortedRuns() throws IOException {
-    List<Iterator<KeyValue>> runs = new ArrayList<>();
+  BufferedKeys keys() throws IOException {
+    List<BufferRun> runs = new ArrayList<>();
+    for (BufferSpill spill : spills) {
+      runs.add(spill.read());
+    }
     if (count > 0) {
-      runs.add(sortedKeyValues());
+      runs.add(new MemoryRun(sortedPositions()));
     }
-    for (KeyValueSpill s : spills) {
-      runs.add(s.read());
-    }
-    return runs;
+    return new BufferedKeys(runs, integralKey, keyType, valueType, versionOrder);
   }
 
-  /** The records in memory as key-values, by key, then version. */
-  private Iterator<KeyValue> sortedKeyValues() {
-    SortedKeys sorted = sortedKeys();
-    List<KeyValue> versions = new ArrayList<>();
-    return new Iterator<>() {
-      private int next;
-
-      @Override
-      public boolean hasNext() {
-        if (next < versions.size()) {
-          return true;
-        }
-        versions.clear();
-        next = 0;
-        if (sorted.next()) {
-          sorted.addVersions(versions);
-        }
-        return !versions.isEmpty();
+  /** Writes the records in memory to a spill file, in key order, and drops them from memory. */
+  private void spill() throws IOException {
+    BufferSpill spill = BufferSpill.create(spillFolder, integralKey);
+    try {
+      MemoryRun run = new MemoryRun(sortedPositions());
+      while (run.advance()) {
+        spill.append(run);
       }
-
-      @Override
-      public KeyValue next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return versions.get(next++);
-      }
-    };
+      spill.finish();
+    } catch (IOException | RuntimeException e) {
+      spill.close();
+      throw e;
+    }
+    spills.add(spill);
+    clearMemory();
   }
 
-  /** The records in memory by key; read them before the buffer changes. */
-  SortedKeys sortedKeys() {
-    int[] order =
-        integralKey
-            ? RecordSort.byIntegralKey(keys, count)
-            : RecordSort.stable(count, this::compareKeys);
-    return new SortedKeys(order);
+  /** The positions of the records in memory, by key, then arrival. */
+  private int[] sortedPositions() {
+    return integralKey
+        ? RecordSort.byIntegralKey(keys, count)
+        : RecordSort.stable(count, this::compareKeys);
   }
 
   private int compareKeys(int a, int b) {
@@ -248,10 +228,6 @@ final class WriteBuffer implements Closeable {
         offsetOf(keys[b]));
   }
 
-  private boolean sameKey(int a, int b) {
-    return integralKey ? keys[a] == keys[b] : compareKeys(a, b) == 0;
-  }
-
   private static int pageOf(long address) {
     return (int) (address >>> 32);
   }
@@ -260,81 +236,74 @@ final class WriteBuffer implements Closeable {
     return (int) address;
   }
 
-  /**
-   * The keys of the records in memory, one at a time in key order, each with its versions in
-   * arrival order: read as views of their rows, or as key-values.
-   */
-  final class SortedKeys {
+  /** The records in memory in the order of the positions given. */
+  private final class MemoryRun implements BufferRun {
 
     private final int[] order;
-    private final BinaryRowView view = new BinaryRowView(valueType, keyInValue);
-    private int from;
-    private int to;
+    private int next;
+    private int record = -1;
+    private byte[] page;
 
-    private SortedKeys(int[] order) {
+    private MemoryRun(int[] order) {
       this.order = order;
     }
 
-    /** Moves to the next key; false at the end. */
-    boolean next() {
-      from = to;
-      if (from >= order.length) {
+    @Override
+    public boolean advance() {
+      if (next == order.length) {
         return false;
       }
-      to = from + 1;
-      while (to < order.length && sameKey(order[from], order[to])) {
-        to++;
-      }
+      record = order[next++];
+      page = pages.get(pageOf(rowAt[record]));
       return true;
     }
 
-    /** The number of versions of the key. */
-    int versions() {
-      return to - from;
+    @Override
+    public long sequenceNumber() {
+      return sequences[record];
     }
 
-    /**
-     * Version {@code i} of the key, in arrival order (sequence number), as a view of its row: valid
-     * until the next call.
-     */
-    ChangeRow view(int i) {
-      int record = order[from + i];
-      long address = rowAt[record];
-      return view.of(
-          pages.get(pageOf(address)),
-          offsetOf(address),
-          sequences[record],
-          RowKind.fromByteValue(kinds[record]));
+    @Override
+    public byte kind() {
+      return kinds[record];
     }
 
-    /**
-     * Adds the key's versions to {@code versions} as key-values, in version order: by {@code
-     * sequence.field}, then arrival, if the table has one.
-     */
-    void addVersions(List<KeyValue> versions) {
-      int first = versions.size();
-      for (int i = 0; i < versions(); i++) {
-        int record = order[from + i];
-        long address = rowAt[record];
-        Object[] row = rowCodec.decodeRow(pages.get(pageOf(address)), offsetOf(address));
-        Object[] key = new Object[keyInValue.length];
-        for (int k = 0; k < key.length; k++) {
-          key[k] = row[keyInValue[k]];
-        }
-        versions.add(
-            new KeyValue(key, sequences[record], RowKind.fromByteValue(kinds[record]), row));
-      }
-      if (versionOrder != null && versions.size() - first > 1) {
-        // A stable sort: versions the order ties keep their arrival order.
-        versions.subList(first, versions.size()).sort(versionOrder);
-      }
+    @Override
+    public long integralKey() {
+      return keys[record];
+    }
+
+    @Override
+    public byte[] bytes() {
+      return page;
+    }
+
+    @Override
+    public int keyStart() {
+      return offsetOf(keys[record]);
+    }
+
+    @Override
+    public int keyLength() {
+      // A key that is not integral is appended just before its row, in the same page.
+      return integralKey ? 0 : offsetOf(rowAt[record]) - offsetOf(keys[record]);
+    }
+
+    @Override
+    public int rowStart() {
+      return offsetOf(rowAt[record]);
+    }
+
+    @Override
+    public int rowLength() {
+      return rowLengths[record];
     }
   }
 
   /** Empties the buffer and deletes its spill files. */
   void clear() throws IOException {
     clearMemory();
-    for (KeyValueSpill s : spills) {
+    for (BufferSpill s : spills) {
       s.close();
     }
     spills.clear();
@@ -348,6 +317,7 @@ final class WriteBuffer implements Closeable {
     count = 0;
     if (rowAt.length > INITIAL_RECORDS) {
       rowAt = new long[INITIAL_RECORDS];
+      rowLengths = new int[INITIAL_RECORDS];
       keys = new long[INITIAL_RECORDS];
       sequences = new long[INITIAL_RECORDS];
       kinds = new byte[INITIAL_RECORDS];

@@ -16,9 +16,9 @@
  *   <tr><th>class</th><th>role</th><th>Paimon's counterpart</th></tr>
  *   <tr><td>{@link io.changelake.mergetree.MergeTreeWriter}</td><td>write and commit policy: when
  *     to flush, which compaction each producer owes at a commit</td><td>MergeTreeWriter</td></tr>
- *   <tr><td>{@code WriteBuffer} ({@code WriteBudget}, {@code RecordSort}, {@code
- *     KeyValueSpill})</td><td>the records not flushed yet, held as BinaryRows in pages, sorted by
- *     key at a flush, spilled as sorted runs to local disk</td>
+ *   <tr><td>{@code WriteBuffer} ({@code WriteBudget}, {@code RecordSort}, {@code BufferSpill},
+ *     {@code BufferedKeys})</td><td>the records not flushed yet, held as BinaryRows in pages,
+ *     spilled as sorted runs to local disk, merged by key at a flush</td>
  *     <td>SortBufferWriteBuffer</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.Levels}, {@link io.changelake.mergetree.SortedRun}
  *     </td><td>the bucket's files by level, as sorted runs newest first</td><td>Levels</td></tr>

@@ -11,17 +11,25 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** A write buffer over its budget spills sorted runs to local disk and gives every record back. */
+/**
+ * A write buffer holds its records serialized, spills sorted runs to local disk when over its
+ * budget, and gives every record back, key by key in key order, each key's versions oldest first,
+ * as views of the rows given and as key-values.
+ */
 class WriteBufferTest {
 
   private static final RowType KEY =
@@ -39,6 +47,11 @@ class WriteBufferTest {
             DataType.booleanType(),
             DataType.bigint().notNull()
           });
+
+  private static final RowType STRING_KEY =
+      RowType.of(
+          new String[] {"note", "store_id"},
+          new DataType[] {DataType.string().notNull(), DataType.bigint().notNull()});
 
   @TempDir Path spills;
 
@@ -66,40 +79,20 @@ class WriteBufferTest {
             buffer.add(kv.key(), kv.sequenceNumber(), kv.kind(), kv.value()),
             "a spillable buffer never asks for a flush");
       }
-      assertTrue(buffer.spilled());
-      List<Iterator<KeyValue>> runs = buffer.sortedRuns();
       // Two pages of rows and their records' arrays fill the budget as the third page comes.
-      assertEquals(5, runs.size(), "80 rows spill every 19: four spills and the rest in memory");
-      List<KeyValue> read = new ArrayList<>();
-      for (Iterator<KeyValue> run : runs) {
-        long previous = Long.MIN_VALUE;
-        while (run.hasNext()) {
-          KeyValue kv = run.next();
-          assertTrue((Long) kv.key()[0] >= previous, "each run is sorted by key");
-          previous = (Long) kv.key()[0];
-          read.add(kv);
-        }
-      }
-      read.sort(Comparator.comparingLong(KeyValue::sequenceNumber));
-      assertEquals(written.size(), read.size());
-      for (int i = 0; i < written.size(); i++) {
-        assertEquals(written.get(i).kind(), read.get(i).kind());
-        assertArrayEquals(written.get(i).key(), read.get(i).key());
-        assertArrayEquals(written.get(i).value(), read.get(i).value());
-      }
+      assertEquals(4, spillFiles(), "80 rows spill every 19: four spills, the rest in memory");
+      assertGivesBack(written, new RowComparator(KEY), buffer.keys());
     }
+    assertEquals(0, spillFiles(), "closing the buffer deletes its spills");
   }
 
-  @Test
-  void aBufferGivesItsKeysInKeyOrderEachWithItsVersionsInArrivalOrderAsTheRowsGiven()
+  @ParameterizedTest(name = "budget {0} bytes")
+  @ValueSource(longs = {64L << 20, 4096})
+  void aBufferGivesItsKeysInKeyOrderEachWithItsVersionsOldestFirstAsTheRowsGiven(long budget)
       throws Exception {
-    RowType key =
-        RowType.of(
-            new String[] {"note", "store_id"},
-            new DataType[] {DataType.string().notNull(), DataType.bigint().notNull()});
     Random random = new Random(5);
     List<KeyValue> written = new ArrayList<>();
-    try (WriteBuffer buffer = new WriteBuffer(key, ROW, null, 64 << 20, 64 << 10, true, spills)) {
+    try (WriteBuffer buffer = new WriteBuffer(STRING_KEY, ROW, null, budget, 1024, true, spills)) {
       for (int i = 0; i < 5_000; i++) {
         // Strings short and long (inline in the row's slot, and in its variable part).
         String note =
@@ -116,42 +109,13 @@ class WriteBufferTest {
         Arrays.fill(row, null);
         Arrays.fill(rowKey, null);
       }
-      assertEquals(false, buffer.spilled());
-      RowComparator keyOrder = new RowComparator(key);
-      List<KeyValue> expected = new ArrayList<>(written);
-      expected.sort((a, b) -> keyOrder.compare(a.key(), b.key()));
-      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
-      int at = 0;
-      while (keys.next()) {
-        List<KeyValue> asKeyValues = new ArrayList<>();
-        keys.addVersions(asKeyValues);
-        assertEquals(keys.versions(), asKeyValues.size());
-        for (int i = 0; i < keys.versions(); i++) {
-          KeyValue want = expected.get(at++);
-          ChangeRow view = keys.view(i);
-          assertEquals(want.sequenceNumber(), view.sequenceNumber());
-          assertEquals(want.kind(), view.kind());
-          assertArrayEquals(want.value(), view.toKeyValue().value());
-          assertArrayEquals(want.key(), view.toKeyValue().key());
-          assertEquals(want.sequenceNumber(), asKeyValues.get(i).sequenceNumber());
-          assertArrayEquals(want.key(), asKeyValues.get(i).key());
-          assertArrayEquals(want.value(), asKeyValues.get(i).value());
-          assertEquals(
-              0,
-              keyOrder.compare(want.key(), expected.get(at - 1 - i).key()),
-              "one key's versions");
-        }
-        assertTrue(
-            at == expected.size()
-                || keyOrder.compare(expected.get(at - 1).key(), expected.get(at).key()) < 0,
-            "a key's versions all come together");
-      }
-      assertEquals(expected.size(), at);
+      assertEquals(budget < 1 << 20, spillFiles() > 0, "only the small budget spills");
+      assertGivesBack(written, new RowComparator(STRING_KEY), buffer.keys());
     }
   }
 
   @Test
-  void aKeysVersionsComeInTheSequenceFieldsOrderArrivalOrderAmongTies() throws Exception {
+  void aKeysVersionsComeAsKeyValuesInTheSequenceFieldsOrder() throws Exception {
     Comparator<KeyValue> byAmount = Comparator.comparing(kv -> (Long) kv.value()[2]);
     try (WriteBuffer buffer =
         new WriteBuffer(KEY, ROW, byAmount, 64 << 20, 64 << 10, true, spills)) {
@@ -163,9 +127,9 @@ class WriteBufferTest {
             RowKind.INSERT,
             new Object[] {9L, null, amounts[i], null, null, 1L});
       }
-      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
+      BufferedKeys keys = buffer.keys();
       assertTrue(keys.next());
-      assertEquals(0, keys.view(0).sequenceNumber(), "views come in arrival order");
+      assertEquals(0, keys.view(0).sequenceNumber(), "views come oldest first");
       List<KeyValue> versions = new ArrayList<>();
       keys.addVersions(versions);
       assertEquals(
@@ -189,13 +153,53 @@ class WriteBufferTest {
                       new Object[] {2L, 2L, "three", "a", true, 1L}));
       assertTrue(refused.getMessage().contains("amount"), refused.getMessage());
       buffer.add(new Object[] {3L}, 2, RowKind.INSERT, new Object[] {3L, 2L, 3L, "c", true, 1L});
-      assertEquals(2, buffer.size());
-      WriteBuffer.SortedKeys keys = buffer.sortedKeys();
+      BufferedKeys keys = buffer.keys();
       List<Long> sequences = new ArrayList<>();
       while (keys.next()) {
         sequences.add(keys.view(0).sequenceNumber());
       }
       assertEquals(List.of(0L, 2L), sequences);
+    }
+  }
+
+  /**
+   * Every record written comes back once: keys in key order, a key's versions oldest first, each as
+   * a view and as a key-value of the row given.
+   */
+  private static void assertGivesBack(
+      List<KeyValue> written, RowComparator keyOrder, BufferedKeys keys) {
+    List<KeyValue> expected = new ArrayList<>(written);
+    // A stable sort: a key's versions stay oldest first.
+    expected.sort((a, b) -> keyOrder.compare(a.key(), b.key()));
+    int at = 0;
+    while (keys.next()) {
+      List<KeyValue> asKeyValues = new ArrayList<>();
+      keys.addVersions(asKeyValues);
+      assertEquals(keys.versions(), asKeyValues.size());
+      for (int i = 0; i < keys.versions(); i++) {
+        KeyValue want = expected.get(at++);
+        assertEquals(0, keyOrder.compare(expected.get(at - 1 - i).key(), want.key()), "one key");
+        ChangeRow view = keys.view(i);
+        assertEquals(want.sequenceNumber(), view.sequenceNumber());
+        assertEquals(want.kind(), view.kind());
+        assertArrayEquals(want.key(), view.toKeyValue().key());
+        assertArrayEquals(want.value(), view.toKeyValue().value());
+        assertEquals(want.sequenceNumber(), asKeyValues.get(i).sequenceNumber());
+        assertEquals(want.kind(), asKeyValues.get(i).kind());
+        assertArrayEquals(want.key(), asKeyValues.get(i).key());
+        assertArrayEquals(want.value(), asKeyValues.get(i).value());
+      }
+      assertTrue(
+          at == expected.size()
+              || keyOrder.compare(expected.get(at - 1).key(), expected.get(at).key()) < 0,
+          "a key's versions all come together");
+    }
+    assertEquals(expected.size(), at);
+  }
+
+  private long spillFiles() throws IOException {
+    try (Stream<Path> files = Files.list(spills)) {
+      return files.count();
     }
   }
 }
