@@ -1,6 +1,5 @@
 package io.changelake.mergetree;
 
-import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.BinaryRowView;
 import io.changelake.types.ChangeRow;
@@ -23,8 +22,6 @@ final class BufferedKeys {
   private final List<BufferRun> runs;
   private final boolean integralKey;
   private final BinaryRowOrder keyOrder;
-  private final BinaryRowCodec rowCodec;
-  private final int[] keyInValue;
   private final Comparator<KeyValue> versionOrder;
   private final RunHeap heap;
   private final BinaryRowView view;
@@ -43,8 +40,9 @@ final class BufferedKeys {
   /**
    * @param runs the buffer's runs, none advanced yet
    * @param integralKey whether the key is one integral column ({@link BufferRun#integralKey})
-   * @param keyType the key's columns, each a column of {@code valueType}
+   * @param keyType the key's columns
    * @param valueType every column of the table
+   * @param keyInValue where each key column stands in {@code valueType}
    * @param versionOrder the order of a key's versions ({@code sequence.field}), or null for their
    *     sequence numbers
    */
@@ -53,12 +51,11 @@ final class BufferedKeys {
       boolean integralKey,
       RowType keyType,
       RowType valueType,
+      int[] keyInValue,
       Comparator<KeyValue> versionOrder) {
     this.runs = List.copyOf(runs);
     this.integralKey = integralKey;
     this.keyOrder = integralKey ? null : new BinaryRowOrder(keyType);
-    this.rowCodec = new BinaryRowCodec(valueType);
-    this.keyInValue = valueType.positionsOf(keyType);
     this.versionOrder = versionOrder;
     this.view = new BinaryRowView(valueType, keyInValue);
     this.heap = new RunHeap(runs.size(), this::before);
@@ -94,8 +91,9 @@ final class BufferedKeys {
     versions = 0;
     rowsEnd = 0;
     do {
-      take(runs.get(heap.top()));
-      if (runs.get(heap.top()).advance()) {
+      BufferRun run = runs.get(heap.top());
+      take(run);
+      if (run.advance()) {
         heap.topChanged();
       } else {
         heap.removeTop();
@@ -155,12 +153,7 @@ final class BufferedKeys {
   void addVersions(List<KeyValue> versions) {
     int first = versions.size();
     for (int i = 0; i < this.versions; i++) {
-      Object[] row = rowCodec.decodeRow(rows, rowStarts[i]);
-      Object[] rowKey = new Object[keyInValue.length];
-      for (int k = 0; k < rowKey.length; k++) {
-        rowKey[k] = row[keyInValue[k]];
-      }
-      versions.add(new KeyValue(rowKey, sequences[i], RowKind.fromByteValue(kinds[i]), row));
+      versions.add(view(i).toKeyValue());
     }
     if (versionOrder != null && versions.size() - first > 1) {
       // A stable sort: versions the order ties keep their sequence order.

@@ -48,6 +48,7 @@ final class WriteBuffer implements Closeable {
   private final boolean spillable;
   private final Path spillFolder;
   private final boolean integralKey;
+  private final int[] keyInValue;
   private final BinaryRowCodec rowCodec;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowOrder keyBytesOrder;
@@ -93,7 +94,8 @@ final class WriteBuffer implements Closeable {
     this.spillable = spillable;
     this.spillFolder = spillFolder;
     this.integralKey = RowComparator.integral(keyType);
-    if (valueType.positionsOf(keyType) == null) {
+    this.keyInValue = valueType.positionsOf(keyType);
+    if (keyInValue == null) {
       throw new IllegalArgumentException(
           "the key " + keyType.names() + " is not among the columns " + valueType.names());
     }
@@ -193,7 +195,7 @@ final class WriteBuffer implements Closeable {
     if (count > 0) {
       runs.add(new MemoryRun(sortedPositions()));
     }
-    return new BufferedKeys(runs, integralKey, keyType, valueType, versionOrder);
+    return new BufferedKeys(runs, integralKey, keyType, valueType, keyInValue, versionOrder);
   }
 
   /** Writes the records in memory to a spill file, in key order, and drops them from memory. */
