@@ -3,7 +3,6 @@ package io.changelake.mergetree;
 import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.BinaryRowView;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.util.Arrays;
@@ -14,17 +13,21 @@ import java.util.List;
  * The keys of a write buffer at a flush, one at a time in key order: its runs (the records in
  * memory and each spill, {@link BufferRun}) merged by key, then sequence number, each key's
  * versions gathered, oldest first, as BinaryRows copied into one reused array. A version is read as
- * a view of its row ({@link #view}), which is how a flush writes a version as it is; or the key's
- * versions as key-values ({@link #addVersions}), for the merge engine.
+ * a view of its row ({@link #view}), which is how a flush writes a version as it is; the key's
+ * versions go to the merge engine as such views, or as key-values for an engine that reads their
+ * values ({@link #addVersions}).
  */
 final class BufferedKeys {
 
   private final List<BufferRun> runs;
   private final boolean integralKey;
   private final BinaryRowOrder keyOrder;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final RunHeap heap;
-  private final BinaryRowView view;
+  private final RowType valueType;
+  private final int[] keyInValue;
+  // A view per version of the current key, so that all of them are valid at once.
+  private BinaryRowView[] views = new BinaryRowView[0];
 
   // The current key: its value if integral, else its BinaryRow; then, per version, where its row
   // starts in the rows array, its sequence number and kind.
@@ -52,12 +55,13 @@ final class BufferedKeys {
       RowType keyType,
       RowType valueType,
       int[] keyInValue,
-      Comparator<KeyValue> versionOrder) {
+      Comparator<ChangeRow> versionOrder) {
     this.runs = List.copyOf(runs);
     this.integralKey = integralKey;
     this.keyOrder = integralKey ? null : new BinaryRowOrder(keyType);
     this.versionOrder = versionOrder;
-    this.view = new BinaryRowView(valueType, keyInValue);
+    this.valueType = valueType;
+    this.keyInValue = keyInValue;
     this.heap = new RunHeap(runs.size(), this::before);
     for (int i = 0; i < runs.size(); i++) {
       if (runs.get(i).advance()) {
@@ -140,24 +144,31 @@ final class BufferedKeys {
 
   /**
    * Version {@code i} of the key, oldest first (by sequence number), as a view of its row: valid
-   * until the next call.
+   * until the next key.
    */
   ChangeRow view(int i) {
-    return view.of(rows, rowStarts[i], sequences[i], RowKind.fromByteValue(kinds[i]));
+    if (i >= views.length) {
+      int grown = views.length;
+      views = Arrays.copyOf(views, Math.max(versions, 2 * views.length));
+      for (int v = grown; v < views.length; v++) {
+        views[v] = new BinaryRowView(valueType, keyInValue);
+      }
+    }
+    return views[i].of(rows, rowStarts[i], sequences[i], RowKind.fromByteValue(kinds[i]));
   }
 
   /**
-   * Adds the key's versions to {@code versions} as key-values, in version order: by {@code
-   * sequence.field}, then sequence number, if the table has one, else by sequence number.
+   * Adds the key's versions to {@code versions}, in version order: by {@code sequence.field}, then
+   * sequence number, if the table has one, else by sequence number. Each as a view ({@link #view})
+   * if {@code asViews}, else as a key-value.
    */
-  void addVersions(List<KeyValue> versions) {
-    int first = versions.size();
+  void addVersions(KeyVersions versions, boolean asViews) {
     for (int i = 0; i < this.versions; i++) {
-      versions.add(view(i).toKeyValue());
+      ChangeRow version = view(i);
+      versions.add(asViews ? version : version.toKeyValue(), 0);
     }
-    if (versionOrder != null && versions.size() - first > 1) {
-      // A stable sort: versions the order ties keep their sequence order.
-      versions.subList(first, versions.size()).sort(versionOrder);
+    if (versionOrder != null) {
+      versions.sort(versionOrder);
     }
   }
 }

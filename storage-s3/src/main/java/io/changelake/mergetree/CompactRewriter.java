@@ -45,7 +45,7 @@ final class CompactRewriter {
   private final LookupLevels lookup;
   private final PendingIncrement increment;
   private final KeyMerge keyMerge;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final RowComparator keyOrder;
   private final ChangelogRule changelogRule;
   private final LookupChangelogRule lookupRule;
@@ -73,7 +73,7 @@ final class CompactRewriter {
       LookupLevels lookup,
       PendingIncrement increment,
       KeyMerge keyMerge,
-      Comparator<KeyValue> versionOrder,
+      Comparator<ChangeRow> versionOrder,
       ChangelogRule changelogRule) {
     this.levels = levels;
     this.files = files;
@@ -91,17 +91,7 @@ final class CompactRewriter {
             : new LookupChangelogRule(
                 keyMerge,
                 changelogRule,
-                new LookupChangelogRule.KeyLookup() {
-                  @Override
-                  public KeyValue lookup(Object[] key, int startLevel) throws IOException {
-                    return lookup.lookup(key, startLevel);
-                  }
-
-                  @Override
-                  public ChangeRow lookup(ChangeRow row, int startLevel) throws IOException {
-                    return lookup.lookup(row, startLevel);
-                  }
-                },
+                lookup::lookup,
                 producer == ChangelogProducer.LOOKUP,
                 options.mergeEngine() == MergeEngine.FIRST_ROW);
     // A key's newest record alone is its merged value: deduplicate by arrival order.
@@ -448,7 +438,9 @@ final class CompactRewriter {
   /**
    * Merges the keys of the runs one by one, writing each result to {@code out} (null when only the
    * changelog is written). A key's lone version that is stored as it is ({@link #storedAsItIs}) is
-   * written as the view it came as; any other key's versions go through the merge as key-values.
+   * written as the view it came as; any other key's versions go through the merge, as views if the
+   * engine keeps one of them as it is ({@link KeyMerge#selects}: deduplicate, first-row), else as
+   * key-values.
    *
    * <p>A method of its own rather than a loop in {@link #merge}, for the JIT: with the loop inside,
    * {@code merge} was compiled five times in a new JVM's first lookup write (entries in the middle
@@ -469,14 +461,15 @@ final class CompactRewriter {
     // One sink for every key: a method reference made per key would be an object per key.
     ChangelogRule.Sink toChangelog = changelog::write;
     IntPredicate storedAsItIs = level -> storedAsItIs(keyMode, level);
-    while (keys.next(versions, storedAsItIs)) {
+    boolean versionsAsViews = keyMerge.selects();
+    while (keys.next(versions, storedAsItIs, versionsAsViews)) {
       checkNotCancelled(sink);
       ChangeRow lone = keys.lone();
       if (lone != null) {
         store(lone, out, dropDeletes);
         continue;
       }
-      KeyValue result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
+      ChangeRow result = mergeWithChangelog(versions, keyMode, outputLevel, toChangelog);
       if (result != null) {
         store(result, out, dropDeletes);
       }
@@ -541,15 +534,15 @@ final class CompactRewriter {
     increment.compactionChangelog(step.changelog());
   }
 
-  private KeyValue mergeWithChangelog(
+  private ChangeRow mergeWithChangelog(
       KeyVersions versions, ChangelogMode mode, int outputLevel, ChangelogRule.Sink changelog)
       throws IOException {
     switch (mode) {
       case LOOKUP:
         return lookupRule.merge(versions, outputLevel, maxLevel, changelog);
       case FULL_COMPACTION:
-        KeyValue top = versions.atLevel(maxLevel);
-        KeyValue merged = keyMerge.reduce(versions);
+        ChangeRow top = versions.atLevel(maxLevel);
+        ChangeRow merged = keyMerge.reduce(versions);
         if (top == null || versions.size() > 1) {
           changelogRule.emit(top, merged, changelog);
         }

@@ -1,6 +1,6 @@
 package io.changelake.mergetree;
 
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import java.util.Comparator;
 
 /**
@@ -15,7 +15,7 @@ import java.util.Comparator;
 public final class KeyMerge {
 
   private final MergeFunction mergeFunction;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final boolean newestUpperLevelOnly;
 
   /**
@@ -25,18 +25,29 @@ public final class KeyMerge {
    */
   public KeyMerge(
       MergeFunction mergeFunction,
-      Comparator<KeyValue> versionOrder,
+      Comparator<ChangeRow> versionOrder,
       boolean newestUpperLevelOnly) {
     this.mergeFunction = mergeFunction;
     this.versionOrder = versionOrder;
     this.newestUpperLevelOnly = newestUpperLevelOnly;
   }
 
-  /** The version to store or read, or null when nothing remains. */
-  public KeyValue reduce(KeyVersions versions) {
-    KeyValue upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
+  /**
+   * Whether the merge engine keeps one of a key's versions as it is ({@link
+   * MergeFunction#selects}): its versions may then be given as views.
+   */
+  public boolean selects() {
+    return mergeFunction.selects();
+  }
+
+  /**
+   * The version to store or read, or null when nothing remains: one of the versions (or the one
+   * looked up) as it is where the engine {@link #selects}, so a view valid as long as they are.
+   */
+  public ChangeRow reduce(KeyVersions versions) {
+    ChangeRow upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
     int counted = 0;
-    KeyValue only = null;
+    ChangeRow only = null;
     for (int i = 0; i < versions.size(); i++) {
       if (counts(versions, i, upper)) {
         counted++;
@@ -50,15 +61,15 @@ public final class KeyMerge {
    * The merge engine over the versions that count, always (even a lone one), with an older version
    * looked up elsewhere joining at its place in version order: the lookup producer's AFTER.
    */
-  public KeyValue merge(KeyVersions versions, KeyValue lookedUp) {
-    KeyValue upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
+  public ChangeRow merge(KeyVersions versions, ChangeRow lookedUp) {
+    ChangeRow upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;
     mergeFunction.reset();
-    KeyValue pending = lookedUp;
+    ChangeRow pending = lookedUp;
     for (int i = 0; i < versions.size(); i++) {
       if (!counts(versions, i, upper)) {
         continue;
       }
-      KeyValue kv = versions.record(i);
+      ChangeRow kv = versions.record(i);
       if (pending != null && versionOrder.compare(pending, kv) < 0) {
         mergeFunction.add(pending);
         pending = null;
@@ -73,7 +84,7 @@ public final class KeyMerge {
 
   // Identity, not equality: the upper version is one particular record of the key's versions.
   @SuppressWarnings("ReferenceEquality")
-  private static boolean counts(KeyVersions versions, int i, KeyValue upper) {
+  private static boolean counts(KeyVersions versions, int i, ChangeRow upper) {
     return upper == null || versions.level(i) <= 0 || versions.record(i) == upper;
   }
 }

@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.ArrayList;
@@ -8,14 +9,18 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The versions of one key read from a {@link SortMergeReader} or gathered by {@link RunKeys}, in
- * version order, each with the LSM level of the run it came from. One instance is refilled key
- * after key.
+ * The versions of one key read from a {@link SortMergeReader} or gathered by {@link RunKeys} or a
+ * flush, in version order, each with the LSM level of the run it came from. A version is a
+ * key-value, or a view of its row valid until the key's merge is done (for an engine that {@link
+ * MergeFunction#selects}). One instance is refilled key after key.
  */
 public final class KeyVersions {
 
+  /** Up to this many versions are sorted in place; more through an array of entries. */
+  private static final int INSERTION_SORTED = 16;
+
   private final RowComparator keyOrder;
-  private final List<KeyValue> records = new ArrayList<>();
+  private final List<ChangeRow> records = new ArrayList<>();
   private int[] levels = new int[4];
   private KeyValue pending;
   private int pendingLevel;
@@ -39,12 +44,13 @@ public final class KeyVersions {
       pending = merged.next();
       pendingLevel = runLevels[merged.lastRun()];
     }
+    Object[] key = pending.key();
     add(pending, pendingLevel);
     pending = null;
     while (merged.hasNext()) {
       KeyValue next = merged.next();
       int level = runLevels[merged.lastRun()];
-      if (keyOrder.compare(next.key(), records.get(0).key()) != 0) {
+      if (keyOrder.compare(next.key(), key) != 0) {
         pending = next;
         pendingLevel = level;
         break;
@@ -61,7 +67,7 @@ public final class KeyVersions {
   }
 
   /** Adds a version of the key, from a run at {@code level}. */
-  void add(KeyValue record, int level) {
+  void add(ChangeRow record, int level) {
     if (records.size() == levels.length) {
       levels = Arrays.copyOf(levels, 2 * levels.length);
     }
@@ -69,11 +75,21 @@ public final class KeyVersions {
     records.add(record);
   }
 
+  /** Replaces version {@code i}, keeping its level. */
+  void set(int i, ChangeRow record) {
+    records.set(i, record);
+  }
+
   /** Sorts the versions by {@code order}, stably: equal versions keep the order they were added. */
-  void sort(Comparator<KeyValue> order) {
+  void sort(Comparator<ChangeRow> order) {
+    int size = records.size();
+    if (size > INSERTION_SORTED) {
+      sortMany(order);
+      return;
+    }
     // Insertion sort: a key has few versions, mostly in order already.
-    for (int i = 1; i < records.size(); i++) {
-      KeyValue record = records.get(i);
+    for (int i = 1; i < size; i++) {
+      ChangeRow record = records.get(i);
       int level = levels[i];
       int j = i;
       while (j > 0 && order.compare(records.get(j - 1), record) > 0) {
@@ -86,15 +102,30 @@ public final class KeyVersions {
     }
   }
 
-  public Object[] key() {
-    return records.get(0).key();
+  /** A version with its level, for {@link #sortMany}. */
+  private record Entry(ChangeRow record, int level) {}
+
+  /**
+   * The stable sort of a key written many times (a hot key of a flush): the JDK's merge sort, where
+   * the insertion sort would take time quadratic in the versions.
+   */
+  private void sortMany(Comparator<ChangeRow> order) {
+    Entry[] entries = new Entry[records.size()];
+    for (int i = 0; i < entries.length; i++) {
+      entries[i] = new Entry(records.get(i), levels[i]);
+    }
+    Arrays.sort(entries, (a, b) -> order.compare(a.record(), b.record()));
+    for (int i = 0; i < entries.length; i++) {
+      records.set(i, entries[i].record());
+      levels[i] = entries[i].level();
+    }
   }
 
   public int size() {
     return records.size();
   }
 
-  public KeyValue record(int i) {
+  public ChangeRow record(int i) {
     return records.get(i);
   }
 
@@ -115,8 +146,8 @@ public final class KeyVersions {
    * The version from the lowest level above 0: the key's merged value before level-0 records join
    * it. Null when no version comes from above level 0.
    */
-  public KeyValue newestUpperLevel() {
-    KeyValue found = null;
+  public ChangeRow newestUpperLevel() {
+    ChangeRow found = null;
     int foundLevel = Integer.MAX_VALUE;
     for (int i = 0; i < records.size(); i++) {
       int level = levels[i];
@@ -129,7 +160,7 @@ public final class KeyVersions {
   }
 
   /** The version from a given level, or null. */
-  public KeyValue atLevel(int level) {
+  public ChangeRow atLevel(int level) {
     for (int i = 0; i < records.size(); i++) {
       if (levels[i] == level) {
         return records.get(i);

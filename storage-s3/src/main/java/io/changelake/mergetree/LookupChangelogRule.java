@@ -2,7 +2,6 @@ package io.changelake.mergetree;
 
 import io.changelake.mergetree.lookup.LookupLevels;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import java.io.IOException;
 
 /**
@@ -35,9 +34,6 @@ final class LookupChangelogRule {
    * Finds a key's current version in the levels from {@code startLevel} up ({@link LookupLevels}).
    */
   interface KeyLookup {
-    /** The version found, or null. */
-    KeyValue lookup(Object[] key, int startLevel) throws IOException;
-
     /**
      * The version found of the key {@code row} holds in its key columns (a row of every table
      * column), or null: a view valid until the next lookup.
@@ -74,29 +70,30 @@ final class LookupChangelogRule {
 
   /**
    * The version the compaction writes for one key, or null when nothing is written, emitting its
-   * changelog into {@code changelog}.
+   * changelog into {@code changelog}: a view valid until the versions or the lookup move on, where
+   * the engine {@link KeyMerge#selects}.
    *
    * @param versions the key's versions the compaction takes
    * @param outputLevel the level the compaction writes
    * @param maxLevel the top level
    */
-  KeyValue merge(KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
+  ChangeRow merge(KeyVersions versions, int outputLevel, int maxLevel, ChangelogRule.Sink changelog)
       throws IOException {
     if (versions.minLevel() > 0) {
       // Paimon's lookup merge runs the engine over every key of the compaction, so a lone upper
       // version is rewritten too: partial-update and aggregation store it as +I.
       return keyMerge.merge(versions, null);
     }
-    KeyValue before = versions.newestUpperLevel();
-    KeyValue lookedUp = null;
+    ChangeRow before = versions.newestUpperLevel();
+    ChangeRow lookedUp = null;
     if (before == null && outputLevel < maxLevel) {
-      lookedUp = lookup.lookup(versions.key(), outputLevel + 1);
+      lookedUp = lookup.lookup(versions.record(0), outputLevel + 1);
       before = lookedUp;
     }
     if (lookedUp != null && firstRow) {
       return null;
     }
-    KeyValue after = keyMerge.merge(versions, lookedUp);
+    ChangeRow after = keyMerge.merge(versions, lookedUp);
     if (emits) {
       changelogRule.emit(before, after, changelog);
     }

@@ -1,6 +1,6 @@
 package io.changelake.mergetree;
 
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 
 /**
  * Combines the versions of one key into the version the table holds: the rule of a merge engine
@@ -9,6 +9,10 @@ import io.changelake.types.KeyValue;
  * <p>Use: {@link #reset()}, then {@link #add} each version of one key in order (ascending sequence
  * number, or the {@code sequence.field} order), then {@link #result()}. An instance is reused key
  * after key and is not thread-safe.
+ *
+ * <p>A version added may be a view of a file's or a buffer's row ({@link ChangeRow}), valid until
+ * the key's merge is done: an engine keeps what it needs of it in its own objects, or, if it {@link
+ * #selects}, the version itself, which its result then is.
  */
 public interface MergeFunction {
 
@@ -22,7 +26,7 @@ public interface MergeFunction {
    * @throws MergeException if the engine cannot take this record (for example a retraction an
    *     aggregate function cannot undo); the message names the column and the option that fixes it
    */
-  void add(KeyValue kv);
+  void add(ChangeRow version);
 
   /**
    * The merged version, or null when the versions added leave nothing to store (first-row after
@@ -31,5 +35,14 @@ public interface MergeFunction {
    * the key. Its sequence number is the one Paimon's engine gives: that of the last version added
    * (in merge order), except first-row, whose result is the first version as it is.
    */
-  KeyValue result();
+  ChangeRow result();
+
+  /**
+   * Whether the result is always one of the versions added, as it was added, chosen by their kinds
+   * and order alone (deduplicate, first-row): such an engine reads no value, so the versions of a
+   * key can be handed to it as views, none decoded.
+   */
+  default boolean selects() {
+    return false;
+  }
 }

@@ -6,13 +6,13 @@ import io.changelake.schema.ChangelogProducer;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -85,7 +85,7 @@ public final class MergeTreeWriter implements Closeable {
   private final LookupLevels lookup;
   private final MergeFunction mergeFunction;
   private final KeyMerge keyMerge;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final RowComparator keyOrder;
 
   /** Whether a key's versions arrive in version order: no {@code sequence.field}. */
@@ -123,7 +123,7 @@ public final class MergeTreeWriter implements Closeable {
       BucketFiles files,
       Levels restored,
       Supplier<MergeFunction> mergeFunctions,
-      Comparator<KeyValue> sequenceOrder,
+      Comparator<ChangeRow> sequenceOrder,
       LookupLevels lookup,
       Path spillFolder) {
     this.options = schema.options();
@@ -134,7 +134,7 @@ public final class MergeTreeWriter implements Closeable {
     this.mergeFunction = mergeFunctions.get();
     this.keyOrder = restored.keyOrder();
     this.versionOrder =
-        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(ChangeRow::sequenceNumber);
     this.arrivalOrder = sequenceOrder == null;
     this.newestRecordWins = arrivalOrder && options.mergeEngine() == MergeEngine.DEDUPLICATE;
     this.keyMerge = new KeyMerge(mergeFunction, versionOrder, producer == ChangelogProducer.LOOKUP);
@@ -377,13 +377,14 @@ public final class MergeTreeWriter implements Closeable {
    * Merges the buffer's keys, each version read as a view of its row where it is written as it is:
    * every version of a key whose versions arrive in version order, for the input changelog; a key's
    * lone version, which no engine merges ({@link KeyMerge#reduce}); a deduplicate table's newest
-   * version. Any other key goes through the merge engine as key-values.
+   * version. Any other key goes through the merge engine: as views if it keeps one version as it is
+   * ({@link KeyMerge#selects}), else as key-values.
    */
   private void mergeKeys(BufferedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
       throws IOException {
     boolean inputChangelog = producer == ChangelogProducer.INPUT;
+    boolean versionsAsViews = keyMerge.selects();
     KeyVersions versions = new KeyVersions(keyOrder);
-    List<KeyValue> decoded = new ArrayList<>();
     while (keys.next()) {
       int count = keys.versions();
       boolean inVersionOrder = arrivalOrder || count == 1;
@@ -397,16 +398,14 @@ public final class MergeTreeWriter implements Closeable {
         out.write(keys.view(count - 1));
         continue;
       }
-      decoded.clear();
-      keys.addVersions(decoded);
       versions.clear();
-      for (KeyValue version : decoded) {
-        if (inputChangelog && !inVersionOrder) {
-          changelog.write(version);
+      keys.addVersions(versions, versionsAsViews);
+      if (inputChangelog && !inVersionOrder) {
+        for (int i = 0; i < count; i++) {
+          changelog.write(versions.record(i));
         }
-        versions.add(version, 0);
       }
-      KeyValue result = keyMerge.reduce(versions);
+      ChangeRow result = keyMerge.reduce(versions);
       if (result != null) {
         out.write(result);
       }

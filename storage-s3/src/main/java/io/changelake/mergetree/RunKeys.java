@@ -23,7 +23,12 @@ public final class RunKeys {
 
   private final RunCursors runs;
   private final int[] runLevels;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
+  // For each run, the key it last gave a view for (a count of keys gathered) and where that view
+  // stands among the key's versions.
+  private final long[] gatheredFor;
+  private final int[] gatheredAt;
+  private long keysGathered;
   private ChangeRow lone;
   private ChangeRow newest;
   private ChangeRow atLevel;
@@ -40,10 +45,12 @@ public final class RunKeys {
       List<RunCursor> runs,
       int[] runLevels,
       RowComparator keyOrder,
-      Comparator<KeyValue> versionOrder) {
+      Comparator<ChangeRow> versionOrder) {
     this.runs = new RunCursors(runs, keyOrder);
     this.runLevels = runLevels;
     this.versionOrder = versionOrder;
+    this.gatheredFor = new long[runs.size()];
+    this.gatheredAt = new int[runs.size()];
   }
 
   /**
@@ -53,10 +60,13 @@ public final class RunKeys {
    * copied into a key-value costs more than either (a lookup compaction's level-0 keys).
    *
    * @param asView the levels whose lone versions the caller takes as views
+   * @param versionsAsViews whether the versions go into {@code versions} as views ({@link
+   *     RunCursor#row}), valid until the next call, rather than as key-values: for a merge engine
+   *     that {@link MergeFunction#selects}, which reads no value
    * @return false when every run is exhausted
    * @throws java.io.UncheckedIOException if a file cannot be opened or read
    */
-  public boolean next(KeyVersions versions, IntPredicate asView) {
+  public boolean next(KeyVersions versions, IntPredicate asView, boolean versionsAsViews) {
     if (runs.isEmpty()) {
       return false;
     }
@@ -69,12 +79,25 @@ public final class RunKeys {
     lone = null;
     versions.clear();
     runs.markTopKey();
+    keysGathered++;
     do {
       int position = runs.top();
       RunCursor run = runs.run(position);
-      versions.add(
-          new KeyValue(run.key(), run.sequenceNumber(), run.kind(), run.value()),
-          runLevels[position]);
+      if (versionsAsViews) {
+        // A run's view holds until its next one: a run giving the key twice (a sorted run never
+        // does) would overwrite its earlier version, which is copied first.
+        if (gatheredFor[position] == keysGathered) {
+          int earlier = gatheredAt[position];
+          versions.set(earlier, versions.record(earlier).toKeyValue());
+        }
+        gatheredFor[position] = keysGathered;
+        gatheredAt[position] = versions.size();
+        versions.add(run.row(), runLevels[position]);
+      } else {
+        versions.add(
+            new KeyValue(run.key(), run.sequenceNumber(), run.kind(), run.value()),
+            runLevels[position]);
+      }
       runs.advanceTop();
     } while (runs.topHoldsMarkedKey());
     // The heap gave them by sequence number, then run: a sequence.field orders them otherwise, and

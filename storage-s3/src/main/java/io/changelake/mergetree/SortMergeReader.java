@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.Comparator;
@@ -23,7 +24,7 @@ public final class SortMergeReader implements Iterator<KeyValue> {
    */
   private final boolean integralKeys;
 
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final List<Iterator<KeyValue>> runs;
 
   // Per run, its current record and, for integral keys, that record's key.
@@ -34,14 +35,14 @@ public final class SortMergeReader implements Iterator<KeyValue> {
 
   /** Runs sorted by key then sequence number. */
   public SortMergeReader(List<? extends Iterator<KeyValue>> runs, Comparator<Object[]> keyOrder) {
-    this(runs, keyOrder, Comparator.comparingLong(KeyValue::sequenceNumber));
+    this(runs, keyOrder, Comparator.comparingLong(ChangeRow::sequenceNumber));
   }
 
   /** Runs sorted by key then {@code versionOrder}. */
   public SortMergeReader(
       List<? extends Iterator<KeyValue>> runs,
       Comparator<Object[]> keyOrder,
-      Comparator<KeyValue> versionOrder) {
+      Comparator<ChangeRow> versionOrder) {
     this.keyOrder = keyOrder;
     this.integralKeys = keyOrder instanceof RowComparator rows && rows.integral();
     this.versionOrder = versionOrder;

@@ -2,7 +2,7 @@ package io.changelake.mergetree;
 
 import io.changelake.format.BinaryRowCodec;
 import io.changelake.format.BinaryRowOrder;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -43,7 +43,7 @@ final class WriteBuffer implements Closeable {
 
   private final RowType keyType;
   private final RowType valueType;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
   private final WriteBudget budget;
   private final boolean spillable;
   private final Path spillFolder;
@@ -82,7 +82,7 @@ final class WriteBuffer implements Closeable {
   WriteBuffer(
       RowType keyType,
       RowType valueType,
-      Comparator<KeyValue> versionOrder,
+      Comparator<ChangeRow> versionOrder,
       long budget,
       int pageSize,
       boolean spillable,

@@ -392,7 +392,7 @@ public final class ChangelogScan {
     for (List<DataFileMeta> run : fileRuns) {
       runs.add(new RunReader<>(run, f -> new BatchedFile(bucketFiles.open(f, columns))));
     }
-    Comparator<KeyValue> asWritten = (unusedLeft, unusedRight) -> 0;
+    Comparator<ChangeRow> asWritten = (unusedLeft, unusedRight) -> 0;
     Iterator<KeyValue> records =
         runs.size() == 1
             ? runs.get(0)

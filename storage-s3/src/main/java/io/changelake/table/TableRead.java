@@ -52,7 +52,7 @@ public final class TableRead {
   private final Table table;
   private final RowComparator keyOrder;
   private final BinaryRowCodec keyCodec;
-  private final Comparator<KeyValue> versionOrder;
+  private final Comparator<ChangeRow> versionOrder;
 
   /**
    * Whether the newest version of a key, by sequence number, is its row (deduplicate without {@code
@@ -66,9 +66,9 @@ public final class TableRead {
     this.table = table;
     this.keyOrder = new RowComparator(table.schema().keyType());
     this.keyCodec = new BinaryRowCodec(table.schema().keyType());
-    Comparator<KeyValue> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());
+    Comparator<ChangeRow> sequenceOrder = MergeFunctions.sequenceOrder(table.schema());
     this.versionOrder =
-        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(KeyValue::sequenceNumber);
+        sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(ChangeRow::sequenceNumber);
     this.newestVersionWins =
         table.options().mergeEngine() == MergeEngine.DEDUPLICATE && sequenceOrder == null;
   }
@@ -356,7 +356,7 @@ public final class TableRead {
   }
 
   /** The order of the versions of one key: sequence number, or {@code sequence.field}. */
-  Comparator<KeyValue> versionOrder() {
+  Comparator<ChangeRow> versionOrder() {
     return versionOrder;
   }
 
@@ -584,7 +584,8 @@ public final class TableRead {
 
   /**
    * Each key's versions reduced by the merge engine (null when none remains): a key one run alone
-   * holds as its version, which a reduce gives back as it is, a view for {@link #nextAddition}.
+   * holds as its version, which a reduce gives back as it is, a view for {@link #nextAddition}, as
+   * are the versions of an engine that keeps one of them as it is ({@link KeyMerge#selects}).
    */
   private static final class ReducedKeys implements Iterator<KeyValue> {
     private final RunKeys keys;
@@ -601,12 +602,12 @@ public final class TableRead {
 
     @Override
     public boolean hasNext() {
-      return fill(ReducedKeys::noView);
+      return fill(ReducedKeys::noView, false);
     }
 
-    private boolean fill(IntPredicate asView) {
+    private boolean fill(IntPredicate asView, boolean versionsAsViews) {
       if (!filled) {
-        more = keys.next(versions, asView);
+        more = keys.next(versions, asView, versionsAsViews);
         filled = true;
       }
       return more;
@@ -618,7 +619,8 @@ public final class TableRead {
         throw new NoSuchElementException();
       }
       filled = false;
-      return keyMerge.reduce(versions);
+      ChangeRow result = keyMerge.reduce(versions);
+      return result == null ? null : result.toKeyValue();
     }
 
     // A lone version is what the engine's reduce gives back (KeyMerge): a view where the caller
@@ -637,7 +639,7 @@ public final class TableRead {
      * it was read as, valid until the next call; null at the end.
      */
     ChangeRow nextAddition() {
-      while (fill(ReducedKeys::asView)) {
+      while (fill(ReducedKeys::asView, keyMerge.selects())) {
         filled = false;
         ChangeRow lone = keys.lone();
         ChangeRow result = lone != null ? lone : keyMerge.reduce(versions);

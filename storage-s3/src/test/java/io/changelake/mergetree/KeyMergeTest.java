@@ -4,6 +4,7 @@ import static io.changelake.mergetree.Bucket.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 class KeyMergeTest {
 
   private static final RowComparator KEYS = new RowComparator(Bucket.KEY);
-  private static final Comparator<KeyValue> BY_SEQUENCE =
-      Comparator.comparingLong(KeyValue::sequenceNumber);
+  private static final Comparator<ChangeRow> BY_SEQUENCE =
+      Comparator.comparingLong(ChangeRow::sequenceNumber);
 
   @Test
   void aLoneVersionIsKeptAsItIsWithoutTheMergeEngine() {
@@ -41,7 +42,8 @@ class KeyMergeTest {
             List.of(row(1, 9, RowKind.INSERT, 0)),
             List.of(row(1, 3, RowKind.INSERT, 0)));
 
-    KeyValue merged = new KeyMerge(new Recording(), BY_SEQUENCE, false).reduce(versions);
+    KeyValue merged =
+        new KeyMerge(new Recording(), BY_SEQUENCE, false).reduce(versions).toKeyValue();
 
     assertEquals(List.of(3L, 9L), merged.value()[0]);
   }
@@ -56,8 +58,10 @@ class KeyMergeTest {
             List.of(row(1, 5, RowKind.INSERT, 0)),
             List.of(row(1, 2, RowKind.INSERT, 0)));
 
-    KeyValue lookup = new KeyMerge(new Recording(), BY_SEQUENCE, true).reduce(versions);
-    KeyValue plain = new KeyMerge(new Recording(), BY_SEQUENCE, false).reduce(versions);
+    KeyValue lookup =
+        new KeyMerge(new Recording(), BY_SEQUENCE, true).reduce(versions).toKeyValue();
+    KeyValue plain =
+        new KeyMerge(new Recording(), BY_SEQUENCE, false).reduce(versions).toKeyValue();
 
     assertEquals(List.of(5L, 9L), lookup.value()[0]);
     assertEquals(List.of(2L, 5L, 9L), plain.value()[0]);
@@ -76,14 +80,20 @@ class KeyMergeTest {
   void mergeRunsTheEngineEvenOnALoneVersionWithTheLookedUpOneAtItsPlace() {
     KeyMerge merge = new KeyMerge(new Recording(), BY_SEQUENCE, false);
     KeyVersions lone = versions(new int[] {0}, List.of(row(1, 8, RowKind.INSERT, 0)));
-    assertEquals(List.of(8L), merge.merge(lone, null).value()[0]);
+    assertEquals(List.of(8L), merge.merge(lone, null).toKeyValue().value()[0]);
 
     KeyVersions two =
         versions(
             new int[] {0}, List.of(row(1, 4, RowKind.INSERT, 0), row(1, 8, RowKind.INSERT, 0)));
-    assertEquals(List.of(4L, 6L, 8L), merge.merge(two, row(1, 6, RowKind.INSERT, 0)).value()[0]);
-    assertEquals(List.of(1L, 4L, 8L), merge.merge(two, row(1, 1, RowKind.INSERT, 0)).value()[0]);
-    assertEquals(List.of(4L, 8L, 9L), merge.merge(two, row(1, 9, RowKind.INSERT, 0)).value()[0]);
+    assertEquals(
+        List.of(4L, 6L, 8L),
+        merge.merge(two, row(1, 6, RowKind.INSERT, 0)).toKeyValue().value()[0]);
+    assertEquals(
+        List.of(1L, 4L, 8L),
+        merge.merge(two, row(1, 1, RowKind.INSERT, 0)).toKeyValue().value()[0]);
+    assertEquals(
+        List.of(4L, 8L, 9L),
+        merge.merge(two, row(1, 9, RowKind.INSERT, 0)).toKeyValue().value()[0]);
   }
 
   /** The versions of key 1, one list per run, each run at the level given. */

@@ -62,7 +62,7 @@ class LookupChangelogRuleTest {
     KeyVersions versions =
         versions(new int[] {0, 2}, List.of(row(1, 8, RowKind.INSERT, 0)), List.of(upper));
 
-    KeyValue after = rule(true, false).merge(versions, 2, MAX_LEVEL, this::emit);
+    KeyValue after = keyValue(rule(true, false).merge(versions, 2, MAX_LEVEL, this::emit));
 
     assertEquals(List.of(3L, 8L), after.value()[0]);
     assertEquals(List.of(), lookups);
@@ -79,7 +79,7 @@ class LookupChangelogRuleTest {
             List.of(row(1, 9, RowKind.INSERT, 0)),
             List.of(row(1, 2, RowKind.INSERT, 0)));
 
-    KeyValue after = rule(true, false).merge(versions, 3, MAX_LEVEL, this::emit);
+    KeyValue after = keyValue(rule(true, false).merge(versions, 3, MAX_LEVEL, this::emit));
 
     assertEquals(List.of("key 1 from level 4"), lookups);
     assertEquals(List.of(2L, 5L, 9L), after.value()[0]);
@@ -90,7 +90,7 @@ class LookupChangelogRuleTest {
   void aNewKeyIsAnInsertAndAtTheTopLevelNothingIsLookedUp() throws IOException {
     KeyVersions versions = versions(new int[] {0}, List.of(row(1, 4, RowKind.INSERT, 0)));
 
-    KeyValue below = rule(true, false).merge(versions, 2, MAX_LEVEL, this::emit);
+    KeyValue below = keyValue(rule(true, false).merge(versions, 2, MAX_LEVEL, this::emit));
     assertEquals(List.of("key 1 from level 3"), lookups);
     assertEquals(List.of("+I 4"), changelog);
     assertEquals(List.of(4L), below.value()[0]);
@@ -115,7 +115,7 @@ class LookupChangelogRuleTest {
   void aProducerOtherThanLookupLooksUpWithoutEmitting() throws IOException {
     KeyVersions versions = versions(new int[] {0}, List.of(row(1, 7, RowKind.INSERT, 0)));
 
-    KeyValue after = rule(false, true).merge(versions, 1, MAX_LEVEL, this::emit);
+    KeyValue after = keyValue(rule(false, true).merge(versions, 1, MAX_LEVEL, this::emit));
 
     assertEquals(List.of("key 1 from level 2"), lookups);
     assertEquals(List.of(7L), after.value()[0]);
@@ -129,7 +129,7 @@ class LookupChangelogRuleTest {
     KeyVersions versions =
         versions(new int[] {1, 3}, List.of(upper), List.of(row(1, 2, RowKind.INSERT, 0)));
 
-    KeyValue after = rule(true, false).merge(versions, 4, MAX_LEVEL, this::emit);
+    KeyValue after = keyValue(rule(true, false).merge(versions, 4, MAX_LEVEL, this::emit));
 
     assertEquals(List.of(3L), after.value()[0]);
     assertEquals(RowKind.INSERT, after.kind());
@@ -150,7 +150,7 @@ class LookupChangelogRuleTest {
   void mergeNewestOverViewsStoresEmitsAndLooksUpWhatMergeDoesOverKeyValues(Key key, long seed)
       throws Exception {
     TableSchema schema = RandomRuns.schema(key, false);
-    Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);
+    Comparator<ChangeRow> bySequence = Comparator.comparingLong(ChangeRow::sequenceNumber);
     RowComparator keyOrder = new RowComparator(schema.keyType());
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
       List<List<String>> runs = writeRuns(store, schema, seed);
@@ -177,7 +177,8 @@ class LookupChangelogRuleTest {
           KeyVersions versions = new KeyVersions(keyOrder);
           int[] levels = fileLevels.stream().mapToInt(Integer::intValue).toArray();
           while (versions.fill(merged, levels)) {
-            KeyValue stored = rule.merge(versions, outputLevel, MAX_LEVEL, this::emitWhole);
+            KeyValue stored =
+                keyValue(rule.merge(versions, outputLevel, MAX_LEVEL, this::emitWhole));
             expected.add(outcome(stored));
           }
         } finally {
@@ -241,23 +242,18 @@ class LookupChangelogRuleTest {
     return new LookupChangelogRule(
         new KeyMerge(
             MergeFunctions.create(schema),
-            Comparator.comparingLong(KeyValue::sequenceNumber),
+            Comparator.comparingLong(ChangeRow::sequenceNumber),
             true),
         new ChangelogRule(TableOptions.of(Map.of("changelog-producer", "lookup")), rowType),
         new LookupChangelogRule.KeyLookup() {
-          @Override
-          public KeyValue lookup(Object[] k, int startLevel) {
-            lookups.add(Arrays.toString(k) + " from level " + startLevel);
-            return found.apply(k);
-          }
-
           @Override
           public ChangeRow lookup(ChangeRow row, int startLevel) {
             Object[] k = new Object[keyIndexes.length];
             for (int i = 0; i < k.length; i++) {
               k[i] = row.get(keyIndexes[i]);
             }
-            return lookup(k, startLevel);
+            lookups.add(Arrays.toString(k) + " from level " + startLevel);
+            return found.apply(k);
           }
         },
         true,
@@ -268,20 +264,15 @@ class LookupChangelogRuleTest {
     Map<String, String> options =
         firstRow ? Map.of("merge-engine", "first-row") : Map.of("changelog-producer", "lookup");
     KeyMerge keyMerge =
-        new KeyMerge(new Recording(), Comparator.comparingLong(KeyValue::sequenceNumber), true);
+        new KeyMerge(new Recording(), Comparator.comparingLong(ChangeRow::sequenceNumber), true);
     return new LookupChangelogRule(
         keyMerge,
         new ChangelogRule(TableOptions.of(options), ROW),
         new LookupChangelogRule.KeyLookup() {
           @Override
-          public KeyValue lookup(Object[] key, int startLevel) {
-            lookups.add("key " + key[0] + " from level " + startLevel);
-            return stored;
-          }
-
-          @Override
           public ChangeRow lookup(ChangeRow row, int startLevel) {
-            return lookup(new Object[] {row.getLong(0)}, startLevel);
+            lookups.add("key " + row.getLong(0) + " from level " + startLevel);
+            return stored;
           }
         },
         emits,
@@ -296,5 +287,10 @@ class LookupChangelogRuleTest {
   private void emitWhole(ChangeRow kv, RowKind kind) {
     KeyValue whole = kv.toKeyValue();
     changelog.add(text(new KeyValue(whole.key(), whole.sequenceNumber(), kind, whole.value())));
+  }
+
+  /** A merge's result as a key-value of its own, or null. */
+  private static KeyValue keyValue(ChangeRow merged) {
+    return merged == null ? null : merged.toKeyValue();
   }
 }

@@ -174,15 +174,15 @@ class NewestVersionMergeTest {
     List<KeyValueFileReader> readers = open(store, schema, paths);
     try {
       RowComparator keyOrder = new RowComparator(schema.keyType());
-      Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);
+      Comparator<ChangeRow> bySequence = Comparator.comparingLong(ChangeRow::sequenceNumber);
       SortMergeReader merged = new SortMergeReader(readers, keyOrder, bySequence);
       KeyVersions versions = new KeyVersions(keyOrder);
       KeyMerge keyMerge = new KeyMerge(MergeFunctions.create(schema), bySequence, false);
       List<String> rows = new ArrayList<>();
       while (versions.fill(merged, new int[readers.size()])) {
-        KeyValue result = keyMerge.reduce(versions);
+        ChangeRow result = keyMerge.reduce(versions);
         if (result != null && (keepRetractions || result.kind().isAdd())) {
-          rows.add(text(result));
+          rows.add(text(result.toKeyValue()));
         }
       }
       return rows;

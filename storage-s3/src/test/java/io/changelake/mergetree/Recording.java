@@ -1,5 +1,6 @@
 package io.changelake.mergetree;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import java.util.ArrayList;
@@ -24,9 +25,9 @@ final class Recording implements MergeFunction {
   }
 
   @Override
-  public void add(KeyValue kv) {
-    key = kv.key();
-    added.add(kv.sequenceNumber());
+  public void add(ChangeRow version) {
+    key = version.toKeyValue().key();
+    added.add(version.sequenceNumber());
   }
 
   @Override

@@ -11,17 +11,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.KeyValueFileReader;
+import io.changelake.format.KeyValueFileWriter;
+import io.changelake.format.ParquetFileOptions;
 import io.changelake.mergetree.RandomRuns.Key;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
+import io.changelake.types.RowKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntPredicate;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,7 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * KeyVersions#fill} give, each with its run's level, over random overlapping sorted runs: a key one
  * run holds as a view of that version, equal to it column by column, where the caller asks for a
  * view at that level (else as a key-value); a key several runs hold as all its versions, in version
- * order, by sequence number or by a value column first (a {@code sequence.field}).
+ * order, by sequence number or by a value column first (a {@code sequence.field}), as key-values or
+ * as views all valid until the next key.
  */
 class RunKeysTest {
 
@@ -42,7 +47,7 @@ class RunKeysTest {
   void handsEachKeyTheVersionsTheSortMergeGivesALoneOneAsAView(
       Key key, boolean bySequenceField, long seed) throws Exception {
     TableSchema schema = schema(key, false);
-    Comparator<KeyValue> versionOrder = versionOrder(schema, bySequenceField);
+    Comparator<ChangeRow> versionOrder = versionOrder(schema, bySequenceField);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
       List<List<String>> runs = writeRuns(store, schema, seed);
       int[] runLevels = new int[runs.size()];
@@ -50,41 +55,111 @@ class RunKeysTest {
         runLevels[r] = runs.size() - 1 - r;
       }
       List<List<String>> expected = sortMerged(store, schema, runs, runLevels, versionOrder);
-      List<List<String>> actual = new ArrayList<>();
-      int lone = 0;
-      List<RunCursor> cursors = cursors(store, schema, runs);
-      try {
-        RunKeys keys =
-            new RunKeys(cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
-        KeyVersions versions = new KeyVersions(new RowComparator(schema.keyType()));
-        // Lone versions of level 0 asked for as key-values, of the other levels as views. The
-        // levels asked about are those of keys one run alone holds: the last is a lone view's.
-        int[] askedLevel = {-1};
-        IntPredicate asView =
-            level -> {
-              askedLevel[0] = level;
-              return level > 0;
-            };
-        while (keys.next(versions, asView)) {
-          ChangeRow row = keys.lone();
-          if (row != null) {
-            lone++;
-            assertTrue(askedLevel[0] > 0);
-            assertGettersAgree(row);
-            actual.add(List.of(askedLevel[0] + " " + text(row.toKeyValue())));
-          } else {
-            assertTrue(
-                versions.size() > 1 || versions.level(0) == 0,
-                "a key of one version comes alone where asked for as a view");
-            actual.add(texts(versions));
-          }
-        }
-      } finally {
-        closeAll(cursors);
+      for (boolean versionsAsViews : new boolean[] {false, true}) {
+        assertEquals(
+            expected,
+            gathered(store, schema, runs, runLevels, versionOrder, versionsAsViews),
+            versionsAsViews ? "as views" : "as key-values");
       }
-      assertEquals(expected, actual);
-      assertTrue(lone > 0 && (runs.size() == 1 || lone < expected.size()), "lone " + lone);
     }
+  }
+
+  /**
+   * A run giving a key twice (a sorted run never does) would overwrite its first view with its
+   * second: the first is kept as a key-value of its own, and both versions come through.
+   */
+  @Test
+  void aRunGivingAKeyTwiceKeepsBothVersionsAsViews() throws Exception {
+    TableSchema schema = schema(Key.BIGINT, false);
+    try (LocalObjectStore store = new LocalObjectStore(dir)) {
+      try (KeyValueFileWriter writer =
+          KeyValueFileWriter.create(
+              store,
+              "twice.parquet",
+              schema.keyType(),
+              schema.rowType(),
+              ParquetFileOptions.DEFAULTS)) {
+        Object[] first = new Object[schema.rowType().size()];
+        first[0] = 1L;
+        Object[] second = first.clone();
+        second[1] = 7L;
+        writer.write(new KeyValue(new Object[] {1L}, 1, RowKind.INSERT, first));
+        writer.write(new KeyValue(new Object[] {1L}, 2, RowKind.UPDATE_AFTER, second));
+        writer.finish();
+      }
+      List<List<String>> expected =
+          sortMerged(
+              store,
+              schema,
+              List.of(List.of("twice.parquet")),
+              new int[] {0},
+              Comparator.comparingLong(ChangeRow::sequenceNumber));
+      assertEquals(2, expected.get(0).size(), "the reference gives both");
+      assertEquals(
+          expected,
+          gathered(
+              store,
+              schema,
+              List.of(List.of("twice.parquet")),
+              new int[] {0},
+              Comparator.comparingLong(ChangeRow::sequenceNumber),
+              true));
+    }
+  }
+
+  /**
+   * What {@link RunKeys#next} gives, as text: a key's versions as views (for an engine that keeps
+   * one as it is) or as key-values; lone versions of level 0 asked for as key-values, of the other
+   * levels as views.
+   */
+  private static List<List<String>> gathered(
+      LocalObjectStore store,
+      TableSchema schema,
+      List<List<String>> runs,
+      int[] runLevels,
+      Comparator<ChangeRow> versionOrder,
+      boolean versionsAsViews)
+      throws Exception {
+    List<List<String>> actual = new ArrayList<>();
+    int lone = 0;
+    List<RunCursor> cursors = cursors(store, schema, runs);
+    try {
+      RunKeys keys =
+          new RunKeys(cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
+      KeyVersions versions = new KeyVersions(new RowComparator(schema.keyType()));
+      // The levels asked about are those of keys one run alone holds: the last is a lone view's.
+      int[] askedLevel = {-1};
+      IntPredicate asView =
+          level -> {
+            askedLevel[0] = level;
+            return level > 0;
+          };
+      while (keys.next(versions, asView, versionsAsViews)) {
+        ChangeRow row = keys.lone();
+        if (row != null) {
+          lone++;
+          assertTrue(askedLevel[0] > 0);
+          assertGettersAgree(row);
+          actual.add(List.of(askedLevel[0] + " " + text(row.toKeyValue())));
+        } else {
+          assertTrue(
+              versions.size() > 1 || versions.level(0) == 0,
+              "a key of one version comes alone where asked for as a view");
+          int views = 0;
+          for (int i = 0; i < versions.size(); i++) {
+            views += versions.record(i) instanceof KeyValue ? 0 : 1;
+            assertGettersAgree(versions.record(i));
+          }
+          // As views, each but a version its run overwrote (RunKeys#next copies it).
+          assertTrue(versionsAsViews ? views > 0 : views == 0, views + " views");
+          actual.add(texts(versions));
+        }
+      }
+    } finally {
+      closeAll(cursors);
+    }
+    assertTrue(runs.size() == 1 || (lone > 0 && lone < actual.size()), "lone " + lone);
+    return actual;
   }
 
   /**
@@ -96,7 +171,7 @@ class RunKeysTest {
   @MethodSource("io.changelake.mergetree.RandomRuns#keysAndSeeds")
   void givesEachKeysNewestVersionAndItsVersionAtTheTopAsViews(Key key, long seed) throws Exception {
     TableSchema schema = schema(key, false);
-    Comparator<KeyValue> versionOrder = versionOrder(schema, false);
+    Comparator<ChangeRow> versionOrder = versionOrder(schema, false);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
       List<List<String>> runs = writeRuns(store, schema, seed);
       int[] runLevels = new int[runs.size()];
@@ -143,14 +218,14 @@ class RunKeysTest {
   }
 
   /** By sequence number; or by column {@code v}, nulls first, then by sequence number. */
-  private static Comparator<KeyValue> versionOrder(TableSchema schema, boolean bySequenceField) {
-    Comparator<KeyValue> bySequence = Comparator.comparingLong(KeyValue::sequenceNumber);
+  private static Comparator<ChangeRow> versionOrder(TableSchema schema, boolean bySequenceField) {
+    Comparator<ChangeRow> bySequence = Comparator.comparingLong(ChangeRow::sequenceNumber);
     if (!bySequenceField) {
       return bySequence;
     }
     int v = schema.rowType().indexOf("v");
     return Comparator.comparing(
-            (KeyValue kv) -> (Long) kv.value()[v], Comparator.nullsFirst(Comparator.naturalOrder()))
+            (ChangeRow kv) -> (Long) kv.get(v), Comparator.nullsFirst(Comparator.naturalOrder()))
         .thenComparing(bySequence);
   }
 
@@ -160,7 +235,7 @@ class RunKeysTest {
       TableSchema schema,
       List<List<String>> runs,
       int[] runLevels,
-      Comparator<KeyValue> versionOrder)
+      Comparator<ChangeRow> versionOrder)
       throws Exception {
     List<String> paths = new ArrayList<>();
     List<Integer> fileLevels = new ArrayList<>();
@@ -189,7 +264,7 @@ class RunKeysTest {
   private static List<String> texts(KeyVersions versions) {
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < versions.size(); i++) {
-      texts.add(versions.level(i) + " " + text(versions.record(i)));
+      texts.add(versions.level(i) + " " + text(versions.record(i).toKeyValue()));
     }
     return texts;
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
@@ -43,7 +44,7 @@ class SortMergeReaderTest {
   @Test
   void versionsEqualInTheGivenOrderComeInTheOrderOfTheirRuns() {
     // Ordered by amount (a sequence.field): the two versions of key 1 with amount 7 tie.
-    Comparator<KeyValue> byAmount = Comparator.comparingLong(kv -> (Long) kv.value()[1]);
+    Comparator<ChangeRow> byAmount = Comparator.comparingLong(kv -> (Long) kv.get(1));
     List<Iterator<KeyValue>> runs =
         List.of(
             List.of(row(1, 10, RowKind.INSERT, 7)).iterator(),

@@ -115,8 +115,8 @@ class WriteBufferTest {
   }
 
   @Test
-  void aKeysVersionsComeAsKeyValuesInTheSequenceFieldsOrder() throws Exception {
-    Comparator<KeyValue> byAmount = Comparator.comparing(kv -> (Long) kv.value()[2]);
+  void aKeysVersionsComeAsViewsAndKeyValuesInTheSequenceFieldsOrder() throws Exception {
+    Comparator<ChangeRow> byAmount = Comparator.comparing(kv -> (Long) kv.get(2));
     try (WriteBuffer buffer =
         new WriteBuffer(KEY, ROW, byAmount, 64 << 20, 64 << 10, true, spills)) {
       long[] amounts = {5, 3, 5, 1, 3};
@@ -130,10 +130,16 @@ class WriteBufferTest {
       BufferedKeys keys = buffer.keys();
       assertTrue(keys.next());
       assertEquals(0, keys.view(0).sequenceNumber(), "views come oldest first");
-      List<KeyValue> versions = new ArrayList<>();
-      keys.addVersions(versions);
-      assertEquals(
-          List.of(3L, 1L, 4L, 0L, 2L), versions.stream().map(KeyValue::sequenceNumber).toList());
+      for (boolean asViews : new boolean[] {true, false}) {
+        KeyVersions versions = new KeyVersions(new RowComparator(KEY));
+        keys.addVersions(versions, asViews);
+        List<Long> order = new ArrayList<>();
+        for (int i = 0; i < versions.size(); i++) {
+          order.add(versions.record(i).sequenceNumber());
+          assertEquals(asViews, !(versions.record(i) instanceof KeyValue));
+        }
+        assertEquals(List.of(3L, 1L, 4L, 0L, 2L), order, asViews ? "views" : "key-values");
+      }
       assertEquals(false, keys.next());
     }
   }
@@ -173,21 +179,22 @@ class WriteBufferTest {
     expected.sort((a, b) -> keyOrder.compare(a.key(), b.key()));
     int at = 0;
     while (keys.next()) {
-      List<KeyValue> asKeyValues = new ArrayList<>();
-      keys.addVersions(asKeyValues);
+      KeyVersions asKeyValues = new KeyVersions(keyOrder);
+      keys.addVersions(asKeyValues, false);
+      // The views are taken all before any is read: each holds until the next key.
+      KeyVersions asViews = new KeyVersions(keyOrder);
+      keys.addVersions(asViews, true);
       assertEquals(keys.versions(), asKeyValues.size());
+      assertEquals(keys.versions(), asViews.size());
       for (int i = 0; i < keys.versions(); i++) {
         KeyValue want = expected.get(at++);
         assertEquals(0, keyOrder.compare(expected.get(at - 1 - i).key(), want.key()), "one key");
-        ChangeRow view = keys.view(i);
-        assertEquals(want.sequenceNumber(), view.sequenceNumber());
-        assertEquals(want.kind(), view.kind());
-        assertArrayEquals(want.key(), view.toKeyValue().key());
-        assertArrayEquals(want.value(), view.toKeyValue().value());
-        assertEquals(want.sequenceNumber(), asKeyValues.get(i).sequenceNumber());
-        assertEquals(want.kind(), asKeyValues.get(i).kind());
-        assertArrayEquals(want.key(), asKeyValues.get(i).key());
-        assertArrayEquals(want.value(), asKeyValues.get(i).value());
+        for (ChangeRow got : List.of(asViews.record(i), asKeyValues.record(i))) {
+          assertEquals(want.sequenceNumber(), got.sequenceNumber());
+          assertEquals(want.kind(), got.kind());
+          assertArrayEquals(want.key(), got.toKeyValue().key());
+          assertArrayEquals(want.value(), got.toKeyValue().value());
+        }
       }
       assertTrue(
           at == expected.size()

@@ -3,6 +3,7 @@ package io.changelake.mergetree.merge;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -73,7 +74,8 @@ final class AggregationMerge implements MergeFunction {
   }
 
   @Override
-  public void add(KeyValue kv) {
+  public void add(ChangeRow version) {
+    KeyValue kv = version.toKeyValue();
     latest = kv;
     deleteRow = removeRecordOnDelete && kv.kind() == RowKind.DELETE;
     Object[] value = kv.value();

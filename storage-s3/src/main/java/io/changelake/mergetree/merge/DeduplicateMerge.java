@@ -1,7 +1,7 @@
 package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 
 /**
  * merge-engine {@code deduplicate}: the last version wins, whatever its kind, so a final -U or -D
@@ -11,7 +11,7 @@ import io.changelake.types.KeyValue;
 final class DeduplicateMerge implements MergeFunction {
 
   private final boolean ignoreDelete;
-  private KeyValue latest;
+  private ChangeRow latest;
 
   DeduplicateMerge(boolean ignoreDelete) {
     this.ignoreDelete = ignoreDelete;
@@ -23,16 +23,21 @@ final class DeduplicateMerge implements MergeFunction {
   }
 
   @Override
-  public void add(KeyValue kv) {
+  public void add(ChangeRow version) {
     // Tables written before ignore-delete was applied on write may hold retractions.
-    if (ignoreDelete && !kv.kind().isAdd()) {
+    if (ignoreDelete && !version.kind().isAdd()) {
       return;
     }
-    latest = kv;
+    latest = version;
   }
 
   @Override
-  public KeyValue result() {
+  public ChangeRow result() {
     return latest;
+  }
+
+  @Override
+  public boolean selects() {
+    return true;
   }
 }

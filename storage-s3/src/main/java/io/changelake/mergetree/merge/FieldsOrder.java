@@ -1,5 +1,6 @@
 package io.changelake.mergetree.merge;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import java.util.List;
@@ -44,6 +45,20 @@ final class FieldsOrder {
   /** The positions of the ordering columns in the row. */
   int[] fields() {
     return fields;
+  }
+
+  /**
+   * Negative, zero or positive as version {@code a} orders before, with or after version {@code b};
+   * only the ordering columns are read, so a view compares without its row decoded.
+   */
+  int compare(ChangeRow a, ChangeRow b) {
+    for (int field : fields) {
+      int c = comparator.compareField(field, a.get(field), b.get(field));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
   }
 
   /** Negative, zero or positive as row {@code a} orders before, with or after row {@code b}. */

@@ -2,7 +2,7 @@ package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import java.util.Arrays;
 
 /**
@@ -13,7 +13,7 @@ import java.util.Arrays;
 final class FirstRowMerge implements MergeFunction {
 
   private final boolean ignoreDelete;
-  private KeyValue first;
+  private ChangeRow first;
 
   FirstRowMerge(boolean ignoreDelete) {
     this.ignoreDelete = ignoreDelete;
@@ -25,26 +25,31 @@ final class FirstRowMerge implements MergeFunction {
   }
 
   @Override
-  public void add(KeyValue kv) {
-    if (!kv.kind().isAdd()) {
+  public void add(ChangeRow version) {
+    if (!version.kind().isAdd()) {
       if (ignoreDelete) {
         return;
       }
       throw new MergeException(
           "merge-engine 'first-row' cannot take the retraction "
-              + kv.kind().shortString()
+              + version.kind().shortString()
               + " of key "
-              + Arrays.toString(kv.key())
+              + Arrays.toString(version.toKeyValue().key())
               + ": set table option 'ignore-delete'"
               + " (or 'first-row.ignore-delete') = 'true' to drop retractions");
     }
     if (first == null) {
-      first = kv;
+      first = version;
     }
   }
 
   @Override
-  public KeyValue result() {
+  public ChangeRow result() {
     return first;
+  }
+
+  @Override
+  public boolean selects() {
+    return true;
   }
 }

@@ -3,7 +3,7 @@ package io.changelake.mergetree.merge;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
-import io.changelake.types.KeyValue;
+import io.changelake.types.ChangeRow;
 import java.util.Comparator;
 import java.util.List;
 
@@ -124,14 +124,14 @@ public final class MergeFunctions {
    *
    * @throws IllegalArgumentException if sequence.field names no column
    */
-  public static Comparator<KeyValue> sequenceOrder(TableSchema schema) {
+  public static Comparator<ChangeRow> sequenceOrder(TableSchema schema) {
     List<String> fields = schema.options().sequenceFields();
     if (fields.isEmpty()) {
       return null;
     }
     FieldsOrder order = FieldsOrder.of(schema.rowType(), fields, "sequence.field");
     return (a, b) -> {
-      int c = order.compare(a.value(), b.value());
+      int c = order.compare(a, b);
       return c != 0 ? c : Long.compare(a.sequenceNumber(), b.sequenceNumber());
     };
   }

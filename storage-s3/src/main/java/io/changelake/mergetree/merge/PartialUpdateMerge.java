@@ -4,6 +4,7 @@ import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
@@ -228,7 +229,8 @@ final class PartialUpdateMerge implements MergeFunction {
   }
 
   @Override
-  public void add(KeyValue kv) {
+  public void add(ChangeRow version) {
+    KeyValue kv = version.toKeyValue();
     key = kv.key();
     deleteRow = false;
     Object[] value = kv.value();

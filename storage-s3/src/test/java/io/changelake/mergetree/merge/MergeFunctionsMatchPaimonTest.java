@@ -7,6 +7,7 @@ import io.changelake.format.PaimonRows;
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataField;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
@@ -222,7 +223,7 @@ class MergeFunctionsMatchPaimonTest {
     TableSchema table =
         Versions.table(names, types, Map.of("sequence.field", String.join(",", sequenceFields)));
     RowType rowType = table.rowType();
-    Comparator<KeyValue> ours = MergeFunctions.sequenceOrder(table);
+    Comparator<ChangeRow> ours = MergeFunctions.sequenceOrder(table);
     UserDefinedSeqComparator paimon =
         UserDefinedSeqComparator.create(PaimonTypes.toPaimon(rowType), sequenceFields, true);
     PaimonRows rows = new PaimonRows(rowType);
@@ -268,7 +269,7 @@ class MergeFunctionsMatchPaimonTest {
     MergeFunction ours = MergeFunctions.create(table);
     org.apache.paimon.mergetree.compact.MergeFunction<org.apache.paimon.KeyValue> paimon =
         paimon(table);
-    Comparator<KeyValue> order = MergeFunctions.sequenceOrder(table);
+    Comparator<ChangeRow> order = MergeFunctions.sequenceOrder(table);
     // Nullable for conversion only: Paimon's aggregates may leave null in a NOT NULL column.
     PaimonRows rows =
         new PaimonRows(

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.changelake.mergetree.MergeException;
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -324,7 +325,7 @@ class MergeFunctionsTest {
 
   @Test
   void sequenceOrderSortsBySequenceFieldNullsFirstThenSequenceNumber() {
-    Comparator<KeyValue> order =
+    Comparator<ChangeRow> order =
         MergeFunctions.sequenceOrder(Versions.orders(Map.of("sequence.field", "amount")));
     KeyValue[] versions = orders("+I 1001 10 5", "+I 1001 10 -", "+I 1001 10 3", "+I 1001 11 3");
     KeyValue[] sorted = versions.clone();

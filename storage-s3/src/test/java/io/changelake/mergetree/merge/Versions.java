@@ -2,6 +2,7 @@ package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableSchema;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -59,7 +60,8 @@ final class Versions {
     for (KeyValue kv : versions) {
       function.add(kv);
     }
-    return function.result();
+    ChangeRow result = function.result();
+    return result == null ? null : result.toKeyValue();
   }
 
   /** A result as {@code +I[1001, 10, 80] @3}: kind, row and sequence number. */
