@@ -9,7 +9,6 @@ import io.changelake.format.KeyValueBatch;
 import io.changelake.format.KeyValueFileReader;
 import io.changelake.mergetree.Levels;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowType;
 import java.io.Closeable;
 import java.io.IOException;
@@ -202,26 +201,15 @@ public final class LookupLevels implements Closeable {
   }
 
   /**
-   * The current version of {@code key} in the levels from {@code startLevel} to the top: the record
+   * The current version of the key {@code row} holds in its key columns (a row of every table
+   * column, as a compaction reads it) in the levels from {@code startLevel} to the top: the version
    * of the first level whose file holds the key, with its sequence number and kind as stored (a
-   * retraction included), or null if no level holds it. The record found has {@code key} as its
-   * key: the stored key equals it.
+   * retraction included), or null if no level holds it. It is answered with a view of the version
+   * in its block of the local copy ({@link BinaryRowView}), valid until the next lookup: neither
+   * the key nor the version is decoded, and a key of BIGINT, INT, DOUBLE, FLOAT or BOOLEAN columns
+   * is not boxed.
    *
    * @param startLevel 1 or more: level-0 files overlap and are never looked up
-   */
-  public KeyValue lookup(Object[] key, int startLevel) throws IOException {
-    checkStartLevel(startLevel);
-    settle();
-    return find(keyCodec.writeRow(key), startLevel)
-        ? new KeyValue(key, found.sequenceNumber(), found.kind(), found.decodeValues())
-        : null;
-  }
-
-  /**
-   * {@link #lookup(Object[], int)} of the key {@code row} holds in its key columns (a row of every
-   * table column, as a compaction reads it), answered with a view of the version found in its block
-   * of the local copy ({@link BinaryRowView}), valid until the next lookup: neither the key nor the
-   * version is decoded, and a key of BIGINT, INT, DOUBLE, FLOAT or BOOLEAN columns is not boxed.
    */
   public ChangeRow lookup(ChangeRow row, int startLevel) throws IOException {
     checkStartLevel(startLevel);

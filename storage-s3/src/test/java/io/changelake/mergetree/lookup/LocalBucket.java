@@ -9,6 +9,7 @@ import io.changelake.format.ParquetFileOptions;
 import io.changelake.format.SerializedRow;
 import io.changelake.mergetree.Levels;
 import io.changelake.store.LocalObjectStore;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
@@ -51,6 +52,19 @@ final class LocalBucket {
 
   LocalBucket(Path dir) throws IOException {
     this(dir, KEY, VALUE);
+  }
+
+  /**
+   * What {@code lookup} finds of key {@code id} of the default layout from {@code startLevel} up,
+   * as a compaction asks (by a row holding the key), copied into a key-value of its own; null if no
+   * level holds it.
+   */
+  static KeyValue find(LookupLevels lookup, long id, int startLevel) throws IOException {
+    ChangeRow found =
+        lookup.lookup(
+            new KeyValue(new Object[] {id}, 0, RowKind.INSERT, new Object[] {id, null, null}),
+            startLevel);
+    return found == null ? null : found.toKeyValue();
   }
 
   /** The row of key {@code id} in the default layout. */

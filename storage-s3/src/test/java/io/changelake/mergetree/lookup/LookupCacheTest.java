@@ -107,7 +107,7 @@ class LookupCacheTest {
     // A budget below one copy: every copy is spilled, and its size counted.
     try (LookupLevels own = first.lookupLevels(firstLevels, 16L << 10, Long.MAX_VALUE)) {
       for (long id = 0; id < 30_000; id += 11) {
-        expected.add(own.lookup(new Object[] {id}, 1));
+        expected.add(LocalBucket.find(own, id, 1));
       }
       oneBucketDisk = own.stats().diskBytes();
     }
@@ -119,8 +119,8 @@ class LookupCacheTest {
       for (int pass = 0; pass < 2; pass++) {
         int i = 0;
         for (long id = 0; id < 30_000; id += 11) {
-          assertSame(expected.get(i), a.lookup(new Object[] {id}, 1));
-          assertSame(expected.get(i), b.lookup(new Object[] {id}, 1));
+          assertSame(expected.get(i), LocalBucket.find(a, id, 1));
+          assertSame(expected.get(i), LocalBucket.find(b, id, 1));
           i++;
         }
       }
@@ -207,7 +207,7 @@ class LookupCacheTest {
       for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < LOOKUPS_PER_ROUND; i++) {
           long id = random.nextLong(keys + 100);
-          KeyValue found = lookups.lookup(new Object[] {id}, 1);
+          KeyValue found = LocalBucket.find(lookups, id, 1);
           if (id >= keys) {
             assertNull(found, "bucket " + bucket + " key " + id);
           } else {
@@ -250,12 +250,12 @@ class LookupCacheTest {
     Levels levels = new Levels(LocalBucket.KEY, 3, files);
     LookupCache cache = new LookupCache(1L << 20, Long.MAX_VALUE);
     try (LookupLevels lookup = shared(bucket, levels, cache, Duration.ofMillis(500))) {
-      lookup.lookup(new Object[] {1_500L}, 1);
+      LocalBucket.find(lookup, 1_500L, 1);
       assertEquals(1, lookup.stats().filesBuilt());
       Thread.sleep(1_100);
-      lookup.lookup(new Object[] {5L}, 1);
+      LocalBucket.find(lookup, 5L, 1);
       assertEquals(1, lookup.stats().localFiles(), "the level-2 copy expired");
-      lookup.lookup(new Object[] {1_500L}, 1);
+      LocalBucket.find(lookup, 1_500L, 1);
       assertEquals(3, lookup.stats().filesBuilt());
     }
   }

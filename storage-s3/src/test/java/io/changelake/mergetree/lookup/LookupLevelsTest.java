@@ -60,11 +60,10 @@ class LookupLevelsTest {
       for (long id = 0; id < 10_000; id += 2) {
         long sequence = id % 8 == 0 ? 3 : id % 4 == 0 ? 2 : 1;
         RowKind kind = sequence == 1 ? RowKind.INSERT : RowKind.UPDATE_AFTER;
-        assertFound(
-            row(id, sequence, kind, id * 10 + sequence), lookup.lookup(new Object[] {id}, 1));
+        assertFound(row(id, sequence, kind, id * 10 + sequence), LocalBucket.find(lookup, id, 1));
       }
-      assertFound(row(8, 2, RowKind.UPDATE_AFTER, 82), lookup.lookup(new Object[] {8L}, 2));
-      assertFound(row(8, 1, RowKind.INSERT, 81), lookup.lookup(new Object[] {8L}, 3));
+      assertFound(row(8, 2, RowKind.UPDATE_AFTER, 82), LocalBucket.find(lookup, 8L, 2));
+      assertFound(row(8, 1, RowKind.INSERT, 81), LocalBucket.find(lookup, 8L, 3));
     }
   }
 
@@ -77,9 +76,9 @@ class LookupLevelsTest {
     Levels levels = new Levels(LocalBucket.KEY, 3, files);
     try (LookupLevels lookup = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
       for (long id : new long[] {-5, 0, 999, 1_001, 1_007, 4_997, 5_000, 1L << 40}) {
-        assertNull(lookup.lookup(new Object[] {id}, 1), "key " + id);
+        assertNull(LocalBucket.find(lookup, id, 1), "key " + id);
       }
-      assertNull(lookup.lookup(new Object[] {1_000L + 2}, 2), "key only at level 1");
+      assertNull(LocalBucket.find(lookup, 1_000L + 2, 2), "key only at level 1");
     }
   }
 
@@ -91,9 +90,9 @@ class LookupLevelsTest {
     DataFileMeta befores = bucket.write(1, rows(30, 40, 1, 6, RowKind.UPDATE_BEFORE));
     Levels levels = new Levels(LocalBucket.KEY, 3, List.of(top, deletes, befores));
     try (LookupLevels lookup = bucket.lookupLevels(levels, MEMORY, UNLIMITED)) {
-      assertFound(row(15, 5, RowKind.DELETE, 155), lookup.lookup(new Object[] {15L}, 1));
-      assertFound(row(35, 6, RowKind.UPDATE_BEFORE, 356), lookup.lookup(new Object[] {35L}, 1));
-      assertFound(row(25, 1, RowKind.INSERT, 251), lookup.lookup(new Object[] {25L}, 1));
+      assertFound(row(15, 5, RowKind.DELETE, 155), LocalBucket.find(lookup, 15L, 1));
+      assertFound(row(35, 6, RowKind.UPDATE_BEFORE, 356), LocalBucket.find(lookup, 35L, 1));
+      assertFound(row(25, 1, RowKind.INSERT, 251), LocalBucket.find(lookup, 25L, 1));
     }
   }
 
@@ -104,20 +103,20 @@ class LookupLevelsTest {
     DataFileMeta newer = bucket.write(1, rows(0, 1_000, 2, 2, RowKind.UPDATE_AFTER));
     Levels levels = new Levels(LocalBucket.KEY, 3, List.of(top, newer));
     try (LookupLevels lookup = bucket.lookupLevels(levels, SPILLING, UNLIMITED)) {
-      assertEquals(2, lookup.lookup(new Object[] {10L}, 1).sequenceNumber());
-      assertEquals(1, lookup.lookup(new Object[] {11L}, 1).sequenceNumber());
+      assertEquals(2, LocalBucket.find(lookup, 10L, 1).sequenceNumber());
+      assertEquals(1, LocalBucket.find(lookup, 11L, 1).sequenceNumber());
       assertEquals(2, lookup.stats().localFiles());
 
       levels.update(List.of(newer), List.of());
       lookup.remove(newer);
 
-      assertEquals(1, lookup.lookup(new Object[] {10L}, 1).sequenceNumber());
+      assertEquals(1, LocalBucket.find(lookup, 10L, 1).sequenceNumber());
       assertEquals(1, lookup.stats().localFiles());
       assertEquals(1, localCopies(bucket).size(), "the removed file's local copy is deleted");
 
       levels.update(List.of(top), List.of());
       lookup.remove(top);
-      assertNull(lookup.lookup(new Object[] {10L}, 1));
+      assertNull(LocalBucket.find(lookup, 10L, 1));
       assertEquals(0, lookup.stats().diskBytes());
       assertEquals(0, lookup.stats().memoryBytes());
     }
@@ -138,7 +137,7 @@ class LookupLevelsTest {
       }
       levels.update(List.of(), List.of(file));
       for (long id = 0; id < 50_000; id += 97) {
-        assertFound(row(id, 7, RowKind.INSERT, id * 10 + 7), lookup.lookup(new Object[] {id}, 1));
+        assertFound(row(id, 7, RowKind.INSERT, id * 10 + 7), LocalBucket.find(lookup, id, 1));
       }
       assertEquals(0, bucket.opened());
       assertEquals(0, lookup.stats().filesBuilt());
@@ -186,8 +185,7 @@ class LookupLevelsTest {
       for (long id = 0; id < 4_000; id += 3) {
         long sequence = id < 2_000 ? 4 : 5;
         assertFound(
-            row(id, sequence, RowKind.INSERT, id * 10 + sequence),
-            lookup.lookup(new Object[] {id}, 1));
+            row(id, sequence, RowKind.INSERT, id * 10 + sequence), LocalBucket.find(lookup, id, 1));
       }
       assertEquals(0, bucket.opened(), "every copy answered, held or spilled");
 
@@ -197,7 +195,7 @@ class LookupLevelsTest {
         levels.update(List.of(), List.of(large));
       }
       for (long id = 10_000; id < 20_000; id += 7) {
-        assertFound(row(id, 9, RowKind.INSERT, id * 10 + 9), lookup.lookup(new Object[] {id}, 1));
+        assertFound(row(id, 9, RowKind.INSERT, id * 10 + 9), LocalBucket.find(lookup, id, 1));
       }
       assertTrue(lookup.stats().blocksRead() > 0, "blocks read back from the spilled copy");
       assertTrue(lookup.stats().memoryBytes() <= budget, "memory " + lookup.stats());
@@ -248,7 +246,7 @@ class LookupLevelsTest {
     try (LookupLevels roomy = bucket.lookupLevels(levels, SPILLING, UNLIMITED)) {
       List<KeyValue> expected = new ArrayList<>();
       for (long id = -1; id <= 20_000; id += 7) {
-        expected.add(roomy.lookup(new Object[] {id}, 1));
+        expected.add(LocalBucket.find(roomy, id, 1));
       }
       assertEquals(files.size(), roomy.stats().filesBuilt());
       // Room for about two copies: the level-1 and level-2 files of the keys being looked up.
@@ -265,7 +263,7 @@ class LookupLevelsTest {
         for (int pass = 0; pass < 2; pass++) {
           int i = 0;
           for (long id = -1; id <= 20_000; id += 7) {
-            KeyValue actual = tiny.lookup(new Object[] {id}, 1);
+            KeyValue actual = LocalBucket.find(tiny, id, 1);
             if (expected.get(i) == null) {
               assertNull(actual, "key " + id);
             } else {
@@ -294,7 +292,7 @@ class LookupLevelsTest {
       java.util.Random random = new java.util.Random(7);
       for (int i = 0; i < 20_000; i++) {
         long id = random.nextInt(200_000);
-        assertEquals(id * 10 + 1, lookup.lookup(new Object[] {id}, 1).value()[2]);
+        assertEquals(id * 10 + 1, LocalBucket.find(lookup, id, 1).value()[2]);
         peak = Math.max(peak, lookup.stats().memoryBytes());
       }
       LookupLevels.CacheStats stats = lookup.stats();
@@ -316,7 +314,7 @@ class LookupLevelsTest {
     LookupLevels lookup =
         bucket.lookupLevels(new Levels(LocalBucket.KEY, 2, files), SPILLING, UNLIMITED);
     for (long id = 0; id < 1_000; id += 50) {
-      lookup.lookup(new Object[] {id}, 1);
+      LocalBucket.find(lookup, id, 1);
     }
     LookupLevels.CacheStats stats = lookup.stats();
     assertEquals(10, stats.localFiles());
