@@ -13,9 +13,8 @@ import java.util.List;
  * The keys of a write buffer at a flush, one at a time in key order: its runs (the records in
  * memory and each spill, {@link BufferRun}) merged by key, then sequence number, each key's
  * versions gathered, oldest first, as BinaryRows copied into one reused array. A version is read as
- * a view of its row ({@link #view}), which is how a flush writes a version as it is; the key's
- * versions go to the merge engine as such views, or as key-values for an engine that reads their
- * values ({@link #addVersions}).
+ * a view of its row ({@link #view}), which is how a flush writes a version as it is and how the
+ * key's versions go to the merge engine ({@link #addVersions}).
  */
 final class BufferedKeys {
 
@@ -159,13 +158,11 @@ final class BufferedKeys {
 
   /**
    * Adds the key's versions to {@code versions}, in version order: by {@code sequence.field}, then
-   * sequence number, if the table has one, else by sequence number. Each as a view ({@link #view})
-   * if {@code asViews}, else as a key-value.
+   * sequence number, if the table has one, else by sequence number. Each as a view ({@link #view}).
    */
-  void addVersions(KeyVersions versions, boolean asViews) {
+  void addVersions(KeyVersions versions) {
     for (int i = 0; i < this.versions; i++) {
-      ChangeRow version = view(i);
-      versions.add(asViews ? version : version.toKeyValue(), 0);
+      versions.add(view(i), 0);
     }
     if (versionOrder != null) {
       versions.sort(versionOrder);

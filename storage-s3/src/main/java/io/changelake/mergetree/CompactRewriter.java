@@ -438,9 +438,7 @@ final class CompactRewriter {
   /**
    * Merges the keys of the runs one by one, writing each result to {@code out} (null when only the
    * changelog is written). A key's lone version that is stored as it is ({@link #storedAsItIs}) is
-   * written as the view it came as; any other key's versions go through the merge, as views if the
-   * engine keeps one of them as it is ({@link KeyMerge#selects}: deduplicate, first-row), else as
-   * key-values.
+   * written as the view it came as; any other key's versions go through the merge as views too.
    *
    * <p>A method of its own rather than a loop in {@link #merge}, for the JIT: with the loop inside,
    * {@code merge} was compiled five times in a new JVM's first lookup write (entries in the middle
@@ -461,8 +459,7 @@ final class CompactRewriter {
     // One sink for every key: a method reference made per key would be an object per key.
     ChangelogRule.Sink toChangelog = changelog::write;
     IntPredicate storedAsItIs = level -> storedAsItIs(keyMode, level);
-    boolean versionsAsViews = keyMerge.selects();
-    while (keys.next(versions, storedAsItIs, versionsAsViews)) {
+    while (keys.next(versions, storedAsItIs)) {
       checkNotCancelled(sink);
       ChangeRow lone = keys.lone();
       if (lone != null) {

@@ -33,16 +33,9 @@ public final class KeyMerge {
   }
 
   /**
-   * Whether the merge engine keeps one of a key's versions as it is ({@link
-   * MergeFunction#selects}): its versions may then be given as views.
-   */
-  public boolean selects() {
-    return mergeFunction.selects();
-  }
-
-  /**
    * The version to store or read, or null when nothing remains: one of the versions (or the one
-   * looked up) as it is where the engine {@link #selects}, so a view valid as long as they are.
+   * looked up) as it is where the engine keeps one (deduplicate, first-row), so a view valid as
+   * long as they are.
    */
   public ChangeRow reduce(KeyVersions versions) {
     ChangeRow upper = newestUpperLevelOnly ? versions.newestUpperLevel() : null;

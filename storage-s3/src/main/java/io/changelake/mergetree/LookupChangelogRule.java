@@ -71,7 +71,7 @@ final class LookupChangelogRule {
   /**
    * The version the compaction writes for one key, or null when nothing is written, emitting its
    * changelog into {@code changelog}: a view valid until the versions or the lookup move on, where
-   * the engine {@link KeyMerge#selects}.
+   * the engine keeps one version as it is.
    *
    * @param versions the key's versions the compaction takes
    * @param outputLevel the level the compaction writes

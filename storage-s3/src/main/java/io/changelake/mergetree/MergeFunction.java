@@ -11,8 +11,8 @@ import io.changelake.types.ChangeRow;
  * after key and is not thread-safe.
  *
  * <p>A version added may be a view of a file's or a buffer's row ({@link ChangeRow}), valid until
- * the key's merge is done: an engine keeps what it needs of it in its own objects, or, if it {@link
- * #selects}, the version itself, which its result then is.
+ * the key's merge is done: an engine keeps what it needs of it in its own objects, or, as
+ * deduplicate and first-row do, the version itself, which its result then is.
  */
 public interface MergeFunction {
 
@@ -36,13 +36,4 @@ public interface MergeFunction {
    * (in merge order), except first-row, whose result is the first version as it is.
    */
   ChangeRow result();
-
-  /**
-   * Whether the result is always one of the versions added, as it was added, chosen by their kinds
-   * and order alone (deduplicate, first-row): such an engine reads no value, so the versions of a
-   * key can be handed to it as views, none decoded.
-   */
-  default boolean selects() {
-    return false;
-  }
 }

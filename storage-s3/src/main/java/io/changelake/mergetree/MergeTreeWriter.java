@@ -374,16 +374,14 @@ public final class MergeTreeWriter implements Closeable {
   }
 
   /**
-   * Merges the buffer's keys, each version read as a view of its row where it is written as it is:
-   * every version of a key whose versions arrive in version order, for the input changelog; a key's
-   * lone version, which no engine merges ({@link KeyMerge#reduce}); a deduplicate table's newest
-   * version. Any other key goes through the merge engine: as views if it keeps one version as it is
-   * ({@link KeyMerge#selects}), else as key-values.
+   * Merges the buffer's keys, each version read as a view of its row. Written as they are: every
+   * version of a key whose versions arrive in version order, for the input changelog; a key's lone
+   * version, which no engine merges ({@link KeyMerge#reduce}); a deduplicate table's newest
+   * version. Any other key's versions go through the merge engine.
    */
   private void mergeKeys(BufferedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
       throws IOException {
     boolean inputChangelog = producer == ChangelogProducer.INPUT;
-    boolean versionsAsViews = keyMerge.selects();
     KeyVersions versions = new KeyVersions(keyOrder);
     while (keys.next()) {
       int count = keys.versions();
@@ -399,7 +397,7 @@ public final class MergeTreeWriter implements Closeable {
         continue;
       }
       versions.clear();
-      keys.addVersions(versions, versionsAsViews);
+      keys.addVersions(versions);
       if (inputChangelog && !inVersionOrder) {
         for (int i = 0; i < count; i++) {
           changelog.write(versions.record(i));

@@ -1,7 +1,6 @@
 package io.changelake.mergetree;
 
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowComparator;
 import java.util.Comparator;
 import java.util.List;
@@ -9,15 +8,17 @@ import java.util.function.IntPredicate;
 
 /**
  * The keys of a bucket's sorted runs merged, one at a time in key order: a key one run alone holds
- * comes as a view of that version ({@link #lone}, read unboxed where its file allows, {@link
- * RunCursor#row}), a key several runs hold as its versions, in version order, each with its run's
- * level ({@link KeyVersions}), as {@link SortMergeReader} and {@link KeyVersions#fill} give them.
+ * as that version ({@link #lone}), a key several runs hold as its versions, in version order, each
+ * with its run's level ({@link KeyVersions}), as {@link SortMergeReader} and {@link
+ * KeyVersions#fill} give them; each version a view of its run's row ({@link RunCursor#row}, read
+ * unboxed where its file allows), no key-value, key or value array built for it.
  *
  * <p>A compaction merges through it, and a batch read of a table whose merge engine is not the
  * newest-version merge's. Most keys of a large compaction are held by one run (the keys the newer
  * runs did not touch), and a lone version is mostly stored as it is, as a read reports it (a merge
- * engine does not merge a lone version, {@link KeyMerge#reduce}): no key-value, key or value array
- * is built for it.
+ * engine does not merge a lone version, {@link KeyMerge#reduce}). A merge engine reads the values
+ * of a view it merges ({@link MergeFunction#add}), or none: deduplicate and first-row keep one of
+ * them as it is.
  */
 public final class RunKeys {
 
@@ -54,24 +55,22 @@ public final class RunKeys {
   }
 
   /**
-   * Moves to the next key: its lone version to {@link #lone} if {@code asView} takes the level of
-   * its run, else its versions (one or more) into {@code versions} ({@link #lone} then null). A
-   * lone version the caller would turn into a key-value anyway is read as one: a view read and then
-   * copied into a key-value costs more than either (a lookup compaction's level-0 keys).
+   * Moves to the next key: its lone version to {@link #lone} if {@code alone} takes the level of
+   * its run, else its versions (one or more) into {@code versions}, with their runs' levels, in
+   * version order ({@link #lone} then null). Each is a view of its run's row ({@link
+   * RunCursor#row}, read unboxed where its file allows), valid until the next call: no key-value,
+   * key or value array is built for it.
    *
-   * @param asView the levels whose lone versions the caller takes as views
-   * @param versionsAsViews whether the versions go into {@code versions} as views ({@link
-   *     RunCursor#row}), valid until the next call, rather than as key-values: for a merge engine
-   *     that {@link MergeFunction#selects}, which reads no value
+   * @param alone the levels whose lone versions the caller takes alone (to store as they are)
    * @return false when every run is exhausted
    * @throws java.io.UncheckedIOException if a file cannot be opened or read
    */
-  public boolean next(KeyVersions versions, IntPredicate asView, boolean versionsAsViews) {
+  public boolean next(KeyVersions versions, IntPredicate alone) {
     if (runs.isEmpty()) {
       return false;
     }
     int top = runs.top();
-    if (runs.laterVersionOfTop() < 0 && asView.test(runLevels[top])) {
+    if (runs.laterVersionOfTop() < 0 && alone.test(runLevels[top])) {
       lone = runs.run(top).row();
       runs.advanceTop();
       return true;
@@ -83,21 +82,15 @@ public final class RunKeys {
     do {
       int position = runs.top();
       RunCursor run = runs.run(position);
-      if (versionsAsViews) {
-        // A run's view holds until its next one: a run giving the key twice (a sorted run never
-        // does) would overwrite its earlier version, which is copied first.
-        if (gatheredFor[position] == keysGathered) {
-          int earlier = gatheredAt[position];
-          versions.set(earlier, versions.record(earlier).toKeyValue());
-        }
-        gatheredFor[position] = keysGathered;
-        gatheredAt[position] = versions.size();
-        versions.add(run.row(), runLevels[position]);
-      } else {
-        versions.add(
-            new KeyValue(run.key(), run.sequenceNumber(), run.kind(), run.value()),
-            runLevels[position]);
+      // A run's view holds until its next one: a run giving the key twice (a sorted run never
+      // does) would overwrite its earlier version, which is copied first.
+      if (gatheredFor[position] == keysGathered) {
+        int earlier = gatheredAt[position];
+        versions.set(earlier, versions.record(earlier).toKeyValue());
       }
+      gatheredFor[position] = keysGathered;
+      gatheredAt[position] = versions.size();
+      versions.add(run.row(), runLevels[position]);
       runs.advanceTop();
     } while (runs.topHoldsMarkedKey());
     // The heap gave them by sequence number, then run: a sequence.field orders them otherwise, and
@@ -198,8 +191,8 @@ public final class RunKeys {
   }
 
   /**
-   * The current key's version when one run alone holds it and it was asked for as a view: valid
-   * until the next call; else null.
+   * The current key's version when one run alone holds it and it was asked for alone: valid until
+   * the next call; else null.
    */
   public ChangeRow lone() {
     return lone;

@@ -583,9 +583,9 @@ public final class TableRead {
   }
 
   /**
-   * Each key's versions reduced by the merge engine (null when none remains): a key one run alone
-   * holds as its version, which a reduce gives back as it is, a view for {@link #nextAddition}, as
-   * are the versions of an engine that keeps one of them as it is ({@link KeyMerge#selects}).
+   * Each key's versions reduced by the merge engine (null when none remains), each version a view
+   * ({@link RunKeys}): a key one run alone holds as its version, which a reduce gives back as it
+   * is.
    */
   private static final class ReducedKeys implements Iterator<KeyValue> {
     private final RunKeys keys;
@@ -602,47 +602,40 @@ public final class TableRead {
 
     @Override
     public boolean hasNext() {
-      return fill(ReducedKeys::noView, false);
-    }
-
-    private boolean fill(IntPredicate asView, boolean versionsAsViews) {
       if (!filled) {
-        more = keys.next(versions, asView, versionsAsViews);
+        more = keys.next(versions, ReducedKeys::alone);
         filled = true;
       }
       return more;
     }
 
+    private static boolean alone(int level) {
+      return true;
+    }
+
     @Override
     public KeyValue next() {
+      ChangeRow reduced = nextReduced();
+      return reduced == null ? null : reduced.toKeyValue();
+    }
+
+    /** The next key's version, a view valid until the next call; null when none remains. */
+    private ChangeRow nextReduced() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
       filled = false;
-      ChangeRow result = keyMerge.reduce(versions);
-      return result == null ? null : result.toKeyValue();
-    }
-
-    // A lone version is what the engine's reduce gives back (KeyMerge): a view where the caller
-    // takes views, a key-value where it takes key-values.
-
-    private static boolean asView(int level) {
-      return true;
-    }
-
-    private static boolean noView(int level) {
-      return false;
+      ChangeRow lone = keys.lone();
+      return lone != null ? lone : keyMerge.reduce(versions);
     }
 
     /**
-     * The next key's version if it is an addition, skipping the others: a lone version as the view
-     * it was read as, valid until the next call; null at the end.
+     * The next key's version if it is an addition, skipping the others: a view valid until the next
+     * call; null at the end.
      */
     ChangeRow nextAddition() {
-      while (fill(ReducedKeys::asView, keyMerge.selects())) {
-        filled = false;
-        ChangeRow lone = keys.lone();
-        ChangeRow result = lone != null ? lone : keyMerge.reduce(versions);
+      while (hasNext()) {
+        ChangeRow result = nextReduced();
         if (result != null && result.kind().isAdd()) {
           return result;
         }

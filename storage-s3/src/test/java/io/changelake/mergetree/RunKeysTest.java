@@ -55,12 +55,7 @@ class RunKeysTest {
         runLevels[r] = runs.size() - 1 - r;
       }
       List<List<String>> expected = sortMerged(store, schema, runs, runLevels, versionOrder);
-      for (boolean versionsAsViews : new boolean[] {false, true}) {
-        assertEquals(
-            expected,
-            gathered(store, schema, runs, runLevels, versionOrder, versionsAsViews),
-            versionsAsViews ? "as views" : "as key-values");
-      }
+      assertEquals(expected, gathered(store, schema, runs, runLevels, versionOrder));
     }
   }
 
@@ -102,23 +97,20 @@ class RunKeysTest {
               schema,
               List.of(List.of("twice.parquet")),
               new int[] {0},
-              Comparator.comparingLong(ChangeRow::sequenceNumber),
-              true));
+              Comparator.comparingLong(ChangeRow::sequenceNumber)));
     }
   }
 
   /**
-   * What {@link RunKeys#next} gives, as text: a key's versions as views (for an engine that keeps
-   * one as it is) or as key-values; lone versions of level 0 asked for as key-values, of the other
-   * levels as views.
+   * What {@link RunKeys#next} gives, as text: lone versions of the levels above 0 asked for alone,
+   * of level 0 among the key's versions.
    */
   private static List<List<String>> gathered(
       LocalObjectStore store,
       TableSchema schema,
       List<List<String>> runs,
       int[] runLevels,
-      Comparator<ChangeRow> versionOrder,
-      boolean versionsAsViews)
+      Comparator<ChangeRow> versionOrder)
       throws Exception {
     List<List<String>> actual = new ArrayList<>();
     int lone = 0;
@@ -127,14 +119,14 @@ class RunKeysTest {
       RunKeys keys =
           new RunKeys(cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
       KeyVersions versions = new KeyVersions(new RowComparator(schema.keyType()));
-      // The levels asked about are those of keys one run alone holds: the last is a lone view's.
+      // The levels asked about are those of keys one run alone holds: the last is a lone one's.
       int[] askedLevel = {-1};
-      IntPredicate asView =
+      IntPredicate alone =
           level -> {
             askedLevel[0] = level;
             return level > 0;
           };
-      while (keys.next(versions, asView, versionsAsViews)) {
+      while (keys.next(versions, alone)) {
         ChangeRow row = keys.lone();
         if (row != null) {
           lone++;
@@ -144,14 +136,14 @@ class RunKeysTest {
         } else {
           assertTrue(
               versions.size() > 1 || versions.level(0) == 0,
-              "a key of one version comes alone where asked for as a view");
+              "a key of one version comes alone where asked for alone");
           int views = 0;
           for (int i = 0; i < versions.size(); i++) {
             views += versions.record(i) instanceof KeyValue ? 0 : 1;
             assertGettersAgree(versions.record(i));
           }
-          // As views, each but a version its run overwrote (RunKeys#next copies it).
-          assertTrue(versionsAsViews ? views > 0 : views == 0, views + " views");
+          // Views, each but a version its run overwrote (RunKeys#next copies it).
+          assertTrue(views > 0, views + " views");
           actual.add(texts(versions));
         }
       }

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A write buffer holds its records serialized, spills sorted runs to local disk when over its
  * budget, and gives every record back, key by key in key order, each key's versions oldest first,
- * as views of the rows given and as key-values.
+ * as views of the rows given.
  */
 class WriteBufferTest {
 
@@ -115,7 +115,7 @@ class WriteBufferTest {
   }
 
   @Test
-  void aKeysVersionsComeAsViewsAndKeyValuesInTheSequenceFieldsOrder() throws Exception {
+  void aKeysVersionsComeInTheSequenceFieldsOrder() throws Exception {
     Comparator<ChangeRow> byAmount = Comparator.comparing(kv -> (Long) kv.get(2));
     try (WriteBuffer buffer =
         new WriteBuffer(KEY, ROW, byAmount, 64 << 20, 64 << 10, true, spills)) {
@@ -130,16 +130,13 @@ class WriteBufferTest {
       BufferedKeys keys = buffer.keys();
       assertTrue(keys.next());
       assertEquals(0, keys.view(0).sequenceNumber(), "views come oldest first");
-      for (boolean asViews : new boolean[] {true, false}) {
-        KeyVersions versions = new KeyVersions(new RowComparator(KEY));
-        keys.addVersions(versions, asViews);
-        List<Long> order = new ArrayList<>();
-        for (int i = 0; i < versions.size(); i++) {
-          order.add(versions.record(i).sequenceNumber());
-          assertEquals(asViews, !(versions.record(i) instanceof KeyValue));
-        }
-        assertEquals(List.of(3L, 1L, 4L, 0L, 2L), order, asViews ? "views" : "key-values");
+      KeyVersions versions = new KeyVersions(new RowComparator(KEY));
+      keys.addVersions(versions);
+      List<Long> order = new ArrayList<>();
+      for (int i = 0; i < versions.size(); i++) {
+        order.add(versions.record(i).sequenceNumber());
       }
+      assertEquals(List.of(3L, 1L, 4L, 0L, 2L), order);
       assertEquals(false, keys.next());
     }
   }
@@ -170,7 +167,7 @@ class WriteBufferTest {
 
   /**
    * Every record written comes back once: keys in key order, a key's versions oldest first, each as
-   * a view and as a key-value of the row given.
+   * a view of the row given.
    */
   private static void assertGivesBack(
       List<KeyValue> written, RowComparator keyOrder, BufferedKeys keys) {
@@ -179,22 +176,18 @@ class WriteBufferTest {
     expected.sort((a, b) -> keyOrder.compare(a.key(), b.key()));
     int at = 0;
     while (keys.next()) {
-      KeyVersions asKeyValues = new KeyVersions(keyOrder);
-      keys.addVersions(asKeyValues, false);
       // The views are taken all before any is read: each holds until the next key.
-      KeyVersions asViews = new KeyVersions(keyOrder);
-      keys.addVersions(asViews, true);
-      assertEquals(keys.versions(), asKeyValues.size());
-      assertEquals(keys.versions(), asViews.size());
+      KeyVersions versions = new KeyVersions(keyOrder);
+      keys.addVersions(versions);
+      assertEquals(keys.versions(), versions.size());
       for (int i = 0; i < keys.versions(); i++) {
         KeyValue want = expected.get(at++);
         assertEquals(0, keyOrder.compare(expected.get(at - 1 - i).key(), want.key()), "one key");
-        for (ChangeRow got : List.of(asViews.record(i), asKeyValues.record(i))) {
-          assertEquals(want.sequenceNumber(), got.sequenceNumber());
-          assertEquals(want.kind(), got.kind());
-          assertArrayEquals(want.key(), got.toKeyValue().key());
-          assertArrayEquals(want.value(), got.toKeyValue().value());
-        }
+        ChangeRow got = versions.record(i);
+        assertEquals(want.sequenceNumber(), got.sequenceNumber());
+        assertEquals(want.kind(), got.kind());
+        assertArrayEquals(want.key(), got.toKeyValue().key());
+        assertArrayEquals(want.value(), got.toKeyValue().value());
       }
       assertTrue(
           at == expected.size()

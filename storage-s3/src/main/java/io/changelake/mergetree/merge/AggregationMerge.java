@@ -26,12 +26,18 @@ final class AggregationMerge implements MergeFunction {
   private final NotNullColumns notNull;
   private final boolean removeRecordOnDelete;
 
-  private KeyValue latest;
+  private final VersionValues versionValues;
+  private Object[] key;
+  private long latestSequenceNumber;
   private Object[] row;
   private boolean deleteRow;
 
   private AggregationMerge(
-      FieldAggregator[] aggregators, NotNullColumns notNull, boolean removeRecordOnDelete) {
+      VersionValues versionValues,
+      FieldAggregator[] aggregators,
+      NotNullColumns notNull,
+      boolean removeRecordOnDelete) {
+    this.versionValues = versionValues;
     this.aggregators = aggregators;
     this.notNull = notNull;
     this.removeRecordOnDelete = removeRecordOnDelete;
@@ -60,12 +66,15 @@ final class AggregationMerge implements MergeFunction {
       aggregators[i] = FieldAggregator.create(rowType, i, function, options);
     }
     return new AggregationMerge(
-        aggregators, new NotNullColumns(rowType), options.aggregationRemoveRecordOnDelete());
+        new VersionValues(schema),
+        aggregators,
+        new NotNullColumns(rowType),
+        options.aggregationRemoveRecordOnDelete());
   }
 
   @Override
   public void reset() {
-    latest = null;
+    key = null;
     row = new Object[aggregators.length];
     deleteRow = false;
     for (FieldAggregator aggregator : aggregators) {
@@ -75,15 +84,17 @@ final class AggregationMerge implements MergeFunction {
 
   @Override
   public void add(ChangeRow version) {
-    KeyValue kv = version.toKeyValue();
-    latest = kv;
-    deleteRow = removeRecordOnDelete && kv.kind() == RowKind.DELETE;
-    Object[] value = kv.value();
+    if (key == null) {
+      key = versionValues.key(version);
+    }
+    latestSequenceNumber = version.sequenceNumber();
+    deleteRow = removeRecordOnDelete && version.kind() == RowKind.DELETE;
+    Object[] value = versionValues.values(version);
     if (deleteRow) {
       notNull.reset(value, row);
       return;
     }
-    if (kv.kind().isAdd()) {
+    if (version.kind().isAdd()) {
       for (int i = 0; i < aggregators.length; i++) {
         row[i] = aggregators[i].agg(row[i], value[i]);
       }
@@ -96,10 +107,10 @@ final class AggregationMerge implements MergeFunction {
 
   @Override
   public KeyValue result() {
-    if (latest == null) {
+    if (key == null) {
       return null;
     }
     return new KeyValue(
-        latest.key(), latest.sequenceNumber(), deleteRow ? RowKind.DELETE : RowKind.INSERT, row);
+        key, latestSequenceNumber, deleteRow ? RowKind.DELETE : RowKind.INSERT, row);
   }
 }

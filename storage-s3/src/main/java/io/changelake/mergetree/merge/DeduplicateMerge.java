@@ -35,9 +35,4 @@ final class DeduplicateMerge implements MergeFunction {
   public ChangeRow result() {
     return latest;
   }
-
-  @Override
-  public boolean selects() {
-    return true;
-  }
 }

@@ -47,9 +47,4 @@ final class FirstRowMerge implements MergeFunction {
   public ChangeRow result() {
     return first;
   }
-
-  @Override
-  public boolean selects() {
-    return true;
-  }
 }

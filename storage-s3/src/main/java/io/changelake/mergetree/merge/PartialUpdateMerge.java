@@ -43,6 +43,7 @@ final class PartialUpdateMerge implements MergeFunction {
   /** A sequence group: its order, and whether a newer -D of it removes the row. */
   private record SequenceGroup(FieldsOrder order, boolean removesRowOnDelete) {}
 
+  private final VersionValues versionValues;
   private final int arity;
   private final NotNullColumns notNull;
   private final boolean ignoreDelete;
@@ -69,6 +70,7 @@ final class PartialUpdateMerge implements MergeFunction {
   private boolean meetInsert;
 
   private PartialUpdateMerge(
+      VersionValues versionValues,
       RowType rowType,
       boolean ignoreDelete,
       boolean removeRecordOnDelete,
@@ -76,6 +78,7 @@ final class PartialUpdateMerge implements MergeFunction {
       int[] groupOf,
       boolean[] sequenceField,
       FieldAggregator[] aggregators) {
+    this.versionValues = versionValues;
     this.arity = rowType.size();
     this.notNull = new NotNullColumns(rowType);
     this.ignoreDelete = ignoreDelete;
@@ -151,6 +154,7 @@ final class PartialUpdateMerge implements MergeFunction {
           function == null ? null : FieldAggregator.create(rowType, i, function, options);
     }
     return new PartialUpdateMerge(
+        new VersionValues(schema),
         rowType,
         ignoreDelete,
         removeRecordOnDelete,
@@ -230,11 +234,13 @@ final class PartialUpdateMerge implements MergeFunction {
 
   @Override
   public void add(ChangeRow version) {
-    KeyValue kv = version.toKeyValue();
-    key = kv.key();
+    if (key == null) {
+      key = versionValues.key(version);
+    }
     deleteRow = false;
-    Object[] value = kv.value();
-    if (!kv.kind().isAdd()) {
+    Object[] value = versionValues.values(version);
+    RowKind kind = version.kind();
+    if (!kind.isAdd()) {
       if (!notNullFilled) {
         notNull.copy(value, row);
         notNullFilled = true;
@@ -243,20 +249,20 @@ final class PartialUpdateMerge implements MergeFunction {
       if (ignoreDelete) {
         return;
       }
-      latestSequenceNumber = kv.sequenceNumber();
+      latestSequenceNumber = version.sequenceNumber();
       if (groups.length > 0) {
-        retractWithSequenceGroups(kv.kind(), value);
+        retractWithSequenceGroups(kind, value);
       } else if (removeRecordOnDelete) {
-        if (kv.kind() == RowKind.DELETE) {
+        if (kind == RowKind.DELETE) {
           deleteRow = true;
           notNull.reset(value, row);
         }
       } else {
         throw new MergeException(
             "merge-engine 'partial-update' cannot take the retraction "
-                + kv.kind().shortString()
+                + kind.shortString()
                 + " of key "
-                + Arrays.toString(kv.key())
+                + Arrays.toString(key)
                 + " without a rule for it; set one of:"
                 + " 'ignore-delete' = 'true' (drop retractions),"
                 + " 'partial-update.remove-record-on-delete' = 'true' (a -D removes the row),"
@@ -266,7 +272,7 @@ final class PartialUpdateMerge implements MergeFunction {
       }
       return;
     }
-    latestSequenceNumber = kv.sequenceNumber();
+    latestSequenceNumber = version.sequenceNumber();
     if (groups.length == 0) {
       updateNonNullFields(value);
     } else {

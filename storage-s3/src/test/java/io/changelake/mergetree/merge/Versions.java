@@ -1,5 +1,7 @@
 package io.changelake.mergetree.merge;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableSchema;
 import io.changelake.types.ChangeRow;
@@ -54,14 +56,86 @@ final class Versions {
     return versions;
   }
 
-  /** The merge of the versions, from a reset function. */
+  /**
+   * The merge of the versions, from a reset function; the same merge of them handed over as views
+   * (rows that are not key-values, as a file's or a buffer's rows come) must give the same result.
+   */
   static KeyValue merge(MergeFunction function, KeyValue... versions) {
+    KeyValue merged = mergeOnce(function, versions);
+    View[] views = new View[versions.length];
+    for (int i = 0; i < views.length; i++) {
+      views[i] = new View(versions[i]);
+    }
+    assertEquals(show(merged), show(mergeOnce(function, views)), "the versions as views");
+    return merged;
+  }
+
+  private static KeyValue mergeOnce(MergeFunction function, ChangeRow... versions) {
     function.reset();
-    for (KeyValue kv : versions) {
-      function.add(kv);
+    for (ChangeRow version : versions) {
+      function.add(version);
     }
     ChangeRow result = function.result();
     return result == null ? null : result.toKeyValue();
+  }
+
+  /** A version read through its getters alone, as a view of a file's or a buffer's row is. */
+  private record View(KeyValue version) implements ChangeRow {
+    @Override
+    public RowKind kind() {
+      return version.kind();
+    }
+
+    @Override
+    public long sequenceNumber() {
+      return version.sequenceNumber();
+    }
+
+    @Override
+    public int columnCount() {
+      return version.columnCount();
+    }
+
+    @Override
+    public boolean isNullAt(int column) {
+      return version.isNullAt(column);
+    }
+
+    @Override
+    public long getLong(int column) {
+      return version.getLong(column);
+    }
+
+    @Override
+    public int getInt(int column) {
+      return version.getInt(column);
+    }
+
+    @Override
+    public double getDouble(int column) {
+      return version.getDouble(column);
+    }
+
+    @Override
+    public float getFloat(int column) {
+      return version.getFloat(column);
+    }
+
+    @Override
+    public boolean getBoolean(int column) {
+      return version.getBoolean(column);
+    }
+
+    @Override
+    public Object get(int column) {
+      return version.get(column);
+    }
+
+    @Override
+    public KeyValue toKeyValue() {
+      return new KeyValue(
+          version.key().clone(), version.sequenceNumber(), version.kind(), version.value().clone());
+    }
   }
 
   /** A result as {@code +I[1001, 10, 80] @3}: kind, row and sequence number. */
