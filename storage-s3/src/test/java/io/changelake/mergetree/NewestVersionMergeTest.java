@@ -6,6 +6,7 @@ import static io.changelake.mergetree.RandomRuns.cursors;
 import static io.changelake.mergetree.RandomRuns.open;
 import static io.changelake.mergetree.RandomRuns.schema;
 import static io.changelake.mergetree.RandomRuns.text;
+import static io.changelake.mergetree.RandomRuns.writeFile;
 import static io.changelake.mergetree.RandomRuns.writeRuns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,8 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.KeyValueFileReader;
-import io.changelake.format.KeyValueFileWriter;
-import io.changelake.format.ParquetFileOptions;
 import io.changelake.mergetree.RandomRuns.Key;
 import io.changelake.mergetree.merge.MergeFunctions;
 import io.changelake.schema.TableSchema;
@@ -130,20 +129,15 @@ class NewestVersionMergeTest {
     TableSchema schema =
         TableSchema.create(Key.BIGINT.rowType(), List.of(), List.of("k"), Map.of(), null);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      try (KeyValueFileWriter writer =
-          KeyValueFileWriter.create(
-              store,
-              "twice.parquet",
-              schema.keyType(),
-              schema.rowType(),
-              ParquetFileOptions.DEFAULTS)) {
-        writer.write(kv(1, 1, RowKind.INSERT, 10L));
-        writer.write(kv(1, 2, RowKind.UPDATE_AFTER, 11L));
-        writer.write(kv(2, 3, RowKind.INSERT, 20L));
-        writer.write(kv(2, 4, RowKind.DELETE, 20L));
-        writer.write(kv(3, 5, RowKind.INSERT, 30L));
-        writer.finish();
-      }
+      writeFile(
+          store,
+          schema,
+          "twice.parquet",
+          kv(1, 1, RowKind.INSERT, 10L),
+          kv(1, 2, RowKind.UPDATE_AFTER, 11L),
+          kv(2, 3, RowKind.INSERT, 20L),
+          kv(2, 4, RowKind.DELETE, 20L),
+          kv(3, 5, RowKind.INSERT, 30L));
       try (KeyValueFileReader file =
           KeyValueFileReader.open(store, "twice.parquet", schema.keyType(), schema.rowType())) {
         assertTrue(file.hasIntegralKey());

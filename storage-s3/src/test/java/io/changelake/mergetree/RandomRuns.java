@@ -198,6 +198,20 @@ final class RandomRuns {
     return paths;
   }
 
+  /** Writes {@code records} as they are, in their order, into one data file at {@code path}. */
+  static void writeFile(
+      LocalObjectStore store, TableSchema schema, String path, KeyValue... records)
+      throws Exception {
+    try (KeyValueFileWriter writer =
+        KeyValueFileWriter.create(
+            store, path, schema.keyType(), schema.rowType(), ParquetFileOptions.DEFAULTS)) {
+      for (KeyValue record : records) {
+        writer.write(record);
+      }
+      writer.finish();
+    }
+  }
+
   /** A cursor per run, over files named by their paths. */
   static List<RunCursor> cursors(
       LocalObjectStore store, TableSchema schema, List<List<String>> runs) {

@@ -6,13 +6,12 @@ import static io.changelake.mergetree.RandomRuns.cursors;
 import static io.changelake.mergetree.RandomRuns.open;
 import static io.changelake.mergetree.RandomRuns.schema;
 import static io.changelake.mergetree.RandomRuns.text;
+import static io.changelake.mergetree.RandomRuns.writeFile;
 import static io.changelake.mergetree.RandomRuns.writeRuns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.KeyValueFileReader;
-import io.changelake.format.KeyValueFileWriter;
-import io.changelake.format.ParquetFileOptions;
 import io.changelake.mergetree.RandomRuns.Key;
 import io.changelake.schema.TableSchema;
 import io.changelake.store.LocalObjectStore;
@@ -67,21 +66,16 @@ class RunKeysTest {
   void aRunGivingAKeyTwiceKeepsBothVersionsAsViews() throws Exception {
     TableSchema schema = schema(Key.BIGINT, false);
     try (LocalObjectStore store = new LocalObjectStore(dir)) {
-      try (KeyValueFileWriter writer =
-          KeyValueFileWriter.create(
-              store,
-              "twice.parquet",
-              schema.keyType(),
-              schema.rowType(),
-              ParquetFileOptions.DEFAULTS)) {
-        Object[] first = new Object[schema.rowType().size()];
-        first[0] = 1L;
-        Object[] second = first.clone();
-        second[1] = 7L;
-        writer.write(new KeyValue(new Object[] {1L}, 1, RowKind.INSERT, first));
-        writer.write(new KeyValue(new Object[] {1L}, 2, RowKind.UPDATE_AFTER, second));
-        writer.finish();
-      }
+      Object[] first = new Object[schema.rowType().size()];
+      first[0] = 1L;
+      Object[] second = first.clone();
+      second[1] = 7L;
+      writeFile(
+          store,
+          schema,
+          "twice.parquet",
+          new KeyValue(new Object[] {1L}, 1, RowKind.INSERT, first),
+          new KeyValue(new Object[] {1L}, 2, RowKind.UPDATE_AFTER, second));
       List<List<String>> expected =
           sortMerged(
               store,
