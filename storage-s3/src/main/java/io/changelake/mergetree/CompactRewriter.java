@@ -455,7 +455,7 @@ final class CompactRewriter {
       RollingFileWriter changelog,
       StepSink sink)
       throws IOException {
-    KeyVersions versions = new KeyVersions(keyOrder);
+    KeyVersions versions = new KeyVersions();
     // One sink for every key: a method reference made per key would be an object per key.
     ChangelogRule.Sink toChangelog = changelog::write;
     IntPredicate storedAsItIs = level -> storedAsItIs(keyMode, level);

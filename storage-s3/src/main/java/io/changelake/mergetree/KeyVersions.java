@@ -1,69 +1,27 @@
 package io.changelake.mergetree;
 
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * The versions of one key read from a {@link SortMergeReader} or gathered by {@link RunKeys} or a
- * flush, in version order, each with the LSM level of the run it came from. A version is a
- * key-value, or a view of its row valid until the key's merge is done (for an engine that {@link
- * MergeFunction#selects}). One instance is refilled key after key.
+ * The versions of one key gathered by {@link RunKeys} or a flush, in version order, each with the
+ * LSM level of the run it came from: views of their rows, valid until the key's merge is done (a
+ * key-value where a view had to be copied). One instance is refilled key after key.
  */
 public final class KeyVersions {
 
   /** Up to this many versions are sorted in place; more through an array of entries. */
   private static final int INSERTION_SORTED = 16;
 
-  private final RowComparator keyOrder;
   private final List<ChangeRow> records = new ArrayList<>();
   private int[] levels = new int[4];
-  private KeyValue pending;
-  private int pendingLevel;
-
-  public KeyVersions(RowComparator keyOrder) {
-    this.keyOrder = keyOrder;
-  }
-
-  /**
-   * Reads the next key's versions.
-   *
-   * @param runLevels the level of each run of the reader, by position
-   * @return false when the reader is exhausted
-   */
-  public boolean fill(SortMergeReader merged, int[] runLevels) {
-    records.clear();
-    if (pending == null) {
-      if (!merged.hasNext()) {
-        return false;
-      }
-      pending = merged.next();
-      pendingLevel = runLevels[merged.lastRun()];
-    }
-    Object[] key = pending.key();
-    add(pending, pendingLevel);
-    pending = null;
-    while (merged.hasNext()) {
-      KeyValue next = merged.next();
-      int level = runLevels[merged.lastRun()];
-      if (keyOrder.compare(next.key(), key) != 0) {
-        pending = next;
-        pendingLevel = level;
-        break;
-      }
-      add(next, level);
-    }
-    return true;
-  }
 
   /** Drops the versions held, for {@link #add}. */
   void clear() {
     records.clear();
-    pending = null;
   }
 
   /** Adds a version of the key, from a run at {@code level}. */

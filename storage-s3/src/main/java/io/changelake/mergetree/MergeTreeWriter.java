@@ -8,7 +8,6 @@ import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import java.io.Closeable;
 import java.io.IOException;
@@ -86,7 +85,6 @@ public final class MergeTreeWriter implements Closeable {
   private final MergeFunction mergeFunction;
   private final KeyMerge keyMerge;
   private final Comparator<ChangeRow> versionOrder;
-  private final RowComparator keyOrder;
 
   /** Whether a key's versions arrive in version order: no {@code sequence.field}. */
   private final boolean arrivalOrder;
@@ -132,7 +130,6 @@ public final class MergeTreeWriter implements Closeable {
     this.levels = restored;
     this.lookup = lookup;
     this.mergeFunction = mergeFunctions.get();
-    this.keyOrder = restored.keyOrder();
     this.versionOrder =
         sequenceOrder != null ? sequenceOrder : Comparator.comparingLong(ChangeRow::sequenceNumber);
     this.arrivalOrder = sequenceOrder == null;
@@ -382,7 +379,7 @@ public final class MergeTreeWriter implements Closeable {
   private void mergeKeys(BufferedKeys keys, RollingFileWriter out, RollingFileWriter changelog)
       throws IOException {
     boolean inputChangelog = producer == ChangelogProducer.INPUT;
-    KeyVersions versions = new KeyVersions(keyOrder);
+    KeyVersions versions = new KeyVersions();
     while (keys.next()) {
       int count = keys.versions();
       boolean inVersionOrder = arrivalOrder || count == 1;

@@ -9,9 +9,9 @@ import java.util.function.IntPredicate;
 /**
  * The keys of a bucket's sorted runs merged, one at a time in key order: a key one run alone holds
  * as that version ({@link #lone}), a key several runs hold as its versions, in version order, each
- * with its run's level ({@link KeyVersions}), as {@link SortMergeReader} and {@link
- * KeyVersions#fill} give them; each version a view of its run's row ({@link RunCursor#row}, read
- * unboxed where its file allows), no key-value, key or value array built for it.
+ * with its run's level ({@link KeyVersions}), in the order {@link SortMergeReader} gives them; each
+ * version a view of its run's row ({@link RunCursor#row}, read unboxed where its file allows), no
+ * key-value, key or value array built for it.
  *
  * <p>A compaction merges through it, and a batch read of a table whose merge engine is not the
  * newest-version merge's. Most keys of a large compaction are held by one run (the keys the newer

@@ -27,13 +27,13 @@
  *     writes</td><td>UniversalCompaction, ForceUpLevel0Compaction</td></tr>
  *   <tr><td>{@code CompactRewriter}</td><td>carries out a compaction: sections, merges, moves,
  *     the changelog it owes</td><td>MergeTreeCompactTask, the compact rewriters</td></tr>
- *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}, {@link
- *     io.changelake.mergetree.KeyVersions}</td><td>read sorted runs, merge them by key and
- *     version, hand over the versions of one key at a time</td><td>SortMergeReader</td></tr>
+ *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}</td><td>read
+ *     sorted runs as key-values, merge them by key and version (a changelog task's
+ *     runs)</td><td>SortMergeReader</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.RunCursor}, {@code RunCursors}, {@link
- *     io.changelake.mergetree.RunKeys}</td><td>the same for compactions and other engines' batch
- *     reads: a key one run alone holds as a view of its version, read unboxed, no key-value
- *     built</td><td>SortMergeReader</td></tr>
+ *     io.changelake.mergetree.RunKeys}, {@link io.changelake.mergetree.KeyVersions}</td><td>the
+ *     same for compactions and other engines' batch reads, one key at a time, each version a view
+ *     of its row read unboxed, no key-value built</td><td>SortMergeReader</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.NewestVersionMerge}</td><td>a batch read of a
  *     deduplicate table, and a compaction of one that owes no changelog: the newest version of
  *     each key as a view of its file's column batch, the values of superseded versions never

@@ -188,9 +188,7 @@ public final class TableRead {
         cursors,
         () ->
             new ReducedKeys(
-                new RunKeys(cursors, levels, keyOrder, versionOrder),
-                new KeyVersions(keyOrder),
-                keyMerge),
+                new RunKeys(cursors, levels, keyOrder, versionOrder), new KeyVersions(), keyMerge),
         asInserts,
         columns);
   }

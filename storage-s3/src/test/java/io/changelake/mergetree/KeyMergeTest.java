@@ -103,8 +103,9 @@ class KeyMergeTest {
     for (List<KeyValue> run : runs) {
       iterators.add(run.stream().sorted(BY_SEQUENCE).iterator());
     }
-    KeyVersions versions = new KeyVersions(KEYS);
-    versions.fill(new SortMergeReader(iterators, KEYS, BY_SEQUENCE), levels);
+    KeyVersions versions = new KeyVersions();
+    new SortMergedKeys(new SortMergeReader(iterators, KEYS, BY_SEQUENCE), levels, KEYS)
+        .next(versions);
     return versions;
   }
 }

@@ -174,9 +174,10 @@ class LookupChangelogRuleTest {
         List<KeyValueFileReader> readers = open(store, schema, paths);
         try {
           SortMergeReader merged = new SortMergeReader(readers, keyOrder, bySequence);
-          KeyVersions versions = new KeyVersions(keyOrder);
+          KeyVersions versions = new KeyVersions();
           int[] levels = fileLevels.stream().mapToInt(Integer::intValue).toArray();
-          while (versions.fill(merged, levels)) {
+          SortMergedKeys keys = new SortMergedKeys(merged, levels, keyOrder);
+          while (keys.next(versions)) {
             KeyValue stored =
                 keyValue(rule.merge(versions, outputLevel, MAX_LEVEL, this::emitWhole));
             expected.add(outcome(stored));

@@ -170,10 +170,11 @@ class NewestVersionMergeTest {
       RowComparator keyOrder = new RowComparator(schema.keyType());
       Comparator<ChangeRow> bySequence = Comparator.comparingLong(ChangeRow::sequenceNumber);
       SortMergeReader merged = new SortMergeReader(readers, keyOrder, bySequence);
-      KeyVersions versions = new KeyVersions(keyOrder);
+      KeyVersions versions = new KeyVersions();
       KeyMerge keyMerge = new KeyMerge(MergeFunctions.create(schema), bySequence, false);
       List<String> rows = new ArrayList<>();
-      while (versions.fill(merged, new int[readers.size()])) {
+      SortMergedKeys keys = new SortMergedKeys(merged, new int[readers.size()], keyOrder);
+      while (keys.next(versions)) {
         ChangeRow result = keyMerge.reduce(versions);
         if (result != null && (keepRetractions || result.kind().isAdd())) {
           rows.add(text(result.toKeyValue()));

@@ -30,12 +30,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link RunKeys} hands a compaction, key for key, the versions {@link SortMergeReader} and {@link
- * KeyVersions#fill} give, each with its run's level, over random overlapping sorted runs: a key one
- * run holds as a view of that version, equal to it column by column, where the caller asks for a
- * view at that level (else as a key-value); a key several runs hold as all its versions, in version
- * order, by sequence number or by a value column first (a {@code sequence.field}), as key-values or
- * as views all valid until the next key.
+ * {@link RunKeys} hands a compaction, key for key, the versions the plain sort merge gives ({@link
+ * SortMergedKeys}), each with its run's level, over random overlapping sorted runs: a key one run
+ * holds alone where the caller asks for it alone at that level, as a view equal to it column by
+ * column; a key several runs hold as all its versions, in version order, by sequence number or by a
+ * value column first (a {@code sequence.field}), as views all valid until the next key.
  */
 class RunKeysTest {
 
@@ -112,7 +111,7 @@ class RunKeysTest {
     try {
       RunKeys keys =
           new RunKeys(cursors, runLevels, new RowComparator(schema.keyType()), versionOrder);
-      KeyVersions versions = new KeyVersions(new RowComparator(schema.keyType()));
+      KeyVersions versions = new KeyVersions();
       // The levels asked about are those of keys one run alone holds: the last is a lone one's.
       int[] askedLevel = {-1};
       IntPredicate alone =
@@ -235,10 +234,11 @@ class RunKeysTest {
     try {
       RowComparator keyOrder = new RowComparator(schema.keyType());
       SortMergeReader merged = new SortMergeReader(readers, keyOrder, versionOrder);
-      KeyVersions versions = new KeyVersions(keyOrder);
+      KeyVersions versions = new KeyVersions();
       List<List<String>> keys = new ArrayList<>();
       int[] levels = fileLevels.stream().mapToInt(Integer::intValue).toArray();
-      while (versions.fill(merged, levels)) {
+      SortMergedKeys sortMerged = new SortMergedKeys(merged, levels, keyOrder);
+      while (sortMerged.next(versions)) {
         keys.add(texts(versions));
       }
       return keys;

@@ -130,7 +130,7 @@ class WriteBufferTest {
       BufferedKeys keys = buffer.keys();
       assertTrue(keys.next());
       assertEquals(0, keys.view(0).sequenceNumber(), "views come oldest first");
-      KeyVersions versions = new KeyVersions(new RowComparator(KEY));
+      KeyVersions versions = new KeyVersions();
       keys.addVersions(versions);
       List<Long> order = new ArrayList<>();
       for (int i = 0; i < versions.size(); i++) {
@@ -177,7 +177,7 @@ class WriteBufferTest {
     int at = 0;
     while (keys.next()) {
       // The views are taken all before any is read: each holds until the next key.
-      KeyVersions versions = new KeyVersions(keyOrder);
+      KeyVersions versions = new KeyVersions();
       keys.addVersions(versions);
       assertEquals(keys.versions(), versions.size());
       for (int i = 0; i < keys.versions(); i++) {
