@@ -601,14 +601,10 @@ public final class TableRead {
     @Override
     public boolean hasNext() {
       if (!filled) {
-        more = keys.next(versions, ReducedKeys::alone);
+        more = keys.next(versions, level -> true);
         filled = true;
       }
       return more;
-    }
-
-    private static boolean alone(int level) {
-      return true;
     }
 
     @Override

@@ -75,22 +75,12 @@ class RunKeysTest {
           "twice.parquet",
           new KeyValue(new Object[] {1L}, 1, RowKind.INSERT, first),
           new KeyValue(new Object[] {1L}, 2, RowKind.UPDATE_AFTER, second));
-      List<List<String>> expected =
-          sortMerged(
-              store,
-              schema,
-              List.of(List.of("twice.parquet")),
-              new int[] {0},
-              Comparator.comparingLong(ChangeRow::sequenceNumber));
+      List<List<String>> oneRun = List.of(List.of("twice.parquet"));
+      int[] atLevel0 = {0};
+      Comparator<ChangeRow> bySequence = Comparator.comparingLong(ChangeRow::sequenceNumber);
+      List<List<String>> expected = sortMerged(store, schema, oneRun, atLevel0, bySequence);
       assertEquals(2, expected.get(0).size(), "the reference gives both");
-      assertEquals(
-          expected,
-          gathered(
-              store,
-              schema,
-              List.of(List.of("twice.parquet")),
-              new int[] {0},
-              Comparator.comparingLong(ChangeRow::sequenceNumber)));
+      assertEquals(expected, gathered(store, schema, oneRun, atLevel0, bySequence));
     }
   }
 

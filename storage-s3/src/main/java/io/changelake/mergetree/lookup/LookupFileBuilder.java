@@ -266,10 +266,7 @@ public final class LookupFileBuilder implements Closeable {
       lastBigintKey = key;
       return;
     }
-    Object[] key = new Object[keyInValue.length];
-    for (int k = 0; k < key.length; k++) {
-      key[k] = row.get(keyInValue[k]);
-    }
+    Object[] key = row.values(keyInValue);
     if (lastKey != null && keyOrder.compare(lastKey, key) >= 0) {
       throw outOfOrder(Arrays.toString(key), Arrays.toString(lastKey));
     }

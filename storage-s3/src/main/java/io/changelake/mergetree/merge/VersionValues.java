@@ -33,13 +33,6 @@ final class VersionValues {
 
   /** The key of {@code version}, an array of its own. */
   Object[] key(ChangeRow version) {
-    if (version instanceof KeyValue kv) {
-      return kv.key();
-    }
-    Object[] key = new Object[keyInValue.length];
-    for (int i = 0; i < key.length; i++) {
-      key[i] = version.get(keyInValue[i]);
-    }
-    return key;
+    return version instanceof KeyValue kv ? kv.key() : version.values(keyInValue);
   }
 }
