@@ -5,6 +5,7 @@ import io.changelake.schema.TableOptions;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
+import io.changelake.types.TypeRoot;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -44,14 +45,17 @@ final class ChangelogRule {
   private final boolean insertOnly;
   private final boolean rowDeduplicate;
   private final boolean[] compared;
+  private final TypeRoot[] roots;
 
   ChangelogRule(TableOptions options, RowType rowType) {
     this.insertOnly = options.mergeEngine() == MergeEngine.FIRST_ROW;
     this.rowDeduplicate = options.changelogRowDeduplicate();
     List<String> ignored = options.changelogRowDeduplicateIgnoreFields();
     this.compared = new boolean[rowType.size()];
+    this.roots = new TypeRoot[rowType.size()];
     for (int i = 0; i < compared.length; i++) {
       compared[i] = !ignored.contains(rowType.field(i).name());
+      roots[i] = rowType.type(i).root();
     }
   }
 
@@ -86,10 +90,31 @@ final class ChangelogRule {
 
   private boolean sameRow(ChangeRow a, ChangeRow b) {
     for (int i = 0; i < compared.length; i++) {
-      if (compared[i] && !Objects.deepEquals(a.get(i), b.get(i))) {
+      if (compared[i] && !sameValue(i, a, b)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * Whether column {@code i} holds the same value in both rows, as {@link Objects#deepEquals} of
+   * their values says; BIGINT, INT, DOUBLE, FLOAT and BOOLEAN values compared unboxed.
+   */
+  private boolean sameValue(int i, ChangeRow a, ChangeRow b) {
+    boolean aNull = a.isNullAt(i);
+    boolean bNull = b.isNullAt(i);
+    if (aNull || bNull) {
+      return aNull && bNull;
+    }
+    return switch (roots[i]) {
+      case BIGINT -> a.getLong(i) == b.getLong(i);
+      case INT -> a.getInt(i) == b.getInt(i);
+      // Double.equals and Float.equals: -0.0 differs from 0.0, NaN equals NaN.
+      case DOUBLE -> Double.compare(a.getDouble(i), b.getDouble(i)) == 0;
+      case FLOAT -> Float.compare(a.getFloat(i), b.getFloat(i)) == 0;
+      case BOOLEAN -> a.getBoolean(i) == b.getBoolean(i);
+      default -> Objects.deepEquals(a.get(i), b.get(i));
+    };
   }
 }

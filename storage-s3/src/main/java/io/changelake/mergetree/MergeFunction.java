@@ -11,8 +11,11 @@ import io.changelake.types.ChangeRow;
  * after key and is not thread-safe.
  *
  * <p>A version added may be a view of a file's or a buffer's row ({@link ChangeRow}), valid until
- * the key's merge is done: an engine keeps what it needs of it in its own objects, or, as
- * deduplicate and first-row do, the version itself, which its result then is.
+ * the key's merge is done: an engine keeps what it needs of it in its own row, or, as deduplicate
+ * and first-row do, the version itself, which its result then is. Either way the result is a view,
+ * valid until the next {@link #reset()}: partial-update and aggregation rewrite one row key after
+ * key, its BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns unboxed, read from each version through
+ * its unboxed getters.
  */
 public interface MergeFunction {
 

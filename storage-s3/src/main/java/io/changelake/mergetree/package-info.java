@@ -40,13 +40,16 @@
  *     read</td><td>its batch read's merge, with the deduplicate function</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.KeyMerge}, {@link
  *     io.changelake.mergetree.MergeFunction} ({@code merge/}: the engines)</td><td>turn a key's
- *     versions into the one stored</td><td>MergeFunction, its wrappers</td></tr>
+ *     versions into the one stored: deduplicate and first-row keep one as it is, partial-update
+ *     and aggregation fold them into a row of unboxed slots ({@code MergedRow})</td>
+ *     <td>MergeFunction, its wrappers</td></tr>
  *   <tr><td>{@code ChangelogRule}, {@code LookupChangelogRule}</td><td>what the lookup and
  *     full-compaction producers emit; the BEFORE image of a key a lookup compaction takes from
  *     level 0</td><td>the changelog merge function wrappers</td></tr>
  *   <tr><td>{@code RollingFileWriter}, {@link io.changelake.mergetree.BucketFiles}</td><td>write
  *     the data and changelog files, a new one at {@code target-file-size}, on the caller's
- *     thread</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr> *   <tr><td>{@link io.changelake.mergetree.FileSchemas}</td><td>read a file of an older schema
+ *     thread</td><td>RollingFileWriter, KeyValueFileWriterFactory</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.FileSchemas}</td><td>read a file of an older schema
  *     as the current one, by field id, for every reader of the bucket</td>
  *     <td>SchemaEvolutionUtil, the data file readers' index and cast mappings</td></tr>
  *   <tr><td>{@code PendingIncrement}, {@link io.changelake.mergetree.BucketIncrement}</td><td>what

@@ -1,6 +1,7 @@
 package io.changelake.mergetree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.schema.TableOptions;
 import io.changelake.types.DataType;
@@ -8,9 +9,12 @@ import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Each row of the table in {@link ChangelogRule}'s documentation, as records in and out. */
@@ -72,6 +76,61 @@ class ChangelogRuleTest {
     assertEquals(List.of(), emitted(ignoringNote, ADD_BEFORE, otherNote));
     ChangelogRule comparingAll = rule(Map.of("changelog-producer.row-deduplicate", "true"));
     assertEquals(List.of("-U 1 10 a", "+U 5 10 z"), emitted(comparingAll, ADD_BEFORE, otherNote));
+  }
+
+  @Test
+  void rowDeduplicateTakesRowsAsEqualExactlyWhenTheirValuesAre() throws IOException {
+    RowType wide =
+        RowType.of(
+            new String[] {"id", "l", "i", "d", "f", "b", "s", "dec", "bin"},
+            new DataType[] {
+              DataType.bigint(),
+              DataType.bigint(),
+              DataType.intType(),
+              DataType.doubleType(),
+              DataType.floatType(),
+              DataType.booleanType(),
+              DataType.string(),
+              DataType.decimal(5, 2),
+              DataType.bytes()
+            });
+    Object[][] choices = {
+      {7L},
+      {null, 1L, 2L},
+      {null, 1, 2},
+      {null, 0.0, -0.0, Double.NaN, 1.5},
+      {null, 0.0f, -0.0f, Float.NaN},
+      {null, true, false},
+      {null, "a", "b"},
+      {null, new BigDecimal("1.25"), new BigDecimal("2.50")},
+      {null, new byte[] {1}, new byte[] {1}, new byte[] {2}}
+    };
+    ChangelogRule rule =
+        new ChangelogRule(
+            TableOptions.of(Map.of("changelog-producer.row-deduplicate", "true")), wide);
+    Random random = new Random(7);
+    int equal = 0;
+    for (int n = 0; n < 2000; n++) {
+      Object[] before = new Object[choices.length];
+      Object[] after = new Object[choices.length];
+      for (int c = 0; c < choices.length; c++) {
+        before[c] = choices[c][random.nextInt(choices[c].length)];
+        after[c] =
+            random.nextInt(5) == 0 ? choices[c][random.nextInt(choices[c].length)] : before[c];
+      }
+      boolean same = Arrays.deepEquals(before, after);
+      equal += same ? 1 : 0;
+      List<RowKind> kinds = new ArrayList<>();
+      rule.emit(
+          new KeyValue(new Object[] {7L}, 1, RowKind.INSERT, before),
+          new KeyValue(new Object[] {7L}, 2, RowKind.INSERT, after),
+          (row, kind) -> kinds.add(kind));
+      assertEquals(
+          same ? List.of() : List.of(RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER),
+          kinds,
+          Arrays.deepToString(before) + " -> " + Arrays.deepToString(after));
+    }
+    assertTrue(equal > 100 && equal < 1900, equal + " of 2000 pairs equal");
   }
 
   @Test

@@ -4,7 +4,6 @@ import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.util.List;
@@ -26,18 +25,19 @@ final class AggregationMerge implements MergeFunction {
   private final NotNullColumns notNull;
   private final boolean removeRecordOnDelete;
 
-  private final VersionValues versionValues;
-  private Object[] key;
+  /** The key's row, and the result: rewritten key after key. */
+  private final MergedRow row;
+
+  private boolean empty;
   private long latestSequenceNumber;
-  private Object[] row;
   private boolean deleteRow;
 
   private AggregationMerge(
-      VersionValues versionValues,
+      MergedRow row,
       FieldAggregator[] aggregators,
       NotNullColumns notNull,
       boolean removeRecordOnDelete) {
-    this.versionValues = versionValues;
+    this.row = row;
     this.aggregators = aggregators;
     this.notNull = notNull;
     this.removeRecordOnDelete = removeRecordOnDelete;
@@ -66,7 +66,7 @@ final class AggregationMerge implements MergeFunction {
       aggregators[i] = FieldAggregator.create(rowType, i, function, options);
     }
     return new AggregationMerge(
-        new VersionValues(schema),
+        new MergedRow(schema),
         aggregators,
         new NotNullColumns(rowType),
         options.aggregationRemoveRecordOnDelete());
@@ -74,8 +74,8 @@ final class AggregationMerge implements MergeFunction {
 
   @Override
   public void reset() {
-    key = null;
-    row = new Object[aggregators.length];
+    empty = true;
+    row.clear();
     deleteRow = false;
     for (FieldAggregator aggregator : aggregators) {
       aggregator.reset();
@@ -84,33 +84,31 @@ final class AggregationMerge implements MergeFunction {
 
   @Override
   public void add(ChangeRow version) {
-    if (key == null) {
-      key = versionValues.key(version);
-    }
+    empty = false;
     latestSequenceNumber = version.sequenceNumber();
     deleteRow = removeRecordOnDelete && version.kind() == RowKind.DELETE;
-    Object[] value = versionValues.values(version);
     if (deleteRow) {
-      notNull.reset(value, row);
+      notNull.reset(version, row);
       return;
     }
     if (version.kind().isAdd()) {
-      for (int i = 0; i < aggregators.length; i++) {
-        row[i] = aggregators[i].agg(row[i], value[i]);
+      for (FieldAggregator aggregator : aggregators) {
+        aggregator.agg(row, version);
       }
     } else {
-      for (int i = 0; i < aggregators.length; i++) {
-        row[i] = aggregators[i].retract(row[i], value[i]);
+      for (FieldAggregator aggregator : aggregators) {
+        aggregator.retract(row, version);
       }
     }
   }
 
+  /** The key's row, valid until the next {@link #reset()}; null if no version was added. */
   @Override
-  public KeyValue result() {
-    if (key == null) {
+  public ChangeRow result() {
+    if (empty) {
       return null;
     }
-    return new KeyValue(
-        key, latestSequenceNumber, deleteRow ? RowKind.DELETE : RowKind.INSERT, row);
+    row.stamp(deleteRow ? RowKind.DELETE : RowKind.INSERT, latestSequenceNumber);
+    return row;
   }
 }

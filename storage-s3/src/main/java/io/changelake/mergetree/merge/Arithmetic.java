@@ -1,5 +1,6 @@
 package io.changelake.mergetree.merge;
 
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -9,211 +10,143 @@ import java.math.RoundingMode;
  * integers wrap around in their own width (a TINYINT sum is a TINYINT), floats use IEEE rules, and
  * decimals keep the column's scale and turn into null when the result overflows its precision. Sum
  * and product share it so that every numeric type behaves the same way in both.
+ *
+ * <p>Each operation folds a version's value of a column into the {@link MergedRow}'s, neither of
+ * them null: integers and floats unboxed, decimals as {@link BigDecimal}s.
  */
 abstract class Arithmetic {
 
-  abstract Object add(Object a, Object b);
+  /** The row's value plus the version's. */
+  abstract void add(MergedRow row, int column, ChangeRow version);
 
-  abstract Object subtract(Object a, Object b);
+  /** The row's value minus the version's. */
+  abstract void subtract(MergedRow row, int column, ChangeRow version);
 
-  abstract Object multiply(Object a, Object b);
+  /** The row's value times the version's. */
+  abstract void multiply(MergedRow row, int column, ChangeRow version);
 
   /**
-   * @throws ArithmeticException on an integer or inexact decimal division by zero
+   * The row's value divided by the version's.
+   *
+   * @throws ArithmeticException on an integer or inexact decimal division by zero; the row is left
+   *     as it was
    */
-  abstract Object divide(Object a, Object b);
+  abstract void divide(MergedRow row, int column, ChangeRow version);
 
-  abstract Object negate(Object a);
+  /** The version's value negated. */
+  abstract void negate(MergedRow row, int column, ChangeRow version);
 
   /** The arithmetic of {@code type}, or null if it is no numeric type. */
   static Arithmetic of(DataType type) {
-    switch (type.root()) {
-      case TINYINT:
-        return TINYINT;
-      case SMALLINT:
-        return SMALLINT;
-      case INT:
-        return INT;
-      case BIGINT:
-        return BIGINT;
-      case FLOAT:
-        return FLOAT;
-      case DOUBLE:
-        return DOUBLE;
-      case DECIMAL:
-        return new DecimalArithmetic(type.precision(), type.scale());
-      default:
-        return null;
+    return switch (type.root()) {
+      case TINYINT -> new Integral(Byte.SIZE);
+      case SMALLINT -> new Integral(Short.SIZE);
+      case INT -> new Integral(Integer.SIZE);
+      case BIGINT -> new Integral(Long.SIZE);
+      case FLOAT -> new Floating(true);
+      case DOUBLE -> new Floating(false);
+      case DECIMAL -> new DecimalArithmetic(type.precision(), type.scale());
+      default -> null;
+    };
+  }
+
+  /**
+   * TINYINT, SMALLINT, INT and BIGINT, computed on longs and cut to the column's width: the low
+   * bits of a sum, difference or product do not depend on the width it was computed in, and a
+   * quotient of two values of the width fits a long (the one overflow, the smallest value over -1,
+   * wraps to itself when cut, as in its own width).
+   */
+  private static final class Integral extends Arithmetic {
+    private final int bits;
+
+    Integral(int bits) {
+      this.bits = bits;
+    }
+
+    @Override
+    void add(MergedRow row, int column, ChangeRow version) {
+      row.setIntegral(column, cut(row.integral(column) + value(version, column)));
+    }
+
+    @Override
+    void subtract(MergedRow row, int column, ChangeRow version) {
+      row.setIntegral(column, cut(row.integral(column) - value(version, column)));
+    }
+
+    @Override
+    void multiply(MergedRow row, int column, ChangeRow version) {
+      row.setIntegral(column, cut(row.integral(column) * value(version, column)));
+    }
+
+    @Override
+    void divide(MergedRow row, int column, ChangeRow version) {
+      row.setIntegral(column, cut(row.integral(column) / value(version, column)));
+    }
+
+    @Override
+    void negate(MergedRow row, int column, ChangeRow version) {
+      row.setIntegral(column, cut(-value(version, column)));
+    }
+
+    private long value(ChangeRow version, int column) {
+      return switch (bits) {
+        case Long.SIZE -> version.getLong(column);
+        case Integer.SIZE -> version.getInt(column);
+        // TINYINT and SMALLINT have no unboxed getter; their boxes are the JDK's cached ones.
+        default -> ((Number) version.get(column)).longValue();
+      };
+    }
+
+    private long cut(long value) {
+      return bits == Long.SIZE ? value : (value << (Long.SIZE - bits)) >> (Long.SIZE - bits);
     }
   }
 
-  private static final Arithmetic TINYINT =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (byte) ((Byte) a + (Byte) b);
-        }
+  /**
+   * FLOAT and DOUBLE, computed on doubles; a FLOAT result is rounded to a float after each
+   * operation, which gives the float operation's own result (a double carries more than twice a
+   * float's digits, so rounding twice cannot differ from rounding once).
+   */
+  private static final class Floating extends Arithmetic {
+    private final boolean isFloat;
 
-        @Override
-        Object subtract(Object a, Object b) {
-          return (byte) ((Byte) a - (Byte) b);
-        }
+    Floating(boolean isFloat) {
+      this.isFloat = isFloat;
+    }
 
-        @Override
-        Object multiply(Object a, Object b) {
-          return (byte) ((Byte) a * (Byte) b);
-        }
+    @Override
+    void add(MergedRow row, int column, ChangeRow version) {
+      row.setFloating(column, round(row.floating(column) + value(version, column)));
+    }
 
-        @Override
-        Object divide(Object a, Object b) {
-          return (byte) ((Byte) a / (Byte) b);
-        }
+    @Override
+    void subtract(MergedRow row, int column, ChangeRow version) {
+      row.setFloating(column, round(row.floating(column) - value(version, column)));
+    }
 
-        @Override
-        Object negate(Object a) {
-          return (byte) -(Byte) a;
-        }
-      };
+    @Override
+    void multiply(MergedRow row, int column, ChangeRow version) {
+      row.setFloating(column, round(row.floating(column) * value(version, column)));
+    }
 
-  private static final Arithmetic SMALLINT =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (short) ((Short) a + (Short) b);
-        }
+    @Override
+    void divide(MergedRow row, int column, ChangeRow version) {
+      row.setFloating(column, round(row.floating(column) / value(version, column)));
+    }
 
-        @Override
-        Object subtract(Object a, Object b) {
-          return (short) ((Short) a - (Short) b);
-        }
+    @Override
+    void negate(MergedRow row, int column, ChangeRow version) {
+      row.setFloating(column, -value(version, column));
+    }
 
-        @Override
-        Object multiply(Object a, Object b) {
-          return (short) ((Short) a * (Short) b);
-        }
+    private double value(ChangeRow version, int column) {
+      return isFloat ? version.getFloat(column) : version.getDouble(column);
+    }
 
-        @Override
-        Object divide(Object a, Object b) {
-          return (short) ((Short) a / (Short) b);
-        }
-
-        @Override
-        Object negate(Object a) {
-          return (short) -(Short) a;
-        }
-      };
-
-  private static final Arithmetic INT =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (Integer) a + (Integer) b;
-        }
-
-        @Override
-        Object subtract(Object a, Object b) {
-          return (Integer) a - (Integer) b;
-        }
-
-        @Override
-        Object multiply(Object a, Object b) {
-          return (Integer) a * (Integer) b;
-        }
-
-        @Override
-        Object divide(Object a, Object b) {
-          return (Integer) a / (Integer) b;
-        }
-
-        @Override
-        Object negate(Object a) {
-          return -(Integer) a;
-        }
-      };
-
-  private static final Arithmetic BIGINT =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (Long) a + (Long) b;
-        }
-
-        @Override
-        Object subtract(Object a, Object b) {
-          return (Long) a - (Long) b;
-        }
-
-        @Override
-        Object multiply(Object a, Object b) {
-          return (Long) a * (Long) b;
-        }
-
-        @Override
-        Object divide(Object a, Object b) {
-          return (Long) a / (Long) b;
-        }
-
-        @Override
-        Object negate(Object a) {
-          return -(Long) a;
-        }
-      };
-
-  private static final Arithmetic FLOAT =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (Float) a + (Float) b;
-        }
-
-        @Override
-        Object subtract(Object a, Object b) {
-          return (Float) a - (Float) b;
-        }
-
-        @Override
-        Object multiply(Object a, Object b) {
-          return (Float) a * (Float) b;
-        }
-
-        @Override
-        Object divide(Object a, Object b) {
-          return (Float) a / (Float) b;
-        }
-
-        @Override
-        Object negate(Object a) {
-          return -(Float) a;
-        }
-      };
-
-  private static final Arithmetic DOUBLE =
-      new Arithmetic() {
-        @Override
-        Object add(Object a, Object b) {
-          return (Double) a + (Double) b;
-        }
-
-        @Override
-        Object subtract(Object a, Object b) {
-          return (Double) a - (Double) b;
-        }
-
-        @Override
-        Object multiply(Object a, Object b) {
-          return (Double) a * (Double) b;
-        }
-
-        @Override
-        Object divide(Object a, Object b) {
-          return (Double) a / (Double) b;
-        }
-
-        @Override
-        Object negate(Object a) {
-          return -(Double) a;
-        }
-      };
+    private double round(double value) {
+      return isFloat ? (float) value : value;
+    }
+  }
 
   /**
    * DECIMAL(p, s). Paimon adds and subtracts decimals of precision up to 18 on their unscaled longs
@@ -233,28 +166,32 @@ abstract class Arithmetic {
     }
 
     @Override
-    Object add(Object a, Object b) {
-      return fitSum(((BigDecimal) a).add((BigDecimal) b));
+    void add(MergedRow row, int column, ChangeRow version) {
+      row.setObject(column, fitSum(decimal(row, column).add(decimal(version, column))));
     }
 
     @Override
-    Object subtract(Object a, Object b) {
-      return fitSum(((BigDecimal) a).subtract((BigDecimal) b));
+    void subtract(MergedRow row, int column, ChangeRow version) {
+      row.setObject(column, fitSum(decimal(row, column).subtract(decimal(version, column))));
     }
 
     @Override
-    Object multiply(Object a, Object b) {
-      return fit(((BigDecimal) a).multiply((BigDecimal) b));
+    void multiply(MergedRow row, int column, ChangeRow version) {
+      row.setObject(column, fit(decimal(row, column).multiply(decimal(version, column))));
     }
 
     @Override
-    Object divide(Object a, Object b) {
-      return fit(((BigDecimal) a).divide((BigDecimal) b));
+    void divide(MergedRow row, int column, ChangeRow version) {
+      row.setObject(column, fit(decimal(row, column).divide(decimal(version, column))));
     }
 
     @Override
-    Object negate(Object a) {
-      return ((BigDecimal) a).negate();
+    void negate(MergedRow row, int column, ChangeRow version) {
+      row.setObject(column, decimal(version, column).negate());
+    }
+
+    private static BigDecimal decimal(ChangeRow row, int column) {
+      return (BigDecimal) row.get(column);
     }
 
     private BigDecimal fitSum(BigDecimal sum) {

@@ -2,6 +2,7 @@ package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeException;
 import io.changelake.schema.TableOptions;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
 import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
@@ -9,53 +10,58 @@ import io.changelake.types.TypeRoot;
 import java.util.TreeSet;
 
 /**
- * Folds the values of one column across the versions of a key: the {@code
- * fields.<f>.aggregate-function} of the aggregation engine, also used by partial-update for the
- * columns of a sequence group. Mirrors Paimon 1.3's {@code FieldAggregator} family one function at
- * a time; a null input leaves the accumulator as it is unless the function says otherwise.
+ * Folds the values of one column across the versions of a key into the {@link MergedRow}: the
+ * {@code fields.<f>.aggregate-function} of the aggregation engine, also used by partial-update for
+ * the columns of a sequence group. Mirrors Paimon 1.3's {@code FieldAggregator} family one function
+ * at a time; a null input leaves the row's value as it is unless the function says otherwise. A
+ * version's value is read through its unboxed getter where the column has one, and the row holds it
+ * unboxed ({@link MergedRow}).
  *
- * <p>An instance belongs to one merge function: first_value and first_non_null_value remember,
- * until {@link #reset()}, whether they have taken their value.
+ * <p>An instance belongs to one merge function and one column: first_value and first_non_null_value
+ * remember, until {@link #reset()}, whether they have taken their value.
  */
 abstract class FieldAggregator {
 
   /** Name of Paimon's aggregator for primary-key columns: they keep the value of the record. */
   static final String PRIMARY_KEY = "primary-key";
 
-  final String column;
+  final String name;
   final String function;
 
-  FieldAggregator(String column, String function) {
-    this.column = column;
+  /** The column folded, in the row and in each version. */
+  final int column;
+
+  FieldAggregator(String name, String function, int column) {
+    this.name = name;
     this.function = function;
+    this.column = column;
   }
 
-  /** The accumulator after adding {@code input}. */
-  abstract Object agg(Object accumulator, Object input);
+  /** Folds the version's value into the row's. */
+  abstract void agg(MergedRow row, ChangeRow version);
 
   /**
-   * The accumulator after adding {@code input} that is older than it (partial-update, a version
-   * behind its sequence group): the fold with the operands swapped.
+   * Folds the value of a version older than the row's (partial-update, a version behind its
+   * sequence group): Paimon's fold with the operands swapped, the version's value as the
+   * accumulator and the row's as the input.
    */
-  Object aggReversed(Object accumulator, Object input) {
-    return agg(input, accumulator);
-  }
+  abstract void aggReversed(MergedRow row, ChangeRow version);
 
   /**
-   * The accumulator after retracting {@code input}.
+   * Retracts the version's value from the row's.
    *
    * @throws MergeException naming the column and the options that fix it, for a function that
    *     cannot undo
    */
-  Object retract(Object accumulator, Object input) {
+  void retract(MergedRow row, ChangeRow version) {
     throw new MergeException(
         "column '"
-            + column
+            + name
             + "' (aggregate function '"
             + function
             + "') cannot take a retraction"
             + " (-U/-D): set 'fields."
-            + column
+            + name
             + ".ignore-retract' = 'true' to ignore retractions"
             + " for it, or 'aggregation.remove-record-on-delete' = 'true' to remove the row on -D,"
             + " or use a function that retracts (sum, product, last_value, last_non_null_value)");
@@ -95,38 +101,38 @@ abstract class FieldAggregator {
       TableOptions options) {
     switch (function) {
       case PRIMARY_KEY:
-        return new PrimaryKey(column);
+        return new PrimaryKey(column, index);
       case "sum":
-        return new Sum(column, numeric(column, type, function));
+        return new Sum(column, index, numeric(column, type, function));
       case "product":
-        return new Product(column, numeric(column, type, function));
+        return new Product(column, index, numeric(column, type, function));
       case "min":
       case "max":
         if (type.root() == TypeRoot.BOOLEAN) {
           // Paimon accepts this and fails at the first comparison; fail before any write.
           throw typeMismatch(column, type, function, "a type with an order (not BOOLEAN)");
         }
-        return new Extremum(column, function, new RowComparator(rowType), index);
+        return new Extremum(column, function, index, new RowComparator(rowType));
       case "last_value":
-        return new LastValue(column);
+        return new LastValue(column, index);
       case "last_non_null_value":
-        return new LastNonNullValue(column);
+        return new LastNonNullValue(column, index);
       case "first_value":
-        return new FirstValue(column, function, false);
+        return new FirstValue(column, function, index, false);
       case "first_non_null_value":
       case "first_not_null_value":
-        return new FirstValue(column, function, true);
+        return new FirstValue(column, function, index, true);
       case "listagg":
         if (type.root() != TypeRoot.VARCHAR) {
           throw typeMismatch(column, type, function, "VARCHAR or STRING");
         }
-        return new ListAgg(column, options.listAggDelimiter(column));
+        return new ListAgg(column, index, options.listAggDelimiter(column));
       case "bool_and":
       case "bool_or":
         if (type.root() != TypeRoot.BOOLEAN) {
           throw typeMismatch(column, type, function, "BOOLEAN");
         }
-        return new BoolFold(column, function, function.equals("bool_and"));
+        return new BoolFold(column, function, index, function.equals("bool_and"));
       default:
         throw new IllegalArgumentException(
             "table option 'fields."
@@ -169,18 +175,23 @@ abstract class FieldAggregator {
 
   /** Primary-key columns: the key's value, whatever the function of other columns. */
   private static final class PrimaryKey extends FieldAggregator {
-    PrimaryKey(String column) {
-      super(column, PRIMARY_KEY);
+    PrimaryKey(String name, int column) {
+      super(name, PRIMARY_KEY, column);
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      return input;
+    void agg(MergedRow row, ChangeRow version) {
+      row.copy(column, version);
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      return input;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      // The accumulator, the row's value, stays.
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      row.copy(column, version);
     }
   }
 
@@ -188,25 +199,38 @@ abstract class FieldAggregator {
   private static final class Sum extends FieldAggregator {
     private final Arithmetic arithmetic;
 
-    Sum(String column, Arithmetic arithmetic) {
-      super(column, "sum");
+    Sum(String name, int column, Arithmetic arithmetic) {
+      super(name, "sum", column);
       this.arithmetic = arithmetic;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null ? input : accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      return arithmetic.add(accumulator, input);
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        arithmetic.add(row, column, version);
+      }
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null && input != null ? arithmetic.negate(input) : accumulator;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      agg(row, version); // Addition commutes.
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      return arithmetic.subtract(accumulator, input);
+      if (row.isNullAt(column)) {
+        arithmetic.negate(row, column, version);
+      } else {
+        arithmetic.subtract(row, column, version);
+      }
     }
   }
 
@@ -214,38 +238,47 @@ abstract class FieldAggregator {
   private static final class Product extends FieldAggregator {
     private final Arithmetic arithmetic;
 
-    Product(String column, Arithmetic arithmetic) {
-      super(column, "product");
+    Product(String name, int column, Arithmetic arithmetic) {
+      super(name, "product", column);
       this.arithmetic = arithmetic;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null ? input : accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      return arithmetic.multiply(accumulator, input);
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        arithmetic.multiply(row, column, version);
+      }
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      agg(row, version); // Multiplication commutes.
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      if (row.isNullAt(column) || version.isNullAt(column)) {
+        return;
       }
       try {
-        return arithmetic.divide(accumulator, input);
+        arithmetic.divide(row, column, version);
       } catch (ArithmeticException e) {
         throw new MergeException(
             "column '"
-                + column
+                + name
                 + "' (aggregate function 'product') cannot retract "
-                + input
+                + version.get(column)
                 + " from "
-                + accumulator
+                + row.get(column)
                 + ": "
                 + e.getMessage()
                 + "; set 'fields."
-                + column
+                + name
                 + ".ignore-retract' = 'true' to ignore retractions for it");
       }
     }
@@ -254,57 +287,87 @@ abstract class FieldAggregator {
   /** min and max; on a tie min takes the input and max keeps the accumulator, as Paimon. */
   private static final class Extremum extends FieldAggregator {
     private final RowComparator comparator;
-    private final int index;
     private final boolean max;
 
-    Extremum(String column, String function, RowComparator comparator, int index) {
-      super(column, function);
+    Extremum(String name, String function, int column, RowComparator comparator) {
+      super(name, function, column);
       this.comparator = comparator;
-      this.index = index;
       this.max = function.equals("max");
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null ? input : accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      boolean accumulatorSmaller = comparator.compareField(index, accumulator, input) < 0;
-      return accumulatorSmaller == max ? input : accumulator;
+      if (row.isNullAt(column) || rowSmaller(row, version) == max) {
+        row.copyValue(column, version);
+      }
+    }
+
+    @Override
+    void aggReversed(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
+      }
+      // The version's value is the accumulator: it stays unless the function takes the row's.
+      if (row.isNullAt(column) || comparator.compareField(column, version, row) < 0 != max) {
+        row.copyValue(column, version);
+      }
+    }
+
+    private boolean rowSmaller(MergedRow row, ChangeRow version) {
+      return comparator.compareField(column, row, version) < 0;
     }
   }
 
   /** last_value: the newest value, null included; a retraction nulls it. */
   private static final class LastValue extends FieldAggregator {
-    LastValue(String column) {
-      super(column, "last_value");
+    LastValue(String name, int column) {
+      super(name, "last_value", column);
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      return input;
+    void agg(MergedRow row, ChangeRow version) {
+      row.copy(column, version);
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      return null;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      // The row's value is the newer: it stays.
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      row.setNull(column);
     }
   }
 
   /** last_non_null_value: the newest non-null value; retracting a non-null value nulls it. */
   private static final class LastNonNullValue extends FieldAggregator {
-    LastNonNullValue(String column) {
-      super(column, "last_non_null_value");
+    LastNonNullValue(String name, int column) {
+      super(name, "last_non_null_value", column);
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      return input == null ? accumulator : input;
+    void agg(MergedRow row, ChangeRow version) {
+      if (!version.isNullAt(column)) {
+        row.copyValue(column, version);
+      }
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      return input != null ? null : accumulator;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      if (row.isNullAt(column)) {
+        row.copy(column, version);
+      }
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      if (!version.isNullAt(column)) {
+        row.setNull(column);
+      }
     }
   }
 
@@ -316,18 +379,29 @@ abstract class FieldAggregator {
     private final boolean skipNulls;
     private boolean taken;
 
-    FirstValue(String column, String function, boolean skipNulls) {
-      super(column, function);
+    FirstValue(String name, String function, int column, boolean skipNulls) {
+      super(name, function, column);
       this.skipNulls = skipNulls;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (taken || (skipNulls && input == null)) {
-        return accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (taken || (skipNulls && version.isNullAt(column))) {
+        return;
       }
       taken = true;
-      return input;
+      row.copy(column, version);
+    }
+
+    @Override
+    void aggReversed(MergedRow row, ChangeRow version) {
+      // Paimon's fold with the version as accumulator: once a value is taken the accumulator
+      // stays, so the older version's value wins; before, the row's value is taken.
+      if (taken || (skipNulls && row.isNullAt(column))) {
+        row.copy(column, version);
+      } else {
+        taken = true;
+      }
     }
 
     @Override
@@ -340,17 +414,33 @@ abstract class FieldAggregator {
   private static final class ListAgg extends FieldAggregator {
     private final String delimiter;
 
-    ListAgg(String column, String delimiter) {
-      super(column, "listagg");
+    ListAgg(String name, int column, String delimiter) {
+      super(name, "listagg", column);
       this.delimiter = delimiter;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null ? input : accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      return (String) accumulator + delimiter + (String) input;
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        row.setObject(column, row.get(column) + delimiter + version.get(column));
+      }
+    }
+
+    @Override
+    void aggReversed(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
+      }
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        row.setObject(column, version.get(column) + delimiter + row.get(column));
+      }
     }
   }
 
@@ -358,40 +448,52 @@ abstract class FieldAggregator {
   private static final class BoolFold extends FieldAggregator {
     private final boolean and;
 
-    BoolFold(String column, String function, boolean and) {
-      super(column, function);
+    BoolFold(String name, String function, int column, boolean and) {
+      super(name, function, column);
       this.and = and;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      if (accumulator == null || input == null) {
-        return accumulator == null ? input : accumulator;
+    void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
       }
-      return and
-          ? (Boolean) accumulator && (Boolean) input
-          : (Boolean) accumulator || (Boolean) input;
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        boolean a = row.getBoolean(column);
+        boolean b = version.getBoolean(column);
+        row.setBoolean(column, and ? a && b : a || b);
+      }
+    }
+
+    @Override
+    void aggReversed(MergedRow row, ChangeRow version) {
+      agg(row, version); // Both folds commute.
     }
   }
 
-  /** {@code fields.<f>.ignore-retract}: a retraction leaves the accumulator as it is. */
+  /** {@code fields.<f>.ignore-retract}: a retraction leaves the row's value as it is. */
   private static final class IgnoreRetract extends FieldAggregator {
     private final FieldAggregator aggregator;
 
     IgnoreRetract(FieldAggregator aggregator) {
-      super(aggregator.column, aggregator.function);
+      super(aggregator.name, aggregator.function, aggregator.column);
       this.aggregator = aggregator;
     }
 
     @Override
-    Object agg(Object accumulator, Object input) {
-      return aggregator.agg(accumulator, input);
+    void agg(MergedRow row, ChangeRow version) {
+      aggregator.agg(row, version);
     }
 
     @Override
-    Object retract(Object accumulator, Object input) {
-      return accumulator;
+    void aggReversed(MergedRow row, ChangeRow version) {
+      aggregator.aggReversed(row, version);
     }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {}
 
     @Override
     void reset() {

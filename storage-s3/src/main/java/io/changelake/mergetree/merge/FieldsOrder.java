@@ -48,23 +48,14 @@ final class FieldsOrder {
   }
 
   /**
-   * Negative, zero or positive as version {@code a} orders before, with or after version {@code b};
-   * only the ordering columns are read, so a view compares without its row decoded.
+   * Negative, zero or positive as row {@code a} orders before, with or after row {@code b}: two
+   * versions, or a version and the row partial-update builds. Only the ordering columns are read,
+   * through their unboxed getters where they have one, so a view compares without its row decoded
+   * and nothing boxed.
    */
   int compare(ChangeRow a, ChangeRow b) {
     for (int field : fields) {
-      int c = comparator.compareField(field, a.get(field), b.get(field));
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
-  }
-
-  /** Negative, zero or positive as row {@code a} orders before, with or after row {@code b}. */
-  int compare(Object[] a, Object[] b) {
-    for (int field : fields) {
-      int c = comparator.compareField(field, a[field], b[field]);
+      int c = comparator.compareField(field, a, b);
       if (c != 0) {
         return c;
       }
@@ -73,9 +64,9 @@ final class FieldsOrder {
   }
 
   /** Whether every ordering column of the row is null: a version that does not touch the group. */
-  boolean allNull(Object[] row) {
+  boolean allNull(ChangeRow row) {
     for (int field : fields) {
-      if (row[field] != null) {
+      if (!row.isNullAt(field)) {
         return false;
       }
     }

@@ -1,6 +1,7 @@
 package io.changelake.mergetree.merge;
 
 import io.changelake.mergetree.MergeException;
+import io.changelake.types.ChangeRow;
 import io.changelake.types.RowType;
 import java.util.Arrays;
 
@@ -33,16 +34,19 @@ final class NotNullColumns {
 
   /**
    * Copies the NOT NULL columns of {@code from} into {@code to}, leaving the others as they are.
+   *
+   * @throws MergeException naming the column if {@code from} holds null in one
    */
-  void copy(Object[] from, Object[] to) {
+  void copy(ChangeRow from, MergedRow to) {
     for (int i : columns) {
-      to[i] = require(from, i);
+      require(from, i);
+      to.copyValue(i, from);
     }
   }
 
   /** Makes {@code to} the row that only has the NOT NULL columns of {@code from}. */
-  void reset(Object[] from, Object[] to) {
-    Arrays.fill(to, null);
+  void reset(ChangeRow from, MergedRow to) {
+    to.clear();
     copy(from, to);
   }
 
@@ -52,19 +56,17 @@ final class NotNullColumns {
   }
 
   /**
-   * The value of column {@code i} of {@code row}, which is NOT NULL.
+   * Checks that column {@code i} of {@code row}, which is NOT NULL, holds a value.
    *
    * @throws MergeException naming the column if the value is null
    */
-  Object require(Object[] row, int i) {
-    Object value = row[i];
-    if (value == null) {
+  void require(ChangeRow row, int i) {
+    if (row.isNullAt(i)) {
       throw new MergeException(
           "column '"
               + rowType.field(i).name()
               + "' is NOT NULL but a record holds null in it: "
               + "fix the input, or make the column nullable");
     }
-    return value;
   }
 }

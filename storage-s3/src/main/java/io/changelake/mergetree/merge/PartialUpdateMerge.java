@@ -5,7 +5,6 @@ import io.changelake.mergetree.MergeFunction;
 import io.changelake.schema.TableOptions;
 import io.changelake.schema.TableSchema;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.util.ArrayList;
@@ -43,7 +42,9 @@ final class PartialUpdateMerge implements MergeFunction {
   /** A sequence group: its order, and whether a newer -D of it removes the row. */
   private record SequenceGroup(FieldsOrder order, boolean removesRowOnDelete) {}
 
-  private final VersionValues versionValues;
+  /** The key's row, and the result: rewritten key after key. */
+  private final MergedRow row;
+
   private final int arity;
   private final NotNullColumns notNull;
   private final boolean ignoreDelete;
@@ -62,15 +63,14 @@ final class PartialUpdateMerge implements MergeFunction {
   /** Per group, for the version being added: SKIP, NEWER or OLDER; reused to spare allocation. */
   private final byte[] verdicts;
 
-  private Object[] key;
+  private boolean empty;
   private long latestSequenceNumber;
-  private Object[] row;
   private boolean deleteRow;
   private boolean notNullFilled;
   private boolean meetInsert;
 
   private PartialUpdateMerge(
-      VersionValues versionValues,
+      MergedRow row,
       RowType rowType,
       boolean ignoreDelete,
       boolean removeRecordOnDelete,
@@ -78,7 +78,7 @@ final class PartialUpdateMerge implements MergeFunction {
       int[] groupOf,
       boolean[] sequenceField,
       FieldAggregator[] aggregators) {
-    this.versionValues = versionValues;
+    this.row = row;
     this.arity = rowType.size();
     this.notNull = new NotNullColumns(rowType);
     this.ignoreDelete = ignoreDelete;
@@ -154,7 +154,7 @@ final class PartialUpdateMerge implements MergeFunction {
           function == null ? null : FieldAggregator.create(rowType, i, function, options);
     }
     return new PartialUpdateMerge(
-        new VersionValues(schema),
+        new MergedRow(schema),
         rowType,
         ignoreDelete,
         removeRecordOnDelete,
@@ -219,11 +219,11 @@ final class PartialUpdateMerge implements MergeFunction {
 
   @Override
   public void reset() {
-    key = null;
+    empty = true;
     meetInsert = false;
     notNullFilled = false;
     deleteRow = false;
-    row = new Object[arity];
+    row.clear();
     latestSequenceNumber = 0;
     for (FieldAggregator aggregator : aggregators) {
       if (aggregator != null) {
@@ -234,15 +234,12 @@ final class PartialUpdateMerge implements MergeFunction {
 
   @Override
   public void add(ChangeRow version) {
-    if (key == null) {
-      key = versionValues.key(version);
-    }
+    empty = false;
     deleteRow = false;
-    Object[] value = versionValues.values(version);
     RowKind kind = version.kind();
     if (!kind.isAdd()) {
       if (!notNullFilled) {
-        notNull.copy(value, row);
+        notNull.copy(version, row);
         notNullFilled = true;
       }
       // Tables written before ignore-delete was applied on write may hold retractions.
@@ -251,18 +248,18 @@ final class PartialUpdateMerge implements MergeFunction {
       }
       latestSequenceNumber = version.sequenceNumber();
       if (groups.length > 0) {
-        retractWithSequenceGroups(kind, value);
+        retractWithSequenceGroups(kind, version);
       } else if (removeRecordOnDelete) {
         if (kind == RowKind.DELETE) {
           deleteRow = true;
-          notNull.reset(value, row);
+          notNull.reset(version, row);
         }
       } else {
         throw new MergeException(
             "merge-engine 'partial-update' cannot take the retraction "
                 + kind.shortString()
                 + " of key "
-                + Arrays.toString(key)
+                + Arrays.toString(version.toKeyValue().key())
                 + " without a rule for it; set one of:"
                 + " 'ignore-delete' = 'true' (drop retractions),"
                 + " 'partial-update.remove-record-on-delete' = 'true' (a -D removes the row),"
@@ -274,21 +271,20 @@ final class PartialUpdateMerge implements MergeFunction {
     }
     latestSequenceNumber = version.sequenceNumber();
     if (groups.length == 0) {
-      updateNonNullFields(value);
+      updateNonNullFields(version);
     } else {
-      updateWithSequenceGroups(value);
+      updateWithSequenceGroups(version);
     }
     meetInsert = true;
     notNullFilled = true;
   }
 
-  private void updateNonNullFields(Object[] value) {
+  private void updateNonNullFields(ChangeRow version) {
     for (int i = 0; i < arity; i++) {
-      Object field = value[i];
-      if (field != null) {
-        row[i] = field;
+      if (!version.isNullAt(i)) {
+        row.copyValue(i, version);
       } else if (notNull.contains(i)) {
-        notNull.require(value, i);
+        notNull.require(version, i);
       }
     }
   }
@@ -298,44 +294,47 @@ final class PartialUpdateMerge implements MergeFunction {
    * by column while it updates the row, but a group's sequence fields change only when the version
    * is at or after them, after which it compares equal: the same decisions.
    */
-  private void judge(Object[] value) {
+  private void judge(ChangeRow version) {
     for (int g = 0; g < groups.length; g++) {
       FieldsOrder order = groups[g].order();
-      if (order.allNull(value)) {
+      if (order.allNull(version)) {
         verdicts[g] = SKIP;
       } else {
-        verdicts[g] = order.compare(value, row) >= 0 ? NEWER : OLDER;
+        verdicts[g] = order.compare(version, row) >= 0 ? NEWER : OLDER;
       }
     }
   }
 
-  private void updateWithSequenceGroups(Object[] value) {
-    judge(value);
+  private void updateWithSequenceGroups(ChangeRow version) {
+    judge(version);
     for (int i = 0; i < arity; i++) {
-      Object field = value[i];
       FieldAggregator aggregator = aggregators[i];
       int g = groupOf[i];
       if (g < 0) {
         if (aggregator != null) {
-          row[i] = aggregator.agg(row[i], field);
-        } else if (field != null) {
-          row[i] = field;
+          aggregator.agg(row, version);
+        } else if (!version.isNullAt(i)) {
+          row.copyValue(i, version);
         }
       } else if (verdicts[g] == NEWER) {
-        row[i] = sequenceField[i] || aggregator == null ? field : aggregator.agg(row[i], field);
+        if (sequenceField[i] || aggregator == null) {
+          row.copy(i, version);
+        } else {
+          aggregator.agg(row, version);
+        }
       } else if (verdicts[g] == OLDER && aggregator != null) {
-        row[i] = aggregator.aggReversed(row[i], field);
+        aggregator.aggReversed(row, version);
       }
     }
   }
 
-  private void retractWithSequenceGroups(RowKind kind, Object[] value) {
-    judge(value);
+  private void retractWithSequenceGroups(RowKind kind, ChangeRow version) {
+    judge(version);
     if (kind == RowKind.DELETE) {
       for (int g = 0; g < groups.length; g++) {
         if (verdicts[g] == NEWER && groups[g].removesRowOnDelete()) {
           deleteRow = true;
-          notNull.reset(value, row);
+          notNull.reset(version, row);
           return;
         }
       }
@@ -346,24 +345,24 @@ final class PartialUpdateMerge implements MergeFunction {
         continue;
       }
       FieldAggregator aggregator = aggregators[i];
-      if (verdicts[g] == NEWER) {
-        if (sequenceField[i]) {
-          row[i] = value[i];
-        } else {
-          row[i] = aggregator == null ? null : aggregator.retract(row[i], value[i]);
-        }
+      if (verdicts[g] == NEWER && sequenceField[i]) {
+        row.copy(i, version);
       } else if (aggregator != null) {
-        row[i] = aggregator.retract(row[i], value[i]);
+        aggregator.retract(row, version);
+      } else if (verdicts[g] == NEWER) {
+        row.setNull(i);
       }
     }
   }
 
+  /** The key's row, valid until the next {@link #reset()}; null if no version was added. */
   @Override
-  public KeyValue result() {
-    if (key == null) {
+  public ChangeRow result() {
+    if (empty) {
       return null;
     }
     RowKind kind = deleteRow || !meetInsert ? RowKind.DELETE : RowKind.INSERT;
-    return new KeyValue(key, latestSequenceNumber, kind, row);
+    row.stamp(kind, latestSequenceNumber);
+    return row;
   }
 }

@@ -58,15 +58,19 @@ final class Versions {
 
   /**
    * The merge of the versions, from a reset function; the same merge of them handed over as views
-   * (rows that are not key-values, as a file's or a buffer's rows come) must give the same result.
+   * (rows that are not key-values, as a file's or a buffer's rows come) must give the same result,
+   * and read no BIGINT, INT, DOUBLE, FLOAT or BOOLEAN value boxed ({@link ChangeRow#get}) from
+   * them.
    */
   static KeyValue merge(MergeFunction function, KeyValue... versions) {
     KeyValue merged = mergeOnce(function, versions);
+    int[] boxedReads = {0};
     View[] views = new View[versions.length];
     for (int i = 0; i < views.length; i++) {
-      views[i] = new View(versions[i]);
+      views[i] = new View(versions[i], boxedReads);
     }
     assertEquals(show(merged), show(mergeOnce(function, views)), "the versions as views");
+    assertEquals(0, boxedReads[0], "values of unboxed columns read boxed from the views");
     return merged;
   }
 
@@ -79,8 +83,11 @@ final class Versions {
     return result == null ? null : result.toKeyValue();
   }
 
-  /** A version read through its getters alone, as a view of a file's or a buffer's row is. */
-  private record View(KeyValue version) implements ChangeRow {
+  /**
+   * A version read through its getters alone, as a view of a file's or a buffer's row is; counts
+   * the values {@link #get} hands out that have an unboxed getter.
+   */
+  private record View(KeyValue version, int[] boxedReads) implements ChangeRow {
     @Override
     public RowKind kind() {
       return version.kind();
@@ -128,7 +135,15 @@ final class Versions {
 
     @Override
     public Object get(int column) {
-      return version.get(column);
+      Object value = version.get(column);
+      if (value instanceof Long
+          || value instanceof Integer
+          || value instanceof Double
+          || value instanceof Float
+          || value instanceof Boolean) {
+        boxedReads[0]++;
+      }
+      return value;
     }
 
     @Override
