@@ -114,7 +114,7 @@ abstract class FieldAggregator {
         }
         return new Extremum(column, function, index, new RowComparator(rowType));
       case "last_value":
-        return new LastValue(column, index);
+        return new LastValue(column, function, index);
       case "last_non_null_value":
         return new LastNonNullValue(column, index);
       case "first_value":
@@ -173,30 +173,51 @@ abstract class FieldAggregator {
             + ".aggregate-function'");
   }
 
-  /** Primary-key columns: the key's value, whatever the function of other columns. */
-  private static final class PrimaryKey extends FieldAggregator {
-    PrimaryKey(String name, int column) {
-      super(name, PRIMARY_KEY, column);
+  /**
+   * A function that leaves the row's value as it is for a null input and takes the first non-null
+   * value as it is (Paimon's null handling of sum, product, min, max, listagg, bool_and and
+   * bool_or): only two values fold.
+   */
+  private abstract static class NonNullFold extends FieldAggregator {
+    NonNullFold(String name, String function, int column) {
+      super(name, function, column);
+    }
+
+    /** Folds the version's value into the row's, neither null. */
+    abstract void fold(MergedRow row, ChangeRow version);
+
+    /** {@link #fold} with the version's value as the accumulator; the same where it commutes. */
+    void foldReversed(MergedRow row, ChangeRow version) {
+      fold(row, version);
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      row.copy(column, version);
+    final void agg(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
+      }
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        fold(row, version);
+      }
     }
 
     @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      // The accumulator, the row's value, stays.
-    }
-
-    @Override
-    void retract(MergedRow row, ChangeRow version) {
-      row.copy(column, version);
+    final void aggReversed(MergedRow row, ChangeRow version) {
+      if (version.isNullAt(column)) {
+        return;
+      }
+      if (row.isNullAt(column)) {
+        row.copyValue(column, version);
+      } else {
+        foldReversed(row, version);
+      }
     }
   }
 
   /** sum: adds; a retraction subtracts (from null: the negated input). */
-  private static final class Sum extends FieldAggregator {
+  private static final class Sum extends NonNullFold {
     private final Arithmetic arithmetic;
 
     Sum(String name, int column, Arithmetic arithmetic) {
@@ -205,20 +226,8 @@ abstract class FieldAggregator {
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column)) {
-        row.copyValue(column, version);
-      } else {
-        arithmetic.add(row, column, version);
-      }
-    }
-
-    @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      agg(row, version); // Addition commutes.
+    void fold(MergedRow row, ChangeRow version) {
+      arithmetic.add(row, column, version);
     }
 
     @Override
@@ -235,7 +244,7 @@ abstract class FieldAggregator {
   }
 
   /** product: multiplies; a retraction divides (a null accumulator stays null). */
-  private static final class Product extends FieldAggregator {
+  private static final class Product extends NonNullFold {
     private final Arithmetic arithmetic;
 
     Product(String name, int column, Arithmetic arithmetic) {
@@ -244,20 +253,8 @@ abstract class FieldAggregator {
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column)) {
-        row.copyValue(column, version);
-      } else {
-        arithmetic.multiply(row, column, version);
-      }
-    }
-
-    @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      agg(row, version); // Multiplication commutes.
+    void fold(MergedRow row, ChangeRow version) {
+      arithmetic.multiply(row, column, version);
     }
 
     @Override
@@ -285,7 +282,7 @@ abstract class FieldAggregator {
   }
 
   /** min and max; on a tie min takes the input and max keeps the accumulator, as Paimon. */
-  private static final class Extremum extends FieldAggregator {
+  private static final class Extremum extends NonNullFold {
     private final RowComparator comparator;
     private final boolean max;
 
@@ -296,50 +293,55 @@ abstract class FieldAggregator {
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column) || rowSmaller(row, version) == max) {
+    void fold(MergedRow row, ChangeRow version) {
+      if (comparator.compareField(column, row, version) < 0 == max) {
         row.copyValue(column, version);
       }
     }
 
     @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
+    void foldReversed(MergedRow row, ChangeRow version) {
       // The version's value is the accumulator: it stays unless the function takes the row's.
-      if (row.isNullAt(column) || comparator.compareField(column, version, row) < 0 != max) {
+      if (comparator.compareField(column, version, row) < 0 != max) {
         row.copyValue(column, version);
       }
-    }
-
-    private boolean rowSmaller(MergedRow row, ChangeRow version) {
-      return comparator.compareField(column, row, version) < 0;
     }
   }
 
   /** last_value: the newest value, null included; a retraction nulls it. */
-  private static final class LastValue extends FieldAggregator {
-    LastValue(String name, int column) {
-      super(name, "last_value", column);
+  private static class LastValue extends FieldAggregator {
+    LastValue(String name, String function, int column) {
+      super(name, function, column);
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
+    final void agg(MergedRow row, ChangeRow version) {
       row.copy(column, version);
     }
 
     @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
+    final void aggReversed(MergedRow row, ChangeRow version) {
       // The row's value is the newer: it stays.
     }
 
     @Override
     void retract(MergedRow row, ChangeRow version) {
       row.setNull(column);
+    }
+  }
+
+  /**
+   * Primary-key columns: the key's value, whatever the function of other columns; it is the
+   * version's, as last_value takes it, a retraction's included.
+   */
+  private static final class PrimaryKey extends LastValue {
+    PrimaryKey(String name, int column) {
+      super(name, PRIMARY_KEY, column);
+    }
+
+    @Override
+    void retract(MergedRow row, ChangeRow version) {
+      row.copy(column, version);
     }
   }
 
@@ -411,7 +413,7 @@ abstract class FieldAggregator {
   }
 
   /** listagg: the values joined by {@code fields.<f>.list-agg-delimiter}, oldest first. */
-  private static final class ListAgg extends FieldAggregator {
+  private static final class ListAgg extends NonNullFold {
     private final String delimiter;
 
     ListAgg(String name, int column, String delimiter) {
@@ -420,32 +422,18 @@ abstract class FieldAggregator {
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column)) {
-        row.copyValue(column, version);
-      } else {
-        row.setObject(column, row.get(column) + delimiter + version.get(column));
-      }
+    void fold(MergedRow row, ChangeRow version) {
+      row.setObject(column, row.get(column) + delimiter + version.get(column));
     }
 
     @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column)) {
-        row.copyValue(column, version);
-      } else {
-        row.setObject(column, version.get(column) + delimiter + row.get(column));
-      }
+    void foldReversed(MergedRow row, ChangeRow version) {
+      row.setObject(column, version.get(column) + delimiter + row.get(column));
     }
   }
 
   /** bool_and and bool_or. */
-  private static final class BoolFold extends FieldAggregator {
+  private static final class BoolFold extends NonNullFold {
     private final boolean and;
 
     BoolFold(String name, String function, int column, boolean and) {
@@ -454,22 +442,10 @@ abstract class FieldAggregator {
     }
 
     @Override
-    void agg(MergedRow row, ChangeRow version) {
-      if (version.isNullAt(column)) {
-        return;
-      }
-      if (row.isNullAt(column)) {
-        row.copyValue(column, version);
-      } else {
-        boolean a = row.getBoolean(column);
-        boolean b = version.getBoolean(column);
-        row.setBoolean(column, and ? a && b : a || b);
-      }
-    }
-
-    @Override
-    void aggReversed(MergedRow row, ChangeRow version) {
-      agg(row, version); // Both folds commute.
+    void fold(MergedRow row, ChangeRow version) {
+      boolean a = row.getBoolean(column);
+      boolean b = version.getBoolean(column);
+      row.setBoolean(column, and ? a && b : a || b);
     }
   }
 
