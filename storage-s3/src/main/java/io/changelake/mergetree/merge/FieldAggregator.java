@@ -25,7 +25,9 @@ abstract class FieldAggregator {
   /** Name of Paimon's aggregator for primary-key columns: they keep the value of the record. */
   static final String PRIMARY_KEY = "primary-key";
 
+  /** The column's name, for messages. */
   final String name;
+
   final String function;
 
   /** The column folded, in the row and in each version. */
