@@ -48,6 +48,15 @@ final class WriteBuffer implements Closeable {
   private final boolean spillable;
   private final Path spillFolder;
   private final boolean integralKey;
+
+  /**
+   * Whether a key of several columns starts with an integer one (TINYINT to BIGINT), whose value
+   * {@link #prefixes} holds per record: the sort compares it before the key's bytes, and most
+   * comparisons end there, in one array, rather than in two pages (as Paimon's sort buffer compares
+   * a normalized key first).
+   */
+  private final boolean prefixed;
+
   private final int[] keyInValue;
   private final BinaryRowCodec rowCodec;
   private final BinaryRowCodec keyCodec;
@@ -67,6 +76,7 @@ final class WriteBuffer implements Closeable {
   private long[] keys = new long[INITIAL_RECORDS];
   private long[] sequences = new long[INITIAL_RECORDS];
   private byte[] kinds = new byte[INITIAL_RECORDS];
+  private long[] prefixes;
   private int count;
   private long reportedBytes;
 
@@ -94,6 +104,8 @@ final class WriteBuffer implements Closeable {
     this.spillable = spillable;
     this.spillFolder = spillFolder;
     this.integralKey = RowComparator.integral(keyType);
+    this.prefixed = !integralKey && RowComparator.integral(new RowType(List.of(keyType.field(0))));
+    this.prefixes = prefixed ? new long[INITIAL_RECORDS] : null;
     this.keyInValue = valueType.positionsOf(keyType);
     if (keyInValue == null) {
       throw new IllegalArgumentException(
@@ -130,6 +142,11 @@ final class WriteBuffer implements Closeable {
     keys[count] = keyValue;
     sequences[count] = sequenceNumber;
     kinds[count] = kind.toByteValue();
+    if (prefixed) {
+      // The key's order puts a null first, and MIN_VALUE is no larger than any value: a tie falls
+      // back to the bytes.
+      prefixes[count] = key[0] == null ? Long.MIN_VALUE : ((Number) key[0]).longValue();
+    }
     count++;
     long memoryBytes = memoryBytes();
     if (memoryBytes - reportedBytes < budget.reportStep()) {
@@ -171,10 +188,13 @@ final class WriteBuffer implements Closeable {
     keys = Arrays.copyOf(keys, capacity);
     sequences = Arrays.copyOf(sequences, capacity);
     kinds = Arrays.copyOf(kinds, capacity);
+    if (prefixed) {
+      prefixes = Arrays.copyOf(prefixes, capacity);
+    }
   }
 
   private long memoryBytes() {
-    return pageBytes + (long) rowAt.length * RECORD_BYTES;
+    return pageBytes + (long) rowAt.length * (RECORD_BYTES + (prefixed ? 8 : 0));
   }
 
   boolean isEmpty() {
@@ -223,6 +243,9 @@ final class WriteBuffer implements Closeable {
   }
 
   private int compareKeys(int a, int b) {
+    if (prefixed && prefixes[a] != prefixes[b]) {
+      return prefixes[a] < prefixes[b] ? -1 : 1;
+    }
     return keyBytesOrder.compare(
         pages.get(pageOf(keys[a])),
         offsetOf(keys[a]),
@@ -323,6 +346,7 @@ final class WriteBuffer implements Closeable {
       keys = new long[INITIAL_RECORDS];
       sequences = new long[INITIAL_RECORDS];
       kinds = new byte[INITIAL_RECORDS];
+      prefixes = prefixed ? new long[INITIAL_RECORDS] : null;
     }
     reportedBytes = 0;
     budget.report(this, 0);

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A write buffer holds its records serialized, spills sorted runs to local disk when over its
@@ -52,6 +52,11 @@ class WriteBufferTest {
       RowType.of(
           new String[] {"note", "store_id"},
           new DataType[] {DataType.string().notNull(), DataType.bigint().notNull()});
+
+  private static final RowType INTEGER_FIRST_KEY =
+      RowType.of(
+          new String[] {"store_id", "note"},
+          new DataType[] {DataType.bigint().notNull(), DataType.string().notNull()});
 
   @TempDir Path spills;
 
@@ -86,22 +91,35 @@ class WriteBufferTest {
     assertEquals(0, spillFiles(), "closing the buffer deletes its spills");
   }
 
-  @ParameterizedTest(name = "budget {0} bytes")
-  @ValueSource(longs = {64L << 20, 4096})
-  void aBufferGivesItsKeysInKeyOrderEachWithItsVersionsOldestFirstAsTheRowsGiven(long budget)
-      throws Exception {
+  /**
+   * A key of a string and a BIGINT, and one of a BIGINT and a string, whose sort compares the
+   * BIGINT held beside each record before the key's bytes: its values repeat (ties go to the bytes)
+   * and reach both ends of the long range.
+   */
+  @ParameterizedTest(name = "{0} key, budget {1} bytes")
+  @CsvSource({
+    "string-first, 67108864",
+    "string-first, 4096",
+    "integer-first, 67108864",
+    "integer-first, 4096"
+  })
+  void aBufferGivesItsKeysInKeyOrderEachWithItsVersionsOldestFirstAsTheRowsGiven(
+      String keyShape, long budget) throws Exception {
+    boolean integerFirst = keyShape.equals("integer-first");
+    RowType keyType = integerFirst ? INTEGER_FIRST_KEY : STRING_KEY;
+    long[] stores = {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE};
     Random random = new Random(5);
     List<KeyValue> written = new ArrayList<>();
-    try (WriteBuffer buffer = new WriteBuffer(STRING_KEY, ROW, null, budget, 1024, true, spills)) {
+    try (WriteBuffer buffer = new WriteBuffer(keyType, ROW, null, budget, 1024, true, spills)) {
       for (int i = 0; i < 5_000; i++) {
         // Strings short and long (inline in the row's slot, and in its variable part).
         String note =
             random.nextBoolean() ? "n" + random.nextInt(40) : "a longer note " + random.nextInt(40);
-        long store = random.nextInt(3);
+        long store = integerFirst ? stores[random.nextInt(stores.length)] : random.nextInt(3);
         Object[] row = {
           (long) i, store, random.nextBoolean() ? null : (long) i, note, i % 2 == 0, 7L
         };
-        Object[] rowKey = {note, store};
+        Object[] rowKey = integerFirst ? new Object[] {store, note} : new Object[] {note, store};
         RowKind kind = RowKind.values()[random.nextInt(4)];
         written.add(new KeyValue(rowKey.clone(), i, kind, row.clone()));
         assertEquals(false, buffer.add(rowKey, i, kind, row));
@@ -110,7 +128,7 @@ class WriteBufferTest {
         Arrays.fill(rowKey, null);
       }
       assertEquals(budget < 1 << 20, spillFiles() > 0, "only the small budget spills");
-      assertGivesBack(written, new RowComparator(STRING_KEY), buffer.keys());
+      assertGivesBack(written, new RowComparator(keyType), buffer.keys());
     }
   }
 
