@@ -3,6 +3,7 @@ package io.changelake.mergetree;
 import io.changelake.schema.MergeEngine;
 import io.changelake.schema.TableOptions;
 import io.changelake.types.ChangeRow;
+import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
@@ -46,6 +47,7 @@ final class ChangelogRule {
   private final boolean rowDeduplicate;
   private final boolean[] compared;
   private final TypeRoot[] roots;
+  private final RowComparator order;
 
   ChangelogRule(TableOptions options, RowType rowType) {
     this.insertOnly = options.mergeEngine() == MergeEngine.FIRST_ROW;
@@ -53,6 +55,7 @@ final class ChangelogRule {
     List<String> ignored = options.changelogRowDeduplicateIgnoreFields();
     this.compared = new boolean[rowType.size()];
     this.roots = new TypeRoot[rowType.size()];
+    this.order = new RowComparator(rowType);
     for (int i = 0; i < compared.length; i++) {
       compared[i] = !ignored.contains(rowType.field(i).name());
       roots[i] = rowType.type(i).root();
@@ -102,18 +105,9 @@ final class ChangelogRule {
    * their values says; BIGINT, INT, DOUBLE, FLOAT and BOOLEAN values compared unboxed.
    */
   private boolean sameValue(int i, ChangeRow a, ChangeRow b) {
-    boolean aNull = a.isNullAt(i);
-    boolean bNull = b.isNullAt(i);
-    if (aNull || bNull) {
-      return aNull && bNull;
-    }
     return switch (roots[i]) {
-      case BIGINT -> a.getLong(i) == b.getLong(i);
-      case INT -> a.getInt(i) == b.getInt(i);
-      // Double.equals and Float.equals: -0.0 differs from 0.0, NaN equals NaN.
-      case DOUBLE -> Double.compare(a.getDouble(i), b.getDouble(i)) == 0;
-      case FLOAT -> Float.compare(a.getFloat(i), b.getFloat(i)) == 0;
-      case BOOLEAN -> a.getBoolean(i) == b.getBoolean(i);
+      // Their order's ties are their equals' (Double.compare: -0.0 before 0.0, NaN equal to NaN).
+      case BIGINT, INT, DOUBLE, FLOAT, BOOLEAN -> order.compareField(i, a, b) == 0;
       default -> Objects.deepEquals(a.get(i), b.get(i));
     };
   }

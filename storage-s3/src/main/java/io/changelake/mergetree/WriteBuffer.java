@@ -145,7 +145,7 @@ final class WriteBuffer implements Closeable {
     if (prefixed) {
       // The key's order puts a null first, and MIN_VALUE is no larger than any value: a tie falls
       // back to the bytes.
-      prefixes[count] = key[0] == null ? Long.MIN_VALUE : ((Number) key[0]).longValue();
+      prefixes[count] = key[0] == null ? Long.MIN_VALUE : RowComparator.integralValue(key);
     }
     count++;
     long memoryBytes = memoryBytes();

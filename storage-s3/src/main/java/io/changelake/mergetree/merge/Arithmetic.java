@@ -65,36 +65,27 @@ abstract class Arithmetic {
 
     @Override
     void add(MergedRow row, int column, ChangeRow version) {
-      row.setIntegral(column, cut(row.integral(column) + value(version, column)));
+      row.setIntegral(column, cut(row.integral(column) + row.integralOf(version, column)));
     }
 
     @Override
     void subtract(MergedRow row, int column, ChangeRow version) {
-      row.setIntegral(column, cut(row.integral(column) - value(version, column)));
+      row.setIntegral(column, cut(row.integral(column) - row.integralOf(version, column)));
     }
 
     @Override
     void multiply(MergedRow row, int column, ChangeRow version) {
-      row.setIntegral(column, cut(row.integral(column) * value(version, column)));
+      row.setIntegral(column, cut(row.integral(column) * row.integralOf(version, column)));
     }
 
     @Override
     void divide(MergedRow row, int column, ChangeRow version) {
-      row.setIntegral(column, cut(row.integral(column) / value(version, column)));
+      row.setIntegral(column, cut(row.integral(column) / row.integralOf(version, column)));
     }
 
     @Override
     void negate(MergedRow row, int column, ChangeRow version) {
-      row.setIntegral(column, cut(-value(version, column)));
-    }
-
-    private long value(ChangeRow version, int column) {
-      return switch (bits) {
-        case Long.SIZE -> version.getLong(column);
-        case Integer.SIZE -> version.getInt(column);
-        // TINYINT and SMALLINT have no unboxed getter; their boxes are the JDK's cached ones.
-        default -> ((Number) version.get(column)).longValue();
-      };
+      row.setIntegral(column, cut(-row.integralOf(version, column)));
     }
 
     private long cut(long value) {
@@ -116,31 +107,27 @@ abstract class Arithmetic {
 
     @Override
     void add(MergedRow row, int column, ChangeRow version) {
-      row.setFloating(column, round(row.floating(column) + value(version, column)));
+      row.setFloating(column, round(row.floating(column) + row.floatingOf(version, column)));
     }
 
     @Override
     void subtract(MergedRow row, int column, ChangeRow version) {
-      row.setFloating(column, round(row.floating(column) - value(version, column)));
+      row.setFloating(column, round(row.floating(column) - row.floatingOf(version, column)));
     }
 
     @Override
     void multiply(MergedRow row, int column, ChangeRow version) {
-      row.setFloating(column, round(row.floating(column) * value(version, column)));
+      row.setFloating(column, round(row.floating(column) * row.floatingOf(version, column)));
     }
 
     @Override
     void divide(MergedRow row, int column, ChangeRow version) {
-      row.setFloating(column, round(row.floating(column) / value(version, column)));
+      row.setFloating(column, round(row.floating(column) / row.floatingOf(version, column)));
     }
 
     @Override
     void negate(MergedRow row, int column, ChangeRow version) {
-      row.setFloating(column, -value(version, column));
-    }
-
-    private double value(ChangeRow version, int column) {
-      return isFloat ? version.getFloat(column) : version.getDouble(column);
+      row.setFloating(column, -row.floatingOf(version, column));
     }
 
     private double round(double value) {

@@ -75,14 +75,29 @@ final class MergedRow implements ChangeRow {
   void copyValue(int column, ChangeRow from) {
     nulls[column] = false;
     switch (roots[column]) {
-      case BIGINT -> integrals[column] = from.getLong(column);
-      case INT -> integrals[column] = from.getInt(column);
-      case TINYINT, SMALLINT -> integrals[column] = ((Number) from.get(column)).longValue();
-      case DOUBLE -> floatings[column] = from.getDouble(column);
-      case FLOAT -> floatings[column] = from.getFloat(column);
+      case BIGINT, INT, TINYINT, SMALLINT -> integrals[column] = integralOf(from, column);
+      case DOUBLE, FLOAT -> floatings[column] = floatingOf(from, column);
       case BOOLEAN -> integrals[column] = from.getBoolean(column) ? 1 : 0;
       default -> objects[column] = from.get(column);
     }
+  }
+
+  /**
+   * The value of integer column {@code column} of {@code version}, not null, as a long: read
+   * unboxed for BIGINT and INT.
+   */
+  long integralOf(ChangeRow version, int column) {
+    return switch (roots[column]) {
+      case BIGINT -> version.getLong(column);
+      case INT -> version.getInt(column);
+      // TINYINT and SMALLINT have no unboxed getter.
+      default -> ((Number) version.get(column)).longValue();
+    };
+  }
+
+  /** The value of FLOAT or DOUBLE column {@code column} of {@code version}, not null, unboxed. */
+  double floatingOf(ChangeRow version, int column) {
+    return roots[column] == TypeRoot.FLOAT ? version.getFloat(column) : version.getDouble(column);
   }
 
   /** The value of an integer column that is not null, whatever its width. */
