@@ -10,8 +10,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * from one read to the next ({@link KeyValueFileReader#nextBatch}): the sequence numbers and kinds
  * as primitives; each BIGINT, INT, DOUBLE, FLOAT and BOOLEAN column as an array of its primitive
  * type with its nulls beside it; every other column as the values {@link KeyValue#value()} would
- * hold (a dictionary's values shared, not built per row). Reading a batch allocates nothing per
- * row; {@link #row} views one row as a {@link ChangeRow}.
+ * hold (a dictionary's values shared, not built per row). A key read from the file's own key
+ * columns holds its BIGINT and INT columns unboxed too. Reading a batch allocates nothing per row;
+ * {@link #row} views one row as a {@link ChangeRow}.
  *
  * <p>A batch belongs to the reader that made it ({@link KeyValueFileReader#newBatch}); each read
  * overwrites it. Not thread-safe.
@@ -39,7 +40,13 @@ public final class KeyValueBatch {
    */
   private final int[] keyInValue;
 
-  /** Per row, the key, when {@link #keyInValue} is null. */
+  /**
+   * When {@link #keyInValue} is null, per key column held unboxed (a required BIGINT or INT), its
+   * values, a {@code long[]} or {@code int[]}; null for the columns held in {@link #keys}.
+   */
+  final Object[] keyPrimitives;
+
+  /** Per row, the key columns held as objects, when {@link #keyInValue} is null. */
   final Object[][] keys;
 
   int size;
@@ -49,13 +56,16 @@ public final class KeyValueBatch {
    * @param unboxed per value column, the physical type it is held unboxed as, or null to hold it as
    *     objects
    * @param nullable per value column, whether it may hold nulls
+   * @param keyInValue where each key column stands among the value columns, or null
+   * @param unboxedKeys when {@code keyInValue} is null, per key column the physical type it is held
+   *     unboxed as ({@code INT64} or {@code INT32}), or null to hold it as objects
    */
   KeyValueBatch(
       int capacity,
       PrimitiveTypeName[] unboxed,
       boolean[] nullable,
       int[] keyInValue,
-      int keyColumns) {
+      PrimitiveTypeName[] unboxedKeys) {
     this.sequences = new long[capacity];
     this.kinds = new int[capacity];
     int columns = unboxed.length;
@@ -69,7 +79,13 @@ public final class KeyValueBatch {
     }
     this.objects = new Object[capacity][columns];
     this.keyInValue = keyInValue;
-    this.keys = keyInValue == null ? new Object[capacity][keyColumns] : null;
+    this.keyPrimitives = new Object[unboxedKeys.length];
+    for (int k = 0; k < unboxedKeys.length; k++) {
+      if (unboxedKeys[k] != null) {
+        keyPrimitives[k] = DecodedColumnChunk.newArray(unboxedKeys[k], capacity);
+      }
+    }
+    this.keys = keyInValue == null ? new Object[capacity][unboxedKeys.length] : null;
   }
 
   /** The number of rows the last read gave. */
@@ -90,35 +106,49 @@ public final class KeyValueBatch {
   }
 
   /**
-   * Row {@code r}'s key when the key is one integral column (BIGINT, INT, SMALLINT or TINYINT), as
-   * a long: read unboxed where the batch holds the column so.
+   * Key column {@code k} of row {@code r}, an integral column (BIGINT, INT, SMALLINT or TINYINT),
+   * as a long: unboxed where the batch holds the column so.
+   *
+   * @throws ClassCastException if the column is not integral
    */
-  public long integralKey(int r) {
+  public long integralKeyColumn(int r, int k) {
+    Object held;
+    Object[] row;
+    int column;
     if (keyInValue == null) {
-      return ((Number) keys[r][0]).longValue();
+      held = keyPrimitives[k];
+      row = keys[r];
+      column = k;
+    } else {
+      column = keyInValue[k];
+      held = primitives[column];
+      row = objects[r];
     }
-    int column = keyInValue[0];
-    if (primitives[column] instanceof long[] longs) {
+    if (held instanceof long[] longs) {
       return longs[r];
     }
-    if (primitives[column] instanceof int[] ints) {
+    if (held instanceof int[] ints) {
       return ints[r];
     }
-    return ((Number) objects[r][column]).longValue();
+    return ((Number) row[column]).longValue();
   }
 
   /**
-   * Puts row {@code r}'s key into {@code key}, one value per key column in key order, as a
-   * key-value's key holds them (boxed where the batch holds a column unboxed).
+   * Key column {@code k} of row {@code r}, as a key-value's key holds it: boxed where the batch
+   * holds the column unboxed.
    */
-  public void keyInto(int r, Object[] key) {
-    if (keyInValue == null) {
-      System.arraycopy(keys[r], 0, key, 0, key.length);
-      return;
+  public Object keyColumn(int r, int k) {
+    if (keyInValue != null) {
+      return value(r, keyInValue[k]);
     }
-    for (int k = 0; k < key.length; k++) {
-      key[k] = value(r, keyInValue[k]);
+    Object held = keyPrimitives[k];
+    if (held instanceof long[] longs) {
+      return longs[r];
     }
+    if (held instanceof int[] ints) {
+      return ints[r];
+    }
+    return keys[r][k];
   }
 
   /**
@@ -268,15 +298,10 @@ public final class KeyValueBatch {
       for (int i = 0; i < value.length; i++) {
         value[i] = value(index, i);
       }
-      Object[] key;
-      if (keyInValue == null) {
-        key = keys[index].clone();
-      } else {
-        key = new Object[keyInValue.length];
-        for (int k = 0; k < key.length; k++) {
-          // The same object in key and value, as the reader's key-values share it.
-          key[k] = value[keyInValue[k]];
-        }
+      Object[] key = new Object[keyPrimitives.length];
+      for (int k = 0; k < key.length; k++) {
+        // The same object in key and value, as the reader's key-values share it.
+        key[k] = keyInValue == null ? keyColumn(index, k) : value[keyInValue[k]];
       }
       return new KeyValue(key, sequences[index], kind(), value);
     }

@@ -122,10 +122,10 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   private final int sequenceReader;
 
   /**
-   * The type of a key that is one required BIGINT or INT column, read unboxed ({@link
-   * #integralKey}); otherwise null.
+   * Per key column, its type if it is read unboxed ({@link #integralKeyColumn}): a required BIGINT,
+   * INT, SMALLINT or TINYINT column read as stored; null for a column read as objects.
    */
-  private final TypeRoot integralKeyType;
+  private final TypeRoot[] unboxedKeyTypes;
 
   private ColumnValues[] readers;
 
@@ -150,9 +150,12 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
 
   // The row advance() moved to: its key, sequence number and kind are read; its other value
   // columns are read by value(), or passed over unread by the next advance(), so a version a merge
-  // supersedes costs neither decoding nor boxing.
-  private long currentIntegralKey;
-  private Object currentIntegralBox;
+  // supersedes costs neither decoding nor boxing. Its key is held column by column: an unboxed
+  // column's value in currentKeyLongs, with its object in currentKeyObjects once there is one (a
+  // dictionary's, or boxed when asked for); another column's value in currentKeyObjects. The
+  // array key() gives is built when asked for.
+  private final long[] currentKeyLongs;
+  private final Object[] currentKeyObjects;
   private Object[] currentKey;
   private long currentSequence;
   private RowKind currentKind;
@@ -226,18 +229,29 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         keyOfValue[keyInValue[k]] = k;
       }
     }
-    this.integralKeyType = integralKeyType(keyType);
+    this.unboxedKeyTypes = new TypeRoot[keyReader.length];
+    for (int k = 0; k < keyReader.length; k++) {
+      unboxedKeyTypes[k] = unboxedKeyType(keyType.type(k).root(), k);
+    }
+    this.currentKeyLongs = new long[keyReader.length];
+    this.currentKeyObjects = new Object[keyReader.length];
   }
 
-  private TypeRoot integralKeyType(RowType keyType) {
-    if (keyType.size() != 1
-        || keyReader[0] < 0
-        || descriptors[keyReader[0]].getMaxDefinitionLevel() != 0
-        || (keyInValue != null && valueConversions[keyInValue[0]] != null)) {
+  /** The type of key column {@code k} if it is read unboxed, else null. */
+  private TypeRoot unboxedKeyType(TypeRoot root, int k) {
+    if (keyReader[k] < 0
+        || descriptors[keyReader[k]].getMaxDefinitionLevel() != 0
+        || (keyInValue != null && valueConversions[keyInValue[k]] != null)) {
       return null;
     }
-    TypeRoot root = keyType.type(0).root();
-    return root == TypeRoot.BIGINT || root == TypeRoot.INT ? root : null;
+    PrimitiveTypeName stored = descriptors[keyReader[k]].getPrimitiveType().getPrimitiveTypeName();
+    boolean asStored =
+        switch (root) {
+          case BIGINT -> stored == PrimitiveTypeName.INT64;
+          case INT, SMALLINT, TINYINT -> stored == PrimitiveTypeName.INT32;
+          default -> false;
+        };
+    return asStored ? root : null;
   }
 
   private Type column(MessageType fileSchema, String name) {
@@ -513,7 +527,17 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         }
       }
     }
-    return new KeyValueBatch(capacity, unboxed, nullable, keyInValue, keyReader.length);
+    PrimitiveTypeName[] unboxedKeys = new PrimitiveTypeName[keyReader.length];
+    if (keyInValue == null) {
+      for (int k = 0; k < keyReader.length; k++) {
+        if (columnCodecs[k].keepsPhysical() && descriptors[k].getMaxDefinitionLevel() == 0) {
+          PrimitiveTypeName type = descriptors[k].getPrimitiveType().getPrimitiveTypeName();
+          boolean integral = type == PrimitiveTypeName.INT64 || type == PrimitiveTypeName.INT32;
+          unboxedKeys[k] = integral ? type : null;
+        }
+      }
+    }
+    return new KeyValueBatch(capacity, unboxed, nullable, keyInValue, unboxedKeys);
   }
 
   /**
@@ -538,7 +562,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     readColumns(batch.objects, count, batch.primitives);
     if (keyInValue == null) {
       for (int k = 0; k < keyReader.length; k++) {
-        readers[k].readInto(batch.keys, k, count);
+        if (batch.keyPrimitives[k] != null) {
+          readers[k].readPrimitives(batch.keyPrimitives[k], null, count);
+        } else {
+          readers[k].readInto(batch.keys, k, count);
+        }
       }
     }
     readSystemColumnsInBulk(batch.sequences, batch.kinds, count);
@@ -639,18 +667,17 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     }
     rowsAdvanced++;
     currentValue = null;
-    if (integralKeyType != null) {
-      ColumnValues key = readers[keyReader[0]];
-      currentIntegralKey = integralKeyType == TypeRoot.INT ? key.readInt() : key.readLong();
-      // A dictionary's value is boxed already (changelog files keep the key's dictionary).
-      currentIntegralBox = key.lastShared();
-      currentKey = null;
-    } else {
-      Object[] key = new Object[keyReader.length];
-      for (int k = 0; k < key.length; k++) {
-        key[k] = keyInValue == null ? readers[k].read() : readValue(keyInValue[k]);
+    currentKey = null;
+    for (int k = 0; k < keyReader.length; k++) {
+      TypeRoot unboxed = unboxedKeyTypes[k];
+      if (unboxed != null) {
+        ColumnValues column = readers[keyReader[k]];
+        currentKeyLongs[k] = unboxed == TypeRoot.BIGINT ? column.readLong() : column.readInt();
+        // A dictionary's value is boxed already (changelog files keep the key's dictionary).
+        currentKeyObjects[k] = column.lastShared();
+      } else {
+        currentKeyObjects[k] = keyInValue == null ? readers[k].read() : readValue(keyInValue[k]);
       }
-      currentKey = key;
     }
     valuesPending = true;
     return true;
@@ -668,20 +695,56 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     }
   }
 
-  /** Whether the key is one BIGINT or INT column, read unboxed by {@link #integralKey}. */
-  public boolean hasIntegralKey() {
-    return integralKeyType != null;
+  /**
+   * Whether key column {@code k} is read unboxed: a BIGINT, INT, SMALLINT or TINYINT column stored
+   * required as its type's own physical type, whose {@link #integralKeyColumn} is read without
+   * boxing. Paimon stores key columns so.
+   */
+  public boolean readsKeyColumnUnboxed(int k) {
+    return unboxedKeyTypes[k] != null;
   }
 
-  /** The current row's key, when {@link #hasIntegralKey}: its one column's value. */
-  public long integralKey() {
-    return currentIntegralKey;
+  /**
+   * Key column {@code k} of the current row, an integral column (BIGINT, INT, SMALLINT or TINYINT),
+   * as a long: read unboxed where {@link #readsKeyColumnUnboxed}.
+   *
+   * @throws ClassCastException if the column is not integral
+   */
+  public long integralKeyColumn(int k) {
+    return unboxedKeyTypes[k] != null
+        ? currentKeyLongs[k]
+        : ((Number) currentKeyObjects[k]).longValue();
   }
 
-  /** The current row's key. */
+  /**
+   * Key column {@code k} of the current row, as {@link #key} holds it: boxed when asked for if it
+   * was read unboxed (once a row, the box shared by key and value).
+   */
+  public Object keyColumn(int k) {
+    Object value = currentKeyObjects[k];
+    TypeRoot unboxed = unboxedKeyTypes[k];
+    if (value == null && unboxed != null) {
+      long v = currentKeyLongs[k];
+      value =
+          switch (unboxed) {
+            case BIGINT -> v;
+            case INT -> (int) v;
+            case SMALLINT -> (short) v;
+            default -> (byte) v;
+          };
+      currentKeyObjects[k] = value;
+    }
+    return value;
+  }
+
+  /** The current row's key, one value per key column, built on the first call after a move. */
   public Object[] key() {
     if (currentKey == null) {
-      currentKey = new Object[] {boxedIntegralKey()};
+      Object[] key = new Object[keyReader.length];
+      for (int k = 0; k < key.length; k++) {
+        key[k] = keyColumn(k);
+      }
+      currentKey = key;
     }
     return currentKey;
   }
@@ -724,7 +787,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /**
    * Reads the current row, in place of {@link #value}, into the first row of {@code row}, a batch
    * of this reader ({@link #newBatch(int)}), and returns its view: the columns the batch holds
-   * unboxed are read unboxed (an integral key's too), the others as {@link #value} reads them. The
+   * unboxed are read unboxed (a key column's too), the others as {@link #value} reads them. The
    * view stays as read when this reader moves on, until the batch is read into again: a merge keeps
    * the version that wins while it passes over the versions after it.
    *
@@ -737,13 +800,10 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     }
     for (int i = 0; i < valueReader.length; i++) {
       Object unboxed = row.primitives[i];
-      if (keyOfValue[i] >= 0) {
-        if (integralKeyType != null && unboxed instanceof long[] longs) {
-          longs[0] = currentIntegralKey;
-        } else if (integralKeyType != null && unboxed instanceof int[] ints) {
-          ints[0] = (int) currentIntegralKey;
-        } else {
-          row.set(0, i, keyColumn(keyOfValue[i]));
+      int k = keyOfValue[i];
+      if (k >= 0) {
+        if (!putUnboxedKeyColumn(k, unboxed)) {
+          row.set(0, i, keyColumn(k));
         }
       } else if (valueReader[i] < 0) {
         row.set(0, i, null);
@@ -755,8 +815,11 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     }
     valuesPending = false;
     if (keyInValue == null) {
-      Object[] key = key();
-      System.arraycopy(key, 0, row.keys[0], 0, key.length);
+      for (int k = 0; k < keyReader.length; k++) {
+        if (!putUnboxedKeyColumn(k, row.keyPrimitives[k])) {
+          row.keys[0][k] = keyColumn(k);
+        }
+      }
     }
     row.sequences[0] = sequenceNumber();
     row.kinds[0] = kind().toByteValue();
@@ -764,24 +827,25 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     return row.row(0);
   }
 
-  /** Key column {@code k} of the current row, without building the key when it is integral. */
-  private Object keyColumn(int k) {
-    return currentKey != null ? currentKey[k] : boxedIntegralKey();
-  }
-
   /**
-   * The integral key as an object: the dictionary's shared value, or boxed once per row and shared
-   * by the row's key and value.
+   * Puts key column {@code k} of the current row into the first slot of {@code into}, if the column
+   * is read unboxed and {@code into} is a batch's {@code long[]} or {@code int[]}.
+   *
+   * @return whether it did
    */
-  private Object boxedIntegralKey() {
-    if (currentIntegralBox == null) {
-      if (integralKeyType == TypeRoot.INT) {
-        currentIntegralBox = (int) currentIntegralKey;
-      } else {
-        currentIntegralBox = currentIntegralKey;
-      }
+  private boolean putUnboxedKeyColumn(int k, Object into) {
+    if (unboxedKeyTypes[k] == null) {
+      return false;
     }
-    return currentIntegralBox;
+    if (into instanceof long[] longs) {
+      longs[0] = currentKeyLongs[k];
+      return true;
+    }
+    if (into instanceof int[] ints) {
+      ints[0] = (int) currentKeyLongs[k];
+      return true;
+    }
+    return false;
   }
 
   /** Value column {@code i} of the current row, converted to the current schema's type. */

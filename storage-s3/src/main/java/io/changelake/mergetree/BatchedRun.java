@@ -13,7 +13,7 @@ import java.util.List;
  * is a view of its batch row; moving on reads nothing per record but the next batch when one is
  * done.
  */
-public final class BatchedRun extends FileByFile<KeyValueFileReader> {
+public final class BatchedRun extends FileByFile<KeyValueFileReader> implements CurrentKeys.Source {
 
   private KeyValueBatch batch;
   private int index;
@@ -53,15 +53,15 @@ public final class BatchedRun extends FileByFile<KeyValueFileReader> {
     return batch.row(index);
   }
 
-  /**
-   * The current record's key, when it is one integral column ({@link KeyValueBatch#integralKey}).
-   */
-  long integralKey() {
-    return batch.integralKey(index);
+  /** {@link KeyValueBatch#integralKeyColumn} of the current record. */
+  @Override
+  public long integralKeyColumn(int column) {
+    return batch.integralKeyColumn(index, column);
   }
 
-  /** Puts the current record's key into {@code key} ({@link KeyValueBatch#keyInto}). */
-  void keyInto(Object[] key) {
-    batch.keyInto(index, key);
+  /** {@link KeyValueBatch#keyColumn} of the current record. */
+  @Override
+  public Object keyColumn(int column) {
+    return batch.keyColumn(index, column);
   }
 }

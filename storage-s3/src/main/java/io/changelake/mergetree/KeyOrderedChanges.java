@@ -12,18 +12,15 @@ import java.util.List;
  * not by sequence number, which a before-image shares with the after-image of the change before).
  *
  * <p>Each run is read in column batches ({@link BatchedRun}), and each record comes as a view of
- * its batch row ({@link KeyValueBatch#row}): nothing is built per record, but the key of a table
- * whose key is not one integral column, which the merge compares as objects.
+ * its batch row ({@link KeyValueBatch#row}): nothing is built per record, and keys are compared in
+ * {@link CurrentKeys}, their integral columns unboxed.
  */
 public final class KeyOrderedChanges {
 
   private final BatchedRun[] runs;
-  private final RowComparator keyOrder;
-  private final boolean integralKeys;
 
-  // Per run, its current record's key: integral, or as objects.
-  private final long[] keys;
-  private final Object[][] objectKeys;
+  // Per run, its current record's key: slot i for run i.
+  private final CurrentKeys keys;
 
   private final RunHeap heap;
   private boolean started;
@@ -35,10 +32,7 @@ public final class KeyOrderedChanges {
    */
   public KeyOrderedChanges(List<BatchedRun> runs, RowComparator keyOrder) {
     this.runs = runs.toArray(BatchedRun[]::new);
-    this.keyOrder = keyOrder;
-    this.integralKeys = keyOrder.integral();
-    this.keys = new long[this.runs.length];
-    this.objectKeys = integralKeys ? null : new Object[this.runs.length][keyOrder.size()];
+    this.keys = new CurrentKeys(keyOrder, this.runs.length);
     this.heap = new RunHeap(this.runs.length, this::before);
     for (int i = 0; i < this.runs.length; i++) {
       if (this.runs[i].advance()) {
@@ -68,19 +62,12 @@ public final class KeyOrderedChanges {
   }
 
   private void remember(int run) {
-    if (integralKeys) {
-      keys[run] = runs[run].integralKey();
-    } else {
-      runs[run].keyInto(objectKeys[run]);
-    }
+    keys.read(run, runs[run]);
   }
 
   /** Whether run {@code a}'s current record comes before run {@code b}'s: by key, then run. */
   private boolean before(int a, int b) {
-    int c =
-        integralKeys
-            ? Long.compare(keys[a], keys[b])
-            : keyOrder.compare(objectKeys[a], objectKeys[b]);
+    int c = keys.compare(a, b);
     return c != 0 ? c < 0 : a < b;
   }
 }

@@ -20,8 +20,9 @@ import java.util.NoSuchElementException;
  * <p>It gives what {@link SortMergeReader}, {@link KeyVersions} and {@link KeyMerge} give for such
  * a table, for less: only the version that wins has its values read; each version it supersedes is
  * passed over with its key, sequence number and kind alone ({@link
- * io.changelake.format.KeyValueFileReader#advance}), and a key of one BIGINT or INT column is
- * compared unboxed. A batch read of a table whose files overlap reads mostly superseded versions.
+ * io.changelake.format.KeyValueFileReader#advance}), and keys are compared with their integral
+ * columns unboxed ({@link CurrentKeys}). A batch read of a table whose files overlap reads mostly
+ * superseded versions.
  *
  * <p>Whether a version is superseded is known before its run moves on: the versions of a key leave
  * the heap oldest first, so a version is superseded when the run next in the heap's order holds the

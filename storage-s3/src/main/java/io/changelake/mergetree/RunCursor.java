@@ -16,7 +16,7 @@ import java.util.List;
  * <p>However many files the run holds, one is open, and with it one row group in memory, as Paimon
  * reads a run.
  */
-public final class RunCursor extends FileByFile<KeyValueFileReader> {
+public final class RunCursor extends FileByFile<KeyValueFileReader> implements CurrentKeys.Source {
 
   /** The file {@link #rowBatch} was made for, and the batch {@link #row} reads into. */
   private KeyValueFileReader rowOwner;
@@ -46,13 +46,16 @@ public final class RunCursor extends FileByFile<KeyValueFileReader> {
     return true;
   }
 
-  /**
-   * The current key's one integral column (the table's key is one BIGINT, INT, SMALLINT or TINYINT
-   * column): read unboxed where the file allows it.
-   */
-  long integralKey() {
-    KeyValueFileReader file = current();
-    return file.hasIntegralKey() ? file.integralKey() : ((Number) file.key()[0]).longValue();
+  /** {@link KeyValueFileReader#integralKeyColumn} of the current version. */
+  @Override
+  public long integralKeyColumn(int column) {
+    return current().integralKeyColumn(column);
+  }
+
+  /** {@link KeyValueFileReader#keyColumn} of the current version. */
+  @Override
+  public Object keyColumn(int column) {
+    return current().keyColumn(column);
   }
 
   Object[] key() {

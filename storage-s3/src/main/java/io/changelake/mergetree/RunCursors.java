@@ -6,24 +6,19 @@ import java.util.List;
 /**
  * The sorted runs of a merge, each at its current version, ordered by that version's key, then
  * sequence number, then the run's position ({@link RunHeap}): the version that comes next is the
- * top's. A key of one integral column is kept and compared unboxed; the values are not read here.
- * What {@link NewestVersionMerge} and {@link RunKeys} move through.
+ * top's. Keys are held and compared in {@link CurrentKeys}, their integral columns unboxed; the
+ * values are not read here. What {@link NewestVersionMerge} and {@link RunKeys} move through.
  */
 final class RunCursors {
 
   private final RunCursor[] runs;
-  private final RowComparator keyOrder;
-  private final boolean integralKeys;
 
-  // Per run, its current key (when integral) and sequence number: the heap compares these
-  // without reaching into the readers.
-  private final long[] keys;
+  // Per run, its current key (slot i for run i) and sequence number: the heap compares these
+  // without reaching into the readers. The slot after the runs' holds the key markTopKey marked.
+  private final CurrentKeys keys;
+  private final int marked;
   private final long[] sequences;
   private final RunHeap heap;
-
-  // The key markTopKey marked: integral, or as objects.
-  private long markedKey;
-  private Object[] markedObjectKey;
 
   /**
    * @param runs the sorted runs, none read yet; closing them is the caller's
@@ -32,9 +27,8 @@ final class RunCursors {
    */
   RunCursors(List<RunCursor> runs, RowComparator keyOrder) {
     this.runs = runs.toArray(RunCursor[]::new);
-    this.keyOrder = keyOrder;
-    this.integralKeys = keyOrder.integral();
-    this.keys = new long[this.runs.length];
+    this.marked = this.runs.length;
+    this.keys = new CurrentKeys(keyOrder, this.runs.length + 1);
     this.sequences = new long[this.runs.length];
     this.heap = new RunHeap(this.runs.length, this::before);
     for (int i = 0; i < this.runs.length; i++) {
@@ -71,9 +65,7 @@ final class RunCursors {
 
   /** Marks the top's key, for {@link #topHoldsMarkedKey} once the top has moved on. */
   void markTopKey() {
-    int top = heap.top();
-    markedKey = keys[top];
-    markedObjectKey = integralKeys ? null : runs[top].key();
+    keys.copy(heap.top(), marked);
   }
 
   /** Whether a run is left and the top holds the key {@link #markTopKey} marked. */
@@ -81,10 +73,7 @@ final class RunCursors {
     if (heap.size() == 0) {
       return false;
     }
-    int top = heap.top();
-    return integralKeys
-        ? keys[top] == markedKey
-        : keyOrder.compare(runs[top].key(), markedObjectKey) == 0;
+    return keys.compare(heap.top(), marked) == 0;
   }
 
   /** Moves the top run to its next version, or out of the heap when it has none. */
@@ -99,22 +88,17 @@ final class RunCursors {
   }
 
   private boolean sameKey(int a, int b) {
-    return integralKeys ? keys[a] == keys[b] : keyOrder.compare(runs[a].key(), runs[b].key()) == 0;
+    return keys.compare(a, b) == 0;
   }
 
   private void remember(int run) {
-    if (integralKeys) {
-      keys[run] = runs[run].integralKey();
-    }
+    keys.read(run, runs[run]);
     sequences[run] = runs[run].sequenceNumber();
   }
 
   /** Whether run {@code a}'s current version comes before run {@code b}'s. */
   private boolean before(int a, int b) {
-    int c =
-        integralKeys
-            ? Long.compare(keys[a], keys[b])
-            : keyOrder.compare(runs[a].key(), runs[b].key());
+    int c = keys.compare(a, b);
     if (c == 0) {
       c = Long.compare(sequences[a], sequences[b]);
     }

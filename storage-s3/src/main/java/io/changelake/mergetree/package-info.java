@@ -30,10 +30,11 @@
  *   <tr><td>{@code RunReader}, {@link io.changelake.mergetree.SortMergeReader}</td><td>read
  *     sorted runs as key-values, merge them by key and version (a changelog task's
  *     runs)</td><td>SortMergeReader</td></tr>
- *   <tr><td>{@link io.changelake.mergetree.RunCursor}, {@code RunCursors}, {@link
- *     io.changelake.mergetree.RunKeys}, {@link io.changelake.mergetree.KeyVersions}</td><td>the
- *     same for compactions and other engines' batch reads, one key at a time, each version a view
- *     of its row read unboxed, no key-value built</td><td>SortMergeReader</td></tr>
+ *   <tr><td>{@link io.changelake.mergetree.RunCursor}, {@code RunCursors}, {@code
+ *     CurrentKeys}, {@link io.changelake.mergetree.RunKeys}, {@link
+ *     io.changelake.mergetree.KeyVersions}</td><td>the same for compactions and other engines'
+ *     batch reads, one key at a time, each version a view of its row read unboxed, its key's
+ *     integral columns compared as longs, no key-value built</td><td>SortMergeReader</td></tr>
  *   <tr><td>{@link io.changelake.mergetree.NewestVersionMerge}</td><td>a batch read of a
  *     deduplicate table, and a compaction of one that owes no changelog: the newest version of
  *     each key as a view of its file's column batch, the values of superseded versions never

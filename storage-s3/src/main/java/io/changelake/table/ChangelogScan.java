@@ -257,7 +257,7 @@ public final class ChangelogScan {
      * One change: a view that is valid until this method returns (take {@link ChangeRow#toKeyValue}
      * to keep it). The changes of a task of changes, and the rows of a split read raw or merged
      * where the newest version wins, come straight from the files' decoded columns, with nothing
-     * built per row but the key of a table whose key is not one integral column.
+     * built per row.
      */
     void change(ChangeRow change) throws IOException;
   }

@@ -70,15 +70,6 @@ public interface ChangeRow {
   /** The value of a column as {@link KeyValue#value()} holds it: boxed, converted, or null. */
   Object get(int column);
 
-  /** The values of {@code columns}, in that order, as {@link #get} gives them: a new array. */
-  default Object[] values(int[] columns) {
-    Object[] values = new Object[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      values[i] = get(columns[i]);
-    }
-    return values;
-  }
-
   /** The change as a key-value of its own, which stays valid when the reader moves on. */
   KeyValue toKeyValue();
 }

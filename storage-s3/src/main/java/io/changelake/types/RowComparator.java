@@ -38,10 +38,18 @@ public final class RowComparator implements Comparator<Object[]> {
    * orders as its value does: a sort or merge may compare {@link #integralValue}s rather than rows.
    */
   public static boolean integral(RowType type) {
-    if (type.size() != 1) {
-      return false;
-    }
-    TypeRoot root = type.type(0).root();
+    return type.size() == 1 && integral(type.type(0).root());
+  }
+
+  /**
+   * Whether column {@code index} is integral (BIGINT, INT, SMALLINT or TINYINT): its values order
+   * as their {@code long}s do, which a merge may compare in place of the values.
+   */
+  public boolean integralAt(int index) {
+    return integral(roots[index]);
+  }
+
+  private static boolean integral(TypeRoot root) {
     return root == TypeRoot.BIGINT
         || root == TypeRoot.INT
         || root == TypeRoot.SMALLINT

@@ -2,6 +2,8 @@ package io.changelake.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -540,6 +542,48 @@ class KeyValueFileReaderTest {
         }
       }
       KeyValueFiles.assertSameKeyValues(expected, read);
+    }
+  }
+
+  /**
+   * A key (BIGINT, STRING) read row by row, from the table columns or, under a projection without
+   * them, from the file's own key columns: the BIGINT column is read unboxed, the string as an
+   * object, and both are the written key's, column by column, in the key, and in a view of the row.
+   */
+  @Test
+  void keyColumnsReadRowByRowAreTheWrittenKeysTheIntegralOneUnboxed() throws IOException {
+    List<ObjectStore> stores =
+        List.of(manyRowGroups("keys"), new LocalObjectStore(paimon.file().getParent()));
+    for (ObjectStore store : stores) {
+      String file =
+          store == stores.get(0) ? "data.parquet" : paimon.file().getFileName().toString();
+      for (int[] projection : new int[][] {null, {21, 3}}) {
+        List<KeyValue> expected = projection == null ? rows : projected(rows, projection);
+        List<KeyValue> read = new ArrayList<>();
+        try (KeyValueFileReader reader =
+            KeyValueFileReader.open(
+                store, file, AllTypes.KEY_TYPE, AllTypes.VALUE_TYPE, projection)) {
+          assertTrue(reader.readsKeyColumnUnboxed(0));
+          assertFalse(reader.readsKeyColumnUnboxed(1));
+          KeyValueBatch view = reader.newBatch(1);
+          for (int i = 0; reader.advance(); i++) {
+            Object[] key = expected.get(i).key();
+            assertEquals((long) (Long) key[0], reader.integralKeyColumn(0));
+            assertEquals(key[1], reader.keyColumn(1));
+            if (i % 2 == 0) {
+              read.add(reader.readCurrent(view).toKeyValue());
+            } else {
+              read.add(
+                  new KeyValue(
+                      reader.key(), reader.sequenceNumber(), reader.kind(), reader.value()));
+              if (projection == null) {
+                assertSame(reader.key()[0], reader.value()[0], "one box for key and value");
+              }
+            }
+          }
+        }
+        KeyValueFiles.assertSameKeyValues(expected, read);
+      }
     }
   }
 

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.Arguments;
 /**
  * Test fixture: random overlapping sorted runs of one bucket, one to three files each, every kind
  * of version and sequence numbers that tie between runs now and then, over a key of one BIGINT, one
- * INT, a string or two columns; and what merges of them are compared by.
+ * INT, a string, two integral columns or three of several types ({@link Key}); and what merges of
+ * them are compared by.
  */
 final class RandomRuns {
 
@@ -74,27 +75,35 @@ final class RandomRuns {
     BIGINT(DataType.bigint()),
     INT(DataType.intType()),
     STRING(DataType.string()),
-    COMPOSITE(DataType.bigint());
+    COMPOSITE(DataType.bigint(), DataType.intType()),
+    /**
+     * Integral columns narrower than INT around a string: a merge compares each column its own way
+     * (the integral ones as longs, read unboxed), the first deciding most keys.
+     */
+    MIXED(DataType.smallint(), DataType.string(), DataType.tinyint());
 
-    final DataType first;
+    private final DataType[] columns;
 
-    Key(DataType first) {
-      this.first = first;
+    Key(DataType... columns) {
+      this.columns = columns;
     }
 
     RowType rowType() {
       List<DataField> fields = new ArrayList<>();
-      fields.add(new DataField(0, "k", first.notNull()));
-      if (this == COMPOSITE) {
-        fields.add(new DataField(1, "k2", DataType.intType().notNull()));
+      for (String name : primaryKey()) {
+        fields.add(new DataField(fields.size(), name, columns[fields.size()].notNull()));
       }
-      fields.add(new DataField(2, "v", DataType.bigint()));
-      fields.add(new DataField(3, "s", DataType.string()));
+      fields.add(new DataField(fields.size(), "v", DataType.bigint()));
+      fields.add(new DataField(fields.size(), "s", DataType.string()));
       return new RowType(fields);
     }
 
     List<String> primaryKey() {
-      return this == COMPOSITE ? List.of("k", "k2") : List.of("k");
+      List<String> names = new ArrayList<>(List.of("k"));
+      for (int k = 2; k <= columns.length; k++) {
+        names.add("k" + k);
+      }
+      return names;
     }
 
     Object[] row(int key, Random random) {
@@ -107,8 +116,12 @@ final class RandomRuns {
           return new Object[] {key - 40, v, s};
         case STRING:
           return new Object[] {String.format("key-%04d", key), v, s};
-        default:
+        case COMPOSITE:
           return new Object[] {(long) key / 3, key % 3 - 1, v, s};
+        default:
+          return new Object[] {
+            (short) (key / 9 - 5), "g" + key / 3 % 3, (byte) (key % 3 - 1), v, s
+          };
       }
     }
   }
@@ -229,13 +242,12 @@ final class RandomRuns {
   }
 
   private static Key keyOf(TableSchema schema) {
-    if (schema.primaryKeys().size() == 2) {
-      return Key.COMPOSITE;
+    for (Key key : Key.values()) {
+      if (key.rowType().equals(schema.rowType())) {
+        return key;
+      }
     }
-    DataType type = schema.rowType().type(0);
-    return type.root() == DataType.bigint().root()
-        ? Key.BIGINT
-        : type.root() == DataType.intType().root() ? Key.INT : Key.STRING;
+    throw new IllegalArgumentException("no key type makes " + schema.rowType());
   }
 
   private static Object[] project(Object[] row, int[] indexes) {

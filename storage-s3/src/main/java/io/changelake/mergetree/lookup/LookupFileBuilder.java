@@ -1,9 +1,9 @@
 package io.changelake.mergetree.lookup;
 
 import io.changelake.format.BinaryRowCodec;
+import io.changelake.format.BinaryRowOrder;
 import io.changelake.format.DataFileMeta;
 import io.changelake.types.ChangeRow;
-import io.changelake.types.RowComparator;
 import io.changelake.types.RowType;
 import io.changelake.types.TypeRoot;
 import java.io.BufferedInputStream;
@@ -113,7 +113,6 @@ public final class LookupFileBuilder implements Closeable {
   private final boolean compress;
   private final BinaryRowCodec keyCodec;
   private final BinaryRowCodec valueCodec;
-  private final RowComparator keyOrder;
   private final OutputStream hashes;
 
   /** What the memory cache asks to spill this copy through. */
@@ -150,8 +149,13 @@ public final class LookupFileBuilder implements Closeable {
   private int blocks;
   private long rowCount;
 
-  /** The last key added, when the key is not one BIGINT column; null before the first. */
-  private Object[] lastKey;
+  /**
+   * When the key is not one BIGINT column, the last key added and the key being added, serialized
+   * ({@link #keyBytesOrder}); swapped as each row is added.
+   */
+  private byte[] lastKeyBytes = new byte[64];
+
+  private byte[] addedKeyBytes = new byte[64];
 
   /** The last key added, when it is one BIGINT column ({@link #bigintKey}). */
   private long lastBigintKey;
@@ -161,6 +165,9 @@ public final class LookupFileBuilder implements Closeable {
 
   /** Whether the key is one BIGINT column, compared unboxed. */
   private final boolean bigintKey;
+
+  /** Orders serialized keys, when the key is not one BIGINT column: none is built or boxed. */
+  private final BinaryRowOrder keyBytesOrder;
 
   /** The finished blocks while the copy is held in memory; null once it writes. Guarded by this. */
   private List<byte[]> held = new ArrayList<>();
@@ -195,9 +202,9 @@ public final class LookupFileBuilder implements Closeable {
     this.compress = compress;
     this.keyCodec = new BinaryRowCodec(keyType);
     this.valueCodec = new BinaryRowCodec(valueType);
-    this.keyOrder = new RowComparator(keyType);
     this.keyInValue = keyInValue;
     this.bigintKey = keyType.size() == 1 && keyType.type(0).root() == TypeRoot.BIGINT;
+    this.keyBytesOrder = bigintKey ? null : new BinaryRowOrder(keyType);
     this.hashes = new BufferedOutputStream(Files.newOutputStream(hashesPath), STREAM_BUFFER_BYTES);
   }
 
@@ -211,9 +218,9 @@ public final class LookupFileBuilder implements Closeable {
    */
   public void add(ChangeRow row) throws IOException {
     checkOpen();
-    checkKeyOrder(row);
     // Both rows are serialized (and checked) before the block changes; each codec keeps its own.
     int keyLength = keyCodec.writeRow(row, keyInValue);
+    checkKeyOrder(row, keyLength);
     int valueLength = valueCodec.writeRow(row, null);
     writeHash(keyCodec.lastRowHash());
     if (recordsInBlock == recordOffsets.length) {
@@ -257,7 +264,8 @@ public final class LookupFileBuilder implements Closeable {
    *
    * @throws IllegalArgumentException if it does not
    */
-  private void checkKeyOrder(ChangeRow row) {
+  /** Checks that the key of {@code row}, {@link #keyCodec}'s last row, follows the last one. */
+  private void checkKeyOrder(ChangeRow row, int keyLength) {
     if (bigintKey) {
       long key = row.getLong(keyInValue[0]);
       if (rowCount > 0 && key <= lastBigintKey) {
@@ -266,11 +274,18 @@ public final class LookupFileBuilder implements Closeable {
       lastBigintKey = key;
       return;
     }
-    Object[] key = row.values(keyInValue);
-    if (lastKey != null && keyOrder.compare(lastKey, key) >= 0) {
-      throw outOfOrder(Arrays.toString(key), Arrays.toString(lastKey));
+    if (addedKeyBytes.length < keyLength) {
+      addedKeyBytes = new byte[Math.max(keyLength, 2 * addedKeyBytes.length)];
     }
-    lastKey = key;
+    keyCodec.copyLastRow(addedKeyBytes, 0);
+    if (rowCount > 0 && keyBytesOrder.compare(lastKeyBytes, 0, addedKeyBytes, 0) >= 0) {
+      throw outOfOrder(
+          Arrays.toString(keyCodec.decodeRow(addedKeyBytes, 0)),
+          Arrays.toString(keyCodec.decodeRow(lastKeyBytes, 0)));
+    }
+    byte[] added = addedKeyBytes;
+    addedKeyBytes = lastKeyBytes;
+    lastKeyBytes = added;
   }
 
   private IllegalArgumentException outOfOrder(String key, String last) {
@@ -406,7 +421,8 @@ public final class LookupFileBuilder implements Closeable {
     pendingHashes = null;
     index = null;
     keyStarts = null;
-    lastKey = null;
+    lastKeyBytes = null;
+    addedKeyBytes = null;
   }
 
   /** Abandons the copy unless {@link #finish} completed it. */

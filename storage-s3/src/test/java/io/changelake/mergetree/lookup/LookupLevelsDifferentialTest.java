@@ -1,6 +1,8 @@
 package io.changelake.mergetree.lookup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.changelake.format.DataFileMeta;
 import io.changelake.mergetree.Levels;
@@ -11,14 +13,18 @@ import io.changelake.types.RowComparator;
 import io.changelake.types.RowKind;
 import io.changelake.types.RowType;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Compares lookups against a model, the levels as sorted maps, while random compactions replace the
@@ -100,6 +106,35 @@ class LookupLevelsDifferentialTest {
       }
       LookupLevels.CacheStats stats = lookup.stats();
       System.out.printf("%,d lookups agreed with the model; %s%n", lookups, stats);
+    }
+  }
+
+  /**
+   * A copy handed a key of several columns that does not follow the last one, equal to it or before
+   * it by a later column, fails naming both keys, and leaves no file.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {7, 6})
+  void aHandOverOfAKeyNotAfterTheLastFailsNamingBoth(int id) throws IOException {
+    LocalBucket bucket = new LocalBucket(dir, KEY, VALUE);
+    try (LookupLevels lookup =
+            bucket.lookupLevels(new Levels(KEY, 3, List.of()), 1 << 20, 1 << 20);
+        LookupFileBuilder builder = lookup.newFile()) {
+      SplittableRandom random = new SplittableRandom(id);
+      for (Object[] key : new Object[][] {{"a", 9}, {"b", 1}, {"b", 7}}) {
+        builder.add(new KeyValue(key, 1, RowKind.INSERT, value(key, random)));
+      }
+      Object[] key = {"b", id};
+      IllegalArgumentException refused =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> builder.add(new KeyValue(key, 2, RowKind.INSERT, value(key, random))));
+      assertTrue(
+          refused.getMessage().startsWith("key [b, " + id + "] follows [b, 7] in "),
+          refused.getMessage());
+    }
+    try (Stream<Path> left = Files.list(bucket.cacheFolder)) {
+      assertEquals(List.of(), left.toList());
     }
   }
 
