@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,12 +20,14 @@ import java.util.Map;
  * format of {@code shared/conformance/README.md}.
  *
  * <p>changelake's extension of that format, for shapes the shared cases do not use: {@code COLUMN
- * <name> <BIGINT|STRING|BOOLEAN> [PARTITION]} lines (before the first action, like {@code OPTION})
- * add columns after {@code amount}, in order, and each write then gives one more value per column
- * ({@code -} for null, a STRING as one word, a BOOLEAN as {@code true} or {@code false}). A {@code
- * PARTITION} column is NOT NULL, partitions the table and joins the primary key: {@code (order_id,
- * <partition columns>)}, so the same order_id in two partitions is two rows. A script without
- * COLUMN lines is in the shared format.
+ * <name> <BIGINT|STRING|BOOLEAN> [KEY|PARTITION]} lines (before the first action, like {@code
+ * OPTION}) add columns after {@code amount}, in order, and each write then gives one more value per
+ * column ({@code -} for null, a STRING as one word, a BOOLEAN as {@code true} or {@code false}). A
+ * {@code KEY} column is NOT NULL and joins the primary key, which the data files then key by:
+ * {@code (order_id, <key columns>)}. A {@code PARTITION} column is NOT NULL, partitions the table
+ * and joins the primary key after them, so the same order_id in two partitions is two rows (the
+ * files of a partition key by the other columns). A script without COLUMN lines is in the shared
+ * format.
  *
  * @param options the {@code OPTION k=v} lines, in order
  * @param columns the {@code COLUMN} lines, in order
@@ -62,9 +65,19 @@ public record ConformanceScript(
    * A column after {@code amount}.
    *
    * @param type BIGINT, STRING or BOOLEAN
-   * @param partition whether the column is a partition key (then NOT NULL and in the primary key)
+   * @param role whether the column is a value, in the primary key, or a partition key
    */
-  public record Column(String name, String type, boolean partition) {
+  public record Column(String name, String type, Role role) {
+
+    /** What a column is to the table. */
+    public enum Role {
+      /** A value column, nullable. */
+      VALUE,
+      /** A primary-key column: NOT NULL. */
+      KEY,
+      /** A partition key: NOT NULL, and in the primary key too. */
+      PARTITION
+    }
 
     private static final List<String> TYPES = List.of("BIGINT", "STRING", "BOOLEAN");
 
@@ -85,13 +98,14 @@ public record ConformanceScript(
             case "STRING" -> DataType.string();
             default -> DataType.booleanType();
           };
-      return partition ? dataType.notNull() : dataType;
+      return role == Role.VALUE ? dataType : dataType.notNull();
     }
 
     Object value(String word) {
       if (word.equals("-")) {
-        if (partition) {
-          throw new IllegalArgumentException("partition column '" + name + "' cannot be null");
+        if (role != Role.VALUE) {
+          throw new IllegalArgumentException(
+              role.name().toLowerCase(Locale.ROOT) + " column '" + name + "' cannot be null");
         }
         return null;
       }
@@ -126,14 +140,19 @@ public record ConformanceScript(
 
   /** The partition columns, in order; empty for an unpartitioned table. */
   public List<String> partitionKeys() {
-    return columns.stream().filter(Column::partition).map(Column::name).toList();
+    return columns(Column.Role.PARTITION);
   }
 
-  /** {@code order_id}, then the partition columns. */
+  /** {@code order_id}, then the KEY columns, then the partition columns. */
   public List<String> primaryKeys() {
     List<String> keys = new ArrayList<>(List.of("order_id"));
+    keys.addAll(columns(Column.Role.KEY));
     keys.addAll(partitionKeys());
     return keys;
+  }
+
+  private List<String> columns(Column.Role role) {
+    return columns.stream().filter(c -> c.role() == role).map(Column::name).toList();
   }
 
   /**
@@ -182,11 +201,13 @@ public record ConformanceScript(
             if (!actions.isEmpty()) {
               throw new IllegalArgumentException("COLUMN must come before the first action");
             }
-            boolean partition = words.length == 4 && words[3].equals("PARTITION");
-            if (words.length != 3 && !partition) {
-              throw new IllegalArgumentException("COLUMN takes <name> <type> [PARTITION]");
+            boolean roleGiven =
+                words.length == 4 && (words[3].equals("KEY") || words[3].equals("PARTITION"));
+            if (words.length != 3 && !roleGiven) {
+              throw new IllegalArgumentException("COLUMN takes <name> <type> [KEY|PARTITION]");
             }
-            columns.add(new Column(words[1], words[2], partition));
+            Column.Role role = roleGiven ? Column.Role.valueOf(words[3]) : Column.Role.VALUE;
+            columns.add(new Column(words[1], words[2], role));
           }
           case "I", "UB", "UA", "D" -> actions.add(write(lineNumber, words, columns));
           case "COMMIT", "COMPACT", "COMPACT_FULL" ->

@@ -11,7 +11,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Scripts in the shared format, and with the COLUMN lines that add columns and a partition. */
+/**
+ * Scripts in the shared format, and with the COLUMN lines that add columns, a key column and a
+ * partition.
+ */
 class ConformanceScriptTest {
 
   @Test
@@ -45,6 +48,26 @@ class ConformanceScriptTest {
         ((Write) script.actions().get(0)).values());
     assertEquals(
         Arrays.asList(1001L, 10L, 5L, null, null, 1L), ((Write) script.actions().get(1)).values());
+  }
+
+  @Test
+  void aKeyColumnJoinsThePrimaryKeyBeforeThePartitionAndIsNeverNull() {
+    List<String> columns =
+        List.of("COLUMN region BIGINT PARTITION", "COLUMN tag STRING KEY", "COLUMN flag BOOLEAN");
+    List<String> lines = new ArrayList<>(columns);
+    lines.add("UA 1001 - 5 2 ab true");
+    ConformanceScript script = ConformanceScript.parse("s", lines);
+    assertEquals(List.of("order_id", "tag", "region"), script.primaryKeys());
+    assertEquals(List.of("region"), script.partitionKeys());
+    assertFalse(script.rowType().type(4).nullable(), "a key column is NOT NULL");
+    assertTrue(script.rowType().type(5).nullable());
+    assertEquals(
+        Arrays.asList(1001L, null, 5L, 2L, "ab", true), ((Write) script.actions().get(0)).values());
+    lines.set(3, "UA 1001 - 5 2 - true");
+    IllegalArgumentException missing =
+        assertThrows(IllegalArgumentException.class, () -> ConformanceScript.parse("s", lines));
+    assertTrue(
+        missing.getMessage().endsWith("key column 'tag' cannot be null"), missing.getMessage());
   }
 
   @Test

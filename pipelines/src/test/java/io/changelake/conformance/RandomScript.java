@@ -11,8 +11,9 @@ import java.util.SplittableRandom;
  * merge engine to run it with. Everything comes from the seed, so a seed names its script.
  *
  * <p>The table: the shared {@code orders(order_id, store_id, amount)}, now and then with the
- * columns {@code note STRING} and {@code flag BOOLEAN} (most aggregation tables), and with a
- * partition column {@code region} (two partitions; {@link ConformanceScript} describes the COLUMN
+ * columns {@code note STRING} and {@code flag BOOLEAN} (most aggregation tables), with a partition
+ * column {@code region} (two partitions), and one seed in four with a second primary-key column,
+ * {@code shard BIGINT} or {@code tag STRING} ({@link ConformanceScript} describes the COLUMN
  * lines).
  *
  * <p>Options are drawn among those that change how one key's rows combine: {@code bucket} 1 to 3,
@@ -154,7 +155,35 @@ record RandomScript(long seed, String producer, String engine, List<String> line
         columns.size() > 2,
         partitioned,
         lines);
+    // Drawn apart from the script's stream too, and added to a finished script: every seed keeps
+    // the draws it had before, and one in four gains a key column.
+    SplittableRandom keyDraws = new SplittableRandom(seed ^ 0x6b6579L);
+    if (keyDraws.nextInt(4) == 0) {
+      addKeyColumn(keyDraws, lines);
+    }
     return new RandomScript(seed, producer, engine, List.copyOf(lines));
+  }
+
+  /**
+   * Makes the primary key {@code (order_id, <a BIGINT or STRING column>)}, the column's values a
+   * few, drawn per write: each order_id then stands for up to three keys, which the data files key
+   * by both columns, ordered by the second where the first ties.
+   */
+  private static void addKeyColumn(SplittableRandom r, List<String> lines) {
+    boolean text = r.nextBoolean();
+    List<String> values = text ? List.of("a", "ab", "b") : List.of("-7", "0", "5");
+    int at = 1;
+    while (at < lines.size()
+        && (lines.get(at).startsWith("OPTION") || lines.get(at).startsWith("COLUMN"))) {
+      at++;
+    }
+    lines.add(at, text ? "COLUMN tag STRING KEY" : "COLUMN shard BIGINT KEY");
+    for (int i = at + 1; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (!line.startsWith("COMMIT") && !line.startsWith("COMPACT")) {
+        lines.set(i, line + " " + values.get(r.nextInt(values.size())));
+      }
+    }
   }
 
   /** Whether the script's table has a buffer that spills every few rows. */
