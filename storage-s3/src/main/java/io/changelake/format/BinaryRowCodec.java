@@ -185,8 +185,8 @@ public final class BinaryRowCodec {
   /**
    * {@link #writeRow(Object[])} of a row read column by column: field {@code i} of this codec's
    * type is column {@code columns[i]} of {@code row} (column {@code i} if {@code columns} is null).
-   * BIGINT, INT, DOUBLE, FLOAT and BOOLEAN fields are taken by the view's unboxed getters, so a row
-   * of a column batch is written without boxing them.
+   * BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT and BOOLEAN fields are taken by the view's
+   * unboxed getters, so a row of a column batch is written without boxing them.
    *
    * @return the BinaryRow's length in bytes; it stays readable until this codec writes another row
    */
@@ -203,6 +203,8 @@ public final class BinaryRowCodec {
         switch (roots[i]) {
           case BOOLEAN -> buffer[slot] = (byte) (row.getBoolean(column) ? 1 : 0);
           case INT -> INTS.set(buffer, slot, row.getInt(column));
+          case SMALLINT -> SHORTS.set(buffer, slot, row.getShort(column));
+          case TINYINT -> buffer[slot] = row.getByte(column);
           case BIGINT -> LONGS.set(buffer, slot, row.getLong(column));
           case FLOAT -> INTS.set(buffer, slot, Float.floatToRawIntBits(row.getFloat(column)));
           case DOUBLE -> LONGS.set(buffer, slot, Double.doubleToRawLongBits(row.getDouble(column)));

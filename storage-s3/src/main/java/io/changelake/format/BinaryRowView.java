@@ -80,6 +80,22 @@ public final class BinaryRowView implements ChangeRow {
   }
 
   @Override
+  public short getShort(int column) {
+    if (codec.root(column) != TypeRoot.SMALLINT) {
+      return (Short) get(column);
+    }
+    return (short) BinaryRowCodec.SHORTS.get(bytes, notNullSlot(column));
+  }
+
+  @Override
+  public byte getByte(int column) {
+    if (codec.root(column) != TypeRoot.TINYINT) {
+      return (Byte) get(column);
+    }
+    return bytes[notNullSlot(column)];
+  }
+
+  @Override
   public double getDouble(int column) {
     if (codec.root(column) != TypeRoot.DOUBLE) {
       return (Double) get(column);

@@ -2,6 +2,7 @@ package io.changelake.format;
 
 import io.changelake.types.ChangeRow;
 import io.changelake.types.DataType;
+import io.changelake.types.TypeRoot;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -51,6 +52,7 @@ final class ColumnCodec {
   private final Function<Object, Object> fromPhysical;
   private final boolean statsHaveMinMax;
   private final PrimitiveTypeName unboxedType;
+  private final TypeRoot narrowInteger;
 
   private ColumnCodec(
       PrimitiveTypeName physical,
@@ -68,6 +70,11 @@ final class ColumnCodec {
     // Asked per value written from a view (write(ColumnWriter, ChangeRow, ...)): worked out once.
     this.unboxedType =
         fromPhysical == AS_STORED && ColumnValues.UNBOXED.contains(physical) ? physical : null;
+    int bits =
+        logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation ints
+            ? ints.getBitWidth()
+            : 32;
+    this.narrowInteger = bits == 8 ? TypeRoot.TINYINT : bits == 16 ? TypeRoot.SMALLINT : null;
   }
 
   /** The conversion of a type whose Java value is its Parquet value: the value itself. */
@@ -349,13 +356,18 @@ final class ColumnCodec {
 
   /**
    * Writes column {@code column} of {@code row}, not null, to a column of a flat file: a BIGINT,
-   * INT, DOUBLE, FLOAT or BOOLEAN value through the row's unboxed getter (nothing boxed when the
-   * row holds it unboxed), any other as {@link #write(ColumnWriter, Object, int)} writes {@link
-   * ChangeRow#get}.
+   * INT, SMALLINT, TINYINT, DOUBLE, FLOAT or BOOLEAN value through the row's unboxed getter
+   * (nothing boxed when the row holds it unboxed), any other as {@link #write(ColumnWriter, Object,
+   * int)} writes {@link ChangeRow#get}.
    *
    * @throws ClassCastException if the row's value is not of the column's Java class
    */
   void write(ColumnWriter writer, ChangeRow row, int column, int definitionLevel) {
+    if (narrowInteger != null) {
+      int value = narrowInteger == TypeRoot.SMALLINT ? row.getShort(column) : row.getByte(column);
+      writer.write(value, 0, definitionLevel);
+      return;
+    }
     if (unboxedType == null) {
       write(writer, row.get(column), definitionLevel);
       return;
@@ -410,6 +422,14 @@ final class ColumnCodec {
    */
   PrimitiveTypeName unboxedType() {
     return unboxedType;
+  }
+
+  /**
+   * TINYINT or SMALLINT for a column of that type, stored as INT32 and held unboxed as an {@code
+   * int} (its value, widened); null for any other column.
+   */
+  TypeRoot narrowInteger() {
+    return narrowInteger;
   }
 
   /** Whether our Java value of a Parquet value is that value itself (numbers, booleans). */

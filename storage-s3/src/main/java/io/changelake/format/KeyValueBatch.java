@@ -3,16 +3,18 @@ package io.changelake.format;
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
 import io.changelake.types.RowKind;
+import io.changelake.types.TypeRoot;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Rows of one data or changelog file read at once, column by column, into arrays this batch keeps
  * from one read to the next ({@link KeyValueFileReader#nextBatch}): the sequence numbers and kinds
  * as primitives; each BIGINT, INT, DOUBLE, FLOAT and BOOLEAN column as an array of its primitive
- * type with its nulls beside it; every other column as the values {@link KeyValue#value()} would
- * hold (a dictionary's values shared, not built per row). A key read from the file's own key
- * columns holds its BIGINT and INT columns unboxed too. Reading a batch allocates nothing per row;
- * {@link #row} views one row as a {@link ChangeRow}.
+ * type, and each SMALLINT and TINYINT column as an {@code int[]} of its values, with its nulls
+ * beside it; every other column as the values {@link KeyValue#value()} would hold (a dictionary's
+ * values shared, not built per row). A key read from the file's own key columns holds its BIGINT
+ * and INT columns unboxed too. Reading a batch allocates nothing per row; {@link #row} views one
+ * row as a {@link ChangeRow}.
  *
  * <p>A batch belongs to the reader that made it ({@link KeyValueFileReader#newBatch}); each read
  * overwrites it. Not thread-safe.
@@ -27,6 +29,9 @@ public final class KeyValueBatch {
    * {@code float[]} or {@code boolean[]}; null for the columns held in {@link #objects}.
    */
   final Object[] primitives;
+
+  /** Per column held in an {@code int[]} though SMALLINT or TINYINT, that type; else null. */
+  private final TypeRoot[] narrowed;
 
   /** Per column held unboxed and nullable, which rows are null; else null. */
   final boolean[][] nulls;
@@ -55,6 +60,8 @@ public final class KeyValueBatch {
   /**
    * @param unboxed per value column, the physical type it is held unboxed as, or null to hold it as
    *     objects
+   * @param narrowed per value column held as {@code INT32} though SMALLINT or TINYINT, that type;
+   *     else null
    * @param nullable per value column, whether it may hold nulls
    * @param keyInValue where each key column stands among the value columns, or null
    * @param unboxedKeys when {@code keyInValue} is null, per key column the physical type it is held
@@ -63,6 +70,7 @@ public final class KeyValueBatch {
   KeyValueBatch(
       int capacity,
       PrimitiveTypeName[] unboxed,
+      TypeRoot[] narrowed,
       boolean[] nullable,
       int[] keyInValue,
       PrimitiveTypeName[] unboxedKeys) {
@@ -70,6 +78,7 @@ public final class KeyValueBatch {
     this.kinds = new int[capacity];
     int columns = unboxed.length;
     this.primitives = new Object[columns];
+    this.narrowed = narrowed;
     this.nulls = new boolean[columns][];
     for (int i = 0; i < columns; i++) {
       if (unboxed[i] != null) {
@@ -170,7 +179,8 @@ public final class KeyValueBatch {
     if (array instanceof long[] longs) {
       longs[r] = (Long) value;
     } else if (array instanceof int[] ints) {
-      ints[r] = (Integer) value;
+      // An Integer, or a Short or Byte of a column held widened.
+      ints[r] = ((Number) value).intValue();
     } else if (array instanceof double[] doubles) {
       doubles[r] = (Double) value;
     } else if (array instanceof float[] floats) {
@@ -201,7 +211,11 @@ public final class KeyValueBatch {
       return longs[r];
     }
     if (array instanceof int[] ints) {
-      return ints[r];
+      TypeRoot narrow = narrowed[column];
+      if (narrow == null) {
+        return ints[r];
+      }
+      return narrow == TypeRoot.SMALLINT ? (Object) (short) ints[r] : (Object) (byte) ints[r];
     }
     if (array instanceof double[] doubles) {
       return doubles[r];
@@ -249,10 +263,26 @@ public final class KeyValueBatch {
 
     @Override
     public int getInt(int column) {
-      if (primitives[column] instanceof int[] ints) {
+      if (primitives[column] instanceof int[] ints && narrowed[column] == null) {
         return ints[notNull(column)];
       }
       return (Integer) get(column);
+    }
+
+    @Override
+    public short getShort(int column) {
+      if (narrowed[column] == TypeRoot.SMALLINT) {
+        return (short) ((int[]) primitives[column])[notNull(column)];
+      }
+      return (Short) get(column);
+    }
+
+    @Override
+    public byte getByte(int column) {
+      if (narrowed[column] == TypeRoot.TINYINT) {
+        return (byte) ((int[]) primitives[column])[notNull(column)];
+      }
+      return (Byte) get(column);
     }
 
     @Override

@@ -505,9 +505,9 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   }
 
   /**
-   * A batch for {@link #nextBatch}: BIGINT, INT, DOUBLE, FLOAT and BOOLEAN columns read as stored
-   * are held unboxed, the others as objects. Sized to the file, up to {@link BatchedRows#BATCH}
-   * rows.
+   * A batch for {@link #nextBatch}: BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT and BOOLEAN
+   * columns read as stored are held unboxed, the others as objects. Sized to the file, up to {@link
+   * BatchedRows#BATCH} rows.
    */
   public KeyValueBatch newBatch() {
     return newBatch((int) Math.max(1, Math.min(BatchedRows.BATCH, rowCount())));
@@ -516,15 +516,20 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
   /** {@link #newBatch()} of {@code capacity} rows: of one for {@link #readCurrent}. */
   public KeyValueBatch newBatch(int capacity) {
     PrimitiveTypeName[] unboxed = new PrimitiveTypeName[valueReader.length];
+    TypeRoot[] narrowed = new TypeRoot[valueReader.length];
     boolean[] nullable = new boolean[valueReader.length];
     for (int i = 0; i < valueReader.length; i++) {
       int reader = valueReader[i];
-      if (reader >= 0 && valueConversions[i] == null && columnCodecs[reader].keepsPhysical()) {
-        PrimitiveTypeName type = descriptors[reader].getPrimitiveType().getPrimitiveTypeName();
-        if (ColumnValues.UNBOXED.contains(type)) {
-          unboxed[i] = type;
-          nullable[i] = descriptors[reader].getMaxDefinitionLevel() > 0;
-        }
+      if (reader < 0 || valueConversions[i] != null) {
+        continue;
+      }
+      ColumnCodec codec = columnCodecs[reader];
+      PrimitiveTypeName type = descriptors[reader].getPrimitiveType().getPrimitiveTypeName();
+      boolean narrow = codec.narrowInteger() != null && type == PrimitiveTypeName.INT32;
+      if (narrow || (codec.keepsPhysical() && ColumnValues.UNBOXED.contains(type))) {
+        unboxed[i] = type;
+        narrowed[i] = narrow ? codec.narrowInteger() : null;
+        nullable[i] = descriptors[reader].getMaxDefinitionLevel() > 0;
       }
     }
     PrimitiveTypeName[] unboxedKeys = new PrimitiveTypeName[keyReader.length];
@@ -537,7 +542,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
         }
       }
     }
-    return new KeyValueBatch(capacity, unboxed, nullable, keyInValue, unboxedKeys);
+    return new KeyValueBatch(capacity, unboxed, narrowed, nullable, keyInValue, unboxedKeys);
   }
 
   /**

@@ -2,18 +2,22 @@ package io.changelake.format;
 
 import io.changelake.types.ChangeRow;
 import io.changelake.types.KeyValue;
+import io.changelake.types.TypeRoot;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * The key of the last row a file writer took, for the file's max key: a key-value's key array as it
- * is, a view's key columns copied unboxed where they are BIGINT, INT, DOUBLE, FLOAT or BOOLEAN.
- * Boxed only when asked for, once a file, where taking the key of every row of a compaction as
- * objects would box it row after row.
+ * is, a view's key columns copied unboxed where they are BIGINT, INT, SMALLINT, TINYINT, DOUBLE,
+ * FLOAT or BOOLEAN. Boxed only when asked for, once a file, where taking the key of every row of a
+ * compaction as objects would box it row after row.
  */
 final class LastKey {
 
   /** Per key column, the physical type it is copied unboxed as, or null to keep the object. */
   private final PrimitiveTypeName[] unboxed;
+
+  /** Per key column, TINYINT or SMALLINT for a column copied unboxed as its int; else null. */
+  private final TypeRoot[] narrow;
 
   private final int[] positions;
   private final long[] bits;
@@ -27,8 +31,10 @@ final class LastKey {
    */
   LastKey(ColumnCodec[] keyCodecs, int[] positions) {
     this.unboxed = new PrimitiveTypeName[keyCodecs.length];
+    this.narrow = new TypeRoot[keyCodecs.length];
     for (int k = 0; k < keyCodecs.length; k++) {
-      unboxed[k] = keyCodecs[k].unboxedType();
+      narrow[k] = keyCodecs[k].narrowInteger();
+      unboxed[k] = narrow[k] != null ? PrimitiveTypeName.INT32 : keyCodecs[k].unboxedType();
     }
     this.positions = positions;
     this.bits = new long[keyCodecs.length];
@@ -52,7 +58,10 @@ final class LastKey {
       bits[k] =
           switch (unboxed[k]) {
             case INT64 -> row.getLong(column);
-            case INT32 -> row.getInt(column);
+            case INT32 ->
+                narrow[k] == null
+                    ? row.getInt(column)
+                    : narrow[k] == TypeRoot.SMALLINT ? row.getShort(column) : row.getByte(column);
             case DOUBLE -> Double.doubleToRawLongBits(row.getDouble(column));
             case FLOAT -> Float.floatToRawIntBits(row.getFloat(column));
             default -> row.getBoolean(column) ? 1 : 0;
@@ -85,7 +94,12 @@ final class LastKey {
     }
     return switch (unboxed[k]) {
       case INT64 -> Long.valueOf(bits[k]);
-      case INT32 -> Integer.valueOf((int) bits[k]);
+      case INT32 ->
+          narrow[k] == null
+              ? Integer.valueOf((int) bits[k])
+              : narrow[k] == TypeRoot.SMALLINT
+                  ? (Object) Short.valueOf((short) bits[k])
+                  : (Object) Byte.valueOf((byte) bits[k]);
       case DOUBLE -> Double.valueOf(Double.longBitsToDouble(bits[k]));
       case FLOAT -> Float.valueOf(Float.intBitsToFloat((int) bits[k]));
       default -> Boolean.valueOf(bits[k] != 0);

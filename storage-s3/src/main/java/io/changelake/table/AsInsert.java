@@ -62,6 +62,16 @@ final class AsInsert implements ChangeRow {
   }
 
   @Override
+  public short getShort(int column) {
+    return row.getShort(at(column));
+  }
+
+  @Override
+  public byte getByte(int column) {
+    return row.getByte(at(column));
+  }
+
+  @Override
   public double getDouble(int column) {
     return row.getDouble(at(column));
   }

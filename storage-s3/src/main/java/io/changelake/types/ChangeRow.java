@@ -7,8 +7,9 @@ package io.changelake.types;
  * column batches ({@link io.changelake.format.KeyValueBatch}) is another, a view over the batch's
  * decoded columns, valid only until the reader moves on. A visitor that counts, filters on a column
  * or sums a BIGINT column reads it through {@link #getLong} and nothing is boxed or allocated per
- * row; one that keeps the change takes {@link #toKeyValue}. A batch holds BIGINT, INT, DOUBLE,
- * FLOAT and BOOLEAN columns unboxed, for their getters; other columns are objects ({@link #get}).
+ * row; one that keeps the change takes {@link #toKeyValue}. A batch holds BIGINT, INT, SMALLINT,
+ * TINYINT, DOUBLE, FLOAT and BOOLEAN columns unboxed, for their getters; other columns are objects
+ * ({@link #get}).
  *
  * <p>Columns are the positions of the values read: the table's columns, or a projection's in its
  * order.
@@ -58,6 +59,22 @@ public interface ChangeRow {
    * @throws NullPointerException if the column is null
    */
   float getFloat(int column);
+
+  /**
+   * The value of a SMALLINT column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not SMALLINT
+   * @throws NullPointerException if the column is null
+   */
+  short getShort(int column);
+
+  /**
+   * The value of a TINYINT column that is not null, unboxed.
+   *
+   * @throws ClassCastException if the column is not TINYINT
+   * @throws NullPointerException if the column is null
+   */
+  byte getByte(int column);
 
   /**
    * The value of a BOOLEAN column that is not null, unboxed.

@@ -42,6 +42,16 @@ public record KeyValue(Object[] key, long sequenceNumber, RowKind kind, Object[]
   }
 
   @Override
+  public short getShort(int column) {
+    return (Short) value[column];
+  }
+
+  @Override
+  public byte getByte(int column) {
+    return (Byte) value[column];
+  }
+
+  @Override
   public double getDouble(int column) {
     return (Double) value[column];
   }

@@ -84,8 +84,8 @@ public final class RowComparator implements Comparator<Object[]> {
 
   /**
    * {@link #compareField(int, Object, Object)} of column {@code index} of two rows read column by
-   * column: BIGINT, INT, DOUBLE, FLOAT and BOOLEAN values through the rows' unboxed getters, so
-   * nothing is boxed where the rows hold them unboxed.
+   * column: BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT and BOOLEAN values through the rows'
+   * unboxed getters, so nothing is boxed where the rows hold them unboxed.
    */
   public int compareField(int index, ChangeRow a, ChangeRow b) {
     boolean aNull = a.isNullAt(index);
@@ -96,6 +96,8 @@ public final class RowComparator implements Comparator<Object[]> {
     return switch (roots[index]) {
       case BIGINT -> Long.compare(a.getLong(index), b.getLong(index));
       case INT -> Integer.compare(a.getInt(index), b.getInt(index));
+      case SMALLINT -> Short.compare(a.getShort(index), b.getShort(index));
+      case TINYINT -> Byte.compare(a.getByte(index), b.getByte(index));
       case DOUBLE -> Double.compare(a.getDouble(index), b.getDouble(index));
       case FLOAT -> Float.compare(a.getFloat(index), b.getFloat(index));
       case BOOLEAN -> Boolean.compare(a.getBoolean(index), b.getBoolean(index));

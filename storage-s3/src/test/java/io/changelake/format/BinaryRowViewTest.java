@@ -93,7 +93,7 @@ class BinaryRowViewTest {
 
   private static boolean isUnboxed(TypeRoot root) {
     return switch (root) {
-      case BIGINT, INT, DOUBLE, FLOAT, BOOLEAN -> true;
+      case BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT, BOOLEAN -> true;
       default -> false;
     };
   }
@@ -103,6 +103,8 @@ class BinaryRowViewTest {
     return switch (root) {
       case BIGINT -> view.getLong(column);
       case INT -> view.getInt(column);
+      case SMALLINT -> view.getShort(column);
+      case TINYINT -> view.getByte(column);
       case DOUBLE -> view.getDouble(column);
       case FLOAT -> view.getFloat(column);
       default -> view.getBoolean(column);

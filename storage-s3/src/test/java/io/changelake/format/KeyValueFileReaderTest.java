@@ -281,6 +281,8 @@ class KeyValueFileReaderTest {
   void aBatchRowReadsNumbersAndBooleansUnboxedAndRefusesAnotherTypesGetter() throws IOException {
     int big = AllTypes.VALUE_TYPE.indexOf("c_big");
     int integer = AllTypes.VALUE_TYPE.indexOf("c_int");
+    int small = AllTypes.VALUE_TYPE.indexOf("c_small");
+    int tiny = AllTypes.VALUE_TYPE.indexOf("c_tiny");
     int dbl = AllTypes.VALUE_TYPE.indexOf("c_double");
     int flt = AllTypes.VALUE_TYPE.indexOf("c_float");
     int bool = AllTypes.VALUE_TYPE.indexOf("c_bool");
@@ -290,7 +292,7 @@ class KeyValueFileReaderTest {
         "views",
         (file, row, written) -> {
           Object[] expected = written.value();
-          for (int column : new int[] {big, integer, dbl, flt, bool}) {
+          for (int column : new int[] {big, integer, small, tiny, dbl, flt, bool}) {
             assertEquals(expected[column] == null, row.isNullAt(column));
             if (expected[column] == null) {
               nulls[file]++;
@@ -304,6 +306,18 @@ class KeyValueFileReaderTest {
           if (expected[integer] != null) {
             assertEquals(expected[integer], row.getInt(integer));
             assertThrows(ClassCastException.class, () -> row.getLong(integer));
+            assertThrows(ClassCastException.class, () -> row.getShort(integer));
+          }
+          if (expected[small] != null) {
+            assertEquals(expected[small], row.getShort(small));
+            assertEquals(expected[small], row.get(small));
+            assertThrows(ClassCastException.class, () -> row.getInt(small));
+            assertThrows(ClassCastException.class, () -> row.getByte(small));
+          }
+          if (expected[tiny] != null) {
+            assertEquals(expected[tiny], row.getByte(tiny));
+            assertEquals(expected[tiny], row.get(tiny));
+            assertThrows(ClassCastException.class, () -> row.getInt(tiny));
           }
           if (expected[dbl] != null) {
             assertEquals(expected[dbl], row.getDouble(dbl));

@@ -104,6 +104,63 @@ class KeyValueFileWriterTest {
             Files.readAllBytes(dir.resolve("run.parquet"))));
   }
 
+  /**
+   * A file keyed by (SMALLINT, TINYINT, STRING), its rows read back as views of column batches (its
+   * narrow integers held unboxed) and written again, is the same file, with min and max keys of the
+   * key's own types.
+   */
+  @Test
+  void viewsOfNarrowIntegerKeysAreWrittenAsTheirKeyValuesWithKeysOfTheirTypes() throws Exception {
+    RowType valueType =
+        new RowType(
+            List.of(
+                new DataField(0, "shard", DataType.smallint().notNull()),
+                new DataField(1, "slot", DataType.tinyint().notNull()),
+                new DataField(2, "name", DataType.string().notNull()),
+                new DataField(3, "small", DataType.smallint()),
+                new DataField(4, "tiny", DataType.tinyint())));
+    RowType keyType = valueType.project(new int[] {0, 1, 2});
+    List<KeyValue> rows = new ArrayList<>();
+    Random random = new Random(11);
+    for (short shard = -300; shard <= 300; shard += 150) {
+      for (byte slot = -128; slot < 127; slot += 51) {
+        Object[] value = {
+          shard,
+          slot,
+          "n" + slot,
+          random.nextBoolean() ? null : (short) random.nextInt(),
+          random.nextBoolean() ? null : (byte) random.nextInt()
+        };
+        rows.add(
+            new KeyValue(
+                new Object[] {shard, slot, "n" + slot}, rows.size(), RowKind.INSERT, value));
+      }
+    }
+    LocalObjectStore store = new LocalObjectStore(dir);
+    KeyValueFiles.write(
+        store, "kvs.parquet", keyType, valueType, rows, ParquetFileOptions.DEFAULTS);
+    KeyValueFileMeta views;
+    try (KeyValueFileReader reader =
+            KeyValueFileReader.open(store, "kvs.parquet", keyType, valueType);
+        KeyValueFileWriter writer =
+            KeyValueFileWriter.createSortedRun(
+                store, "views.parquet", keyType, valueType, ParquetFileOptions.DEFAULTS)) {
+      KeyValueBatch batch = reader.newBatch();
+      while (reader.nextBatch(batch) > 0) {
+        for (int r = 0; r < batch.size(); r++) {
+          writer.write(batch.row(r));
+        }
+      }
+      views = writer.finish();
+    }
+    assertEquals(List.of((short) -300, (byte) -128, "n-128"), views.minKey());
+    assertEquals(List.of((short) 300, (byte) 76, "n76"), views.maxKey());
+    assertTrue(
+        Arrays.equals(
+            Files.readAllBytes(dir.resolve("kvs.parquet")),
+            Files.readAllBytes(dir.resolve("views.parquet"))));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"truncate(16)", "full", "counts", "none", "truncate(3)"})
   void metadataEqualsWhatPaimonRecordsForTheSameRows(String statsMode) throws Exception {

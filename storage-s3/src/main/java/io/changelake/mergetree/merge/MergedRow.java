@@ -83,15 +83,15 @@ final class MergedRow implements ChangeRow {
   }
 
   /**
-   * The value of integer column {@code column} of {@code version}, not null, as a long: read
-   * unboxed for BIGINT and INT.
+   * The value of integer column {@code column} of {@code version}, not null, as a long, read
+   * through its unboxed getter.
    */
   long integralOf(ChangeRow version, int column) {
     return switch (roots[column]) {
       case BIGINT -> version.getLong(column);
       case INT -> version.getInt(column);
-      // TINYINT and SMALLINT have no unboxed getter.
-      default -> ((Number) version.get(column)).longValue();
+      case SMALLINT -> version.getShort(column);
+      default -> version.getByte(column);
     };
   }
 
@@ -166,6 +166,18 @@ final class MergedRow implements ChangeRow {
   public int getInt(int column) {
     requireRoot(column, TypeRoot.INT);
     return (int) integrals[column];
+  }
+
+  @Override
+  public short getShort(int column) {
+    requireRoot(column, TypeRoot.SMALLINT);
+    return (short) integrals[column];
+  }
+
+  @Override
+  public byte getByte(int column) {
+    requireRoot(column, TypeRoot.TINYINT);
+    return (byte) integrals[column];
   }
 
   @Override

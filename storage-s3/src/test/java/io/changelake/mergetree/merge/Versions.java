@@ -59,8 +59,8 @@ final class Versions {
   /**
    * The merge of the versions, from a reset function; the same merge of them handed over as views
    * (rows that are not key-values, as a file's or a buffer's rows come) must give the same result,
-   * and read no BIGINT, INT, DOUBLE, FLOAT or BOOLEAN value boxed ({@link ChangeRow#get}) from
-   * them.
+   * and read no BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT or BOOLEAN value boxed ({@link
+   * ChangeRow#get}) from them.
    */
   static KeyValue merge(MergeFunction function, KeyValue... versions) {
     KeyValue merged = mergeOnce(function, versions);
@@ -119,6 +119,16 @@ final class Versions {
     }
 
     @Override
+    public short getShort(int column) {
+      return version.getShort(column);
+    }
+
+    @Override
+    public byte getByte(int column) {
+      return version.getByte(column);
+    }
+
+    @Override
     public double getDouble(int column) {
       return version.getDouble(column);
     }
@@ -138,6 +148,8 @@ final class Versions {
       Object value = version.get(column);
       if (value instanceof Long
           || value instanceof Integer
+          || value instanceof Short
+          || value instanceof Byte
           || value instanceof Double
           || value instanceof Float
           || value instanceof Boolean) {
