@@ -26,13 +26,18 @@ import java.util.stream.Stream;
  * revisions being compared.
  *
  * <p>Arguments: the changelog producer, the number of writes, and table options as {@code
- * key=value,key=value} ({@code -} for none), e.g. {@code lookup 6 merge-engine=first-row}.
+ * key=value,key=value} ({@code -} for none), e.g. {@code lookup 6 merge-engine=first-row}. Among
+ * them, {@code bench.key=order_id+shard} is no table option: it adds a column {@code shard =
+ * order_id % 4} (NOT NULL) and keys the table by both columns, the same rows otherwise.
  */
 public final class EngineWrite {
 
   private static final int ROWS = 2_000_000;
   private static final int KEYS = 500_000;
   private static final int COMMIT_EVERY = 200_000;
+
+  /** The workload's own option: the primary key, {@code order_id} or {@code order_id+shard}. */
+  private static final String KEY_OPTION = "bench.key";
 
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
@@ -64,16 +69,31 @@ public final class EngineWrite {
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     com.sun.management.OperatingSystemMXBean process =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    Map<String, String> tableOptions = new HashMap<>(options);
+    String keyOption = tableOptions.remove(KEY_OPTION);
+    List<String> primaryKey = List.of((keyOption == null ? "order_id" : keyOption).split("\\+"));
+    boolean shard = primaryKey.contains("shard");
     try (LocalObjectStore store = new LocalObjectStore(warehouse)) {
       RowType rowType =
-          RowType.of(
-              new String[] {"order_id", "store_id", "amount"},
-              new DataType[] {DataType.bigint().notNull(), DataType.bigint(), DataType.bigint()});
+          shard
+              ? RowType.of(
+                  new String[] {"order_id", "shard", "store_id", "amount"},
+                  new DataType[] {
+                    DataType.bigint().notNull(),
+                    DataType.bigint().notNull(),
+                    DataType.bigint(),
+                    DataType.bigint()
+                  })
+              : RowType.of(
+                  new String[] {"order_id", "store_id", "amount"},
+                  new DataType[] {
+                    DataType.bigint().notNull(), DataType.bigint(), DataType.bigint()
+                  });
       Table table =
           Table.create(
               store,
               new TablePath("db", "orders"),
-              TableSchema.create(rowType, List.of(), List.of("order_id"), options, null));
+              TableSchema.create(rowType, List.of(), primaryKey, tableOptions, null));
       SnapshotCommit commit = table.newCommit("bench");
       Random random = new Random(1);
       Map<Long, Long> allocatedBefore = new HashMap<>();
@@ -88,9 +108,13 @@ public final class EngineWrite {
         long commitId = 0;
         for (int i = 1; i <= ROWS; i++) {
           long key = random.nextInt(KEYS);
+          long storeId = random.nextInt(10);
+          long amount = random.nextInt(1000);
           writer.write(
               RowKind.INSERT,
-              new Object[] {key, (long) random.nextInt(10), (long) random.nextInt(1000)});
+              shard
+                  ? new Object[] {key, key % 4, storeId, amount}
+                  : new Object[] {key, storeId, amount});
           if (i % COMMIT_EVERY == 0) {
             commitId++;
             commit.commit(commitId, writer.prepareCommit(commitId));
