@@ -364,8 +364,7 @@ final class ColumnCodec {
    */
   void write(ColumnWriter writer, ChangeRow row, int column, int definitionLevel) {
     if (narrowInteger != null) {
-      int value = narrowInteger == TypeRoot.SMALLINT ? row.getShort(column) : row.getByte(column);
-      writer.write(value, 0, definitionLevel);
+      writer.write((int) ChangeRow.integral(row, column, narrowInteger), 0, definitionLevel);
       return;
     }
     if (unboxedType == null) {

@@ -215,7 +215,7 @@ public final class KeyValueBatch {
       if (narrow == null) {
         return ints[r];
       }
-      return narrow == TypeRoot.SMALLINT ? (Object) (short) ints[r] : (Object) (byte) ints[r];
+      return narrow.integral(ints[r]);
     }
     if (array instanceof double[] doubles) {
       return doubles[r];

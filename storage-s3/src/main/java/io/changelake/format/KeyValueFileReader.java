@@ -729,14 +729,7 @@ public final class KeyValueFileReader implements Iterator<KeyValue>, Closeable {
     Object value = currentKeyObjects[k];
     TypeRoot unboxed = unboxedKeyTypes[k];
     if (value == null && unboxed != null) {
-      long v = currentKeyLongs[k];
-      value =
-          switch (unboxed) {
-            case BIGINT -> v;
-            case INT -> (int) v;
-            case SMALLINT -> (short) v;
-            default -> (byte) v;
-          };
+      value = unboxed.integral(currentKeyLongs[k]);
       currentKeyObjects[k] = value;
     }
     return value;

@@ -16,8 +16,8 @@ final class LastKey {
   /** Per key column, the physical type it is copied unboxed as, or null to keep the object. */
   private final PrimitiveTypeName[] unboxed;
 
-  /** Per key column, TINYINT or SMALLINT for a column copied unboxed as its int; else null. */
-  private final TypeRoot[] narrow;
+  /** Per key column copied as INT64 or INT32, its integer type (TINYINT to BIGINT); else null. */
+  private final TypeRoot[] integer;
 
   private final int[] positions;
   private final long[] bits;
@@ -31,10 +31,15 @@ final class LastKey {
    */
   LastKey(ColumnCodec[] keyCodecs, int[] positions) {
     this.unboxed = new PrimitiveTypeName[keyCodecs.length];
-    this.narrow = new TypeRoot[keyCodecs.length];
+    this.integer = new TypeRoot[keyCodecs.length];
     for (int k = 0; k < keyCodecs.length; k++) {
-      narrow[k] = keyCodecs[k].narrowInteger();
-      unboxed[k] = narrow[k] != null ? PrimitiveTypeName.INT32 : keyCodecs[k].unboxedType();
+      TypeRoot narrow = keyCodecs[k].narrowInteger();
+      unboxed[k] = narrow != null ? PrimitiveTypeName.INT32 : keyCodecs[k].unboxedType();
+      if (unboxed[k] == PrimitiveTypeName.INT64) {
+        integer[k] = TypeRoot.BIGINT;
+      } else if (unboxed[k] == PrimitiveTypeName.INT32) {
+        integer[k] = narrow != null ? narrow : TypeRoot.INT;
+      }
     }
     this.positions = positions;
     this.bits = new long[keyCodecs.length];
@@ -57,11 +62,7 @@ final class LastKey {
       }
       bits[k] =
           switch (unboxed[k]) {
-            case INT64 -> row.getLong(column);
-            case INT32 ->
-                narrow[k] == null
-                    ? row.getInt(column)
-                    : narrow[k] == TypeRoot.SMALLINT ? row.getShort(column) : row.getByte(column);
+            case INT64, INT32 -> ChangeRow.integral(row, column, integer[k]);
             case DOUBLE -> Double.doubleToRawLongBits(row.getDouble(column));
             case FLOAT -> Float.floatToRawIntBits(row.getFloat(column));
             default -> row.getBoolean(column) ? 1 : 0;
@@ -93,13 +94,7 @@ final class LastKey {
       return objects[k];
     }
     return switch (unboxed[k]) {
-      case INT64 -> Long.valueOf(bits[k]);
-      case INT32 ->
-          narrow[k] == null
-              ? Integer.valueOf((int) bits[k])
-              : narrow[k] == TypeRoot.SMALLINT
-                  ? (Object) Short.valueOf((short) bits[k])
-                  : (Object) Byte.valueOf((byte) bits[k]);
+      case INT64, INT32 -> integer[k].integral(bits[k]);
       case DOUBLE -> Double.valueOf(Double.longBitsToDouble(bits[k]));
       case FLOAT -> Float.valueOf(Float.intBitsToFloat((int) bits[k]));
       default -> Boolean.valueOf(bits[k] != 0);

@@ -102,12 +102,14 @@ final class ChangelogRule {
 
   /**
    * Whether column {@code i} holds the same value in both rows, as {@link Objects#deepEquals} of
-   * their values says; BIGINT, INT, DOUBLE, FLOAT and BOOLEAN values compared unboxed.
+   * their values says; BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT and BOOLEAN values compared
+   * unboxed.
    */
   private boolean sameValue(int i, ChangeRow a, ChangeRow b) {
     return switch (roots[i]) {
       // Their order's ties are their equals' (Double.compare: -0.0 before 0.0, NaN equal to NaN).
-      case BIGINT, INT, DOUBLE, FLOAT, BOOLEAN -> order.compareField(i, a, b) == 0;
+      case BIGINT, INT, SMALLINT, TINYINT, DOUBLE, FLOAT, BOOLEAN ->
+          order.compareField(i, a, b) == 0;
       default -> Objects.deepEquals(a.get(i), b.get(i));
     };
   }

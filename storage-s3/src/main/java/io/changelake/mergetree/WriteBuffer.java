@@ -104,7 +104,7 @@ final class WriteBuffer implements Closeable {
     this.spillable = spillable;
     this.spillFolder = spillFolder;
     this.integralKey = RowComparator.integral(keyType);
-    this.prefixed = !integralKey && RowComparator.integral(new RowType(List.of(keyType.field(0))));
+    this.prefixed = !integralKey && RowComparator.integral(keyType.type(0).root());
     this.prefixes = prefixed ? new long[INITIAL_RECORDS] : null;
     this.keyInValue = valueType.positionsOf(keyType);
     if (keyInValue == null) {

@@ -84,6 +84,20 @@ public interface ChangeRow {
    */
   boolean getBoolean(int column);
 
+  /**
+   * The value of integer column {@code column} of {@code row}, of type {@code root} (TINYINT to
+   * BIGINT) and not null, through its unboxed getter, as a long.
+   */
+  static long integral(ChangeRow row, int column, TypeRoot root) {
+    return switch (root) {
+      case BIGINT -> row.getLong(column);
+      case INT -> row.getInt(column);
+      case SMALLINT -> row.getShort(column);
+      case TINYINT -> row.getByte(column);
+      default -> throw new IllegalArgumentException(root + " is not an integer type");
+    };
+  }
+
   /** The value of a column as {@link KeyValue#value()} holds it: boxed, converted, or null. */
   Object get(int column);
 

@@ -41,19 +41,20 @@ public final class RowComparator implements Comparator<Object[]> {
     return type.size() == 1 && integral(type.type(0).root());
   }
 
+  /** Whether {@code root} is an integer type (BIGINT, INT, SMALLINT or TINYINT). */
+  public static boolean integral(TypeRoot root) {
+    return root == TypeRoot.BIGINT
+        || root == TypeRoot.INT
+        || root == TypeRoot.SMALLINT
+        || root == TypeRoot.TINYINT;
+  }
+
   /**
    * Whether column {@code index} is integral (BIGINT, INT, SMALLINT or TINYINT): its values order
    * as their {@code long}s do, which a merge may compare in place of the values.
    */
   public boolean integralAt(int index) {
     return integral(roots[index]);
-  }
-
-  private static boolean integral(TypeRoot root) {
-    return root == TypeRoot.BIGINT
-        || root == TypeRoot.INT
-        || root == TypeRoot.SMALLINT
-        || root == TypeRoot.TINYINT;
   }
 
   /** The value of a non-null row of an {@link #integral} type, as a long. */

@@ -47,4 +47,20 @@ public enum TypeRoot {
   public Class<?> javaClass() {
     return javaClass;
   }
+
+  /**
+   * {@code value} as a value of this integer type (TINYINT to BIGINT): boxed as its {@link
+   * #javaClass}, cut to the type's width.
+   *
+   * @throws IllegalStateException if this is not an integer type
+   */
+  public Object integral(long value) {
+    return switch (this) {
+      case BIGINT -> Long.valueOf(value);
+      case INT -> Integer.valueOf((int) value);
+      case SMALLINT -> Short.valueOf((short) value);
+      case TINYINT -> Byte.valueOf((byte) value);
+      default -> throw new IllegalStateException(this + " is not an integer type");
+    };
+  }
 }

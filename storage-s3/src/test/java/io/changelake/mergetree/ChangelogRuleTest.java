@@ -82,11 +82,13 @@ class ChangelogRuleTest {
   void rowDeduplicateTakesRowsAsEqualExactlyWhenTheirValuesAre() throws IOException {
     RowType wide =
         RowType.of(
-            new String[] {"id", "l", "i", "d", "f", "b", "s", "dec", "bin"},
+            new String[] {"id", "l", "i", "h", "t", "d", "f", "b", "s", "dec", "bin"},
             new DataType[] {
               DataType.bigint(),
               DataType.bigint(),
               DataType.intType(),
+              DataType.smallint(),
+              DataType.tinyint(),
               DataType.doubleType(),
               DataType.floatType(),
               DataType.booleanType(),
@@ -98,6 +100,8 @@ class ChangelogRuleTest {
       {7L},
       {null, 1L, 2L},
       {null, 1, 2},
+      {null, (short) 1, (short) -300},
+      {null, (byte) 1, (byte) -2},
       {null, 0.0, -0.0, Double.NaN, 1.5},
       {null, 0.0f, -0.0f, Float.NaN},
       {null, true, false},

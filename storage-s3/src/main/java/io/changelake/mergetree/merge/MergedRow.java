@@ -87,12 +87,7 @@ final class MergedRow implements ChangeRow {
    * through its unboxed getter.
    */
   long integralOf(ChangeRow version, int column) {
-    return switch (roots[column]) {
-      case BIGINT -> version.getLong(column);
-      case INT -> version.getInt(column);
-      case SMALLINT -> version.getShort(column);
-      default -> version.getByte(column);
-    };
+    return ChangeRow.integral(version, column, roots[column]);
   }
 
   /** The value of FLOAT or DOUBLE column {@code column} of {@code version}, not null, unboxed. */
@@ -213,10 +208,7 @@ final class MergedRow implements ChangeRow {
       return null;
     }
     return switch (roots[column]) {
-      case BIGINT -> Long.valueOf(integrals[column]);
-      case INT -> Integer.valueOf((int) integrals[column]);
-      case SMALLINT -> Short.valueOf((short) integrals[column]);
-      case TINYINT -> Byte.valueOf((byte) integrals[column]);
+      case BIGINT, INT, SMALLINT, TINYINT -> roots[column].integral(integrals[column]);
       case DOUBLE -> Double.valueOf(floatings[column]);
       case FLOAT -> Float.valueOf((float) floatings[column]);
       case BOOLEAN -> Boolean.valueOf(integrals[column] != 0);
